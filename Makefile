@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# cocoon: confine whole login sessions.  `make` builds, `make check` tests,
+# `make deps` installs the Debian packages needed to build and test.
+
+VERSION    := $(shell cat VERSION)
+PREFIX     ?= /usr/local
+SYSCONFDIR ?= /etc
+LIBEXECDIR ?= $(PREFIX)/libexec
+MANDIR     ?= $(PREFIX)/share/man
+# The directory that holds the system's pam_unix.so.
+PAMDIR     ?= $(patsubst %/,%,$(dir $(firstword $(wildcard /usr/lib/*/security/pam_unix.so /lib/*/security/pam_unix.so /usr/lib/security/pam_unix.so /lib/security/pam_unix.so))))
+ifeq ($(PAMDIR),)
+PAMDIR     := /usr/lib/security
+endif
+DESTDIR    ?=
+BUILDDIR   ?= build
+
+CC         ?= cc
+PKGS       := inih libcap libseccomp pam
+PKG_CFLAGS  = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS    = $(shell pkg-config --libs inih libcap libseccomp 2>/dev/null)
+WARN       := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla -Wno-missing-field-initializers -Wno-format-truncation
+CFLAGS     ?= -O2 -g
+CPPFLAGS   += -MMD -MP -D_GNU_SOURCE -Icommon -I$(BUILDDIR)/gen \
+	      -DCOCOON_VERSION='"$(VERSION)"' \
+	      -DCOCOON_SYSCONFDIR='"$(SYSCONFDIR)"' \
+	      -DCOCOON_LIBEXECDIR='"$(LIBEXECDIR)/cocoon"'
+ALL_CFLAGS  = $(WARN) -fPIC -fstack-protector-strong -D_FORTIFY_SOURCE=2 $(CFLAGS) $(PKG_CFLAGS)
+LDFLAGS    += -Wl,-z,relro,-z,now
+
+COMMON_SRC := $(sort $(wildcard common/*.c))
+COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILDDIR)/%.o) $(BUILDDIR)/gen/default_profile.o
+LIB        := $(BUILDDIR)/libcocoon.a
+
+PROGRAMS   := $(BUILDDIR)/cocoonctl $(BUILDDIR)/cocoon-init
+UNIT_SRC   := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILDDIR)/tests/%)
+MANPAGES   := $(sort $(wildcard man/*.[1-8]))
+
+DEB_PACKAGES := build-essential pkg-config libinih-dev libpam0g-dev libcap-dev \
+	libseccomp-dev perl groff-base bubblewrap pamtester openssh-server \
+	openssh-client iproute2 procps util-linux sudo login passwd
+
+.PHONY: all deps check check-deps unit install uninstall clean
+
+all: $(PROGRAMS)
+
+$(BUILDDIR)/common/%.o: common/%.c $(wildcard common/*.h) $(BUILDDIR)/gen/default_profile.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+# The embedded default profile is the text of conf/default.profile.
+$(BUILDDIR)/gen/default_profile.c: conf/default.profile
+	@mkdir -p $(dir $@)
+	{ printf '/* generated from conf/default.profile */\nconst char cocoon_default_profile[] = \n'; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
+	  printf ';\n'; } > $@.tmp && mv $@.tmp $@
+$(BUILDDIR)/gen/default_profile.h:
+	@mkdir -p $(dir $@)
+	printf '/* generated */\n' > $@
+$(BUILDDIR)/gen/default_profile.o: $(BUILDDIR)/gen/default_profile.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIB): $(COMMON_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILDDIR)/cocoonctl: ctl/cocoonctl.c $(LIB)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
+$(BUILDDIR)/cocoon-init: init/cocoon-init.c
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+
+$(BUILDDIR)/tests/%: tests/unit/%.c tests/unit/tap.h $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
+unit: $(UNIT_BIN)
+
+deps:
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEB_PACKAGES)
+
+# Install the packages only when one is missing, so `make check` on a
+# fresh machine needs nothing else.
+check-deps:
+	@missing=; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then echo "make check: installing$$missing"; $(MAKE) deps; fi
+
+# Tests run against an installed tree whose compiled-in paths point into
+# build/check/root, so they never touch /etc/cocoon.
+CHECK_ROOT := $(CURDIR)/build/check/root
+check: check-deps
+	$(MAKE) BUILDDIR=build/check PREFIX=$(CHECK_ROOT)/usr SYSCONFDIR=$(CHECK_ROOT)/etc \
+		PAMDIR=$(CHECK_ROOT)/lib/security install unit
+	COCOON_ROOT=$(CHECK_ROOT) COCOON_BUILD=$(CURDIR)/build/check \
+		prove -f tests/run-unit.t tests/cmd/*.t
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(LIBEXECDIR)/cocoon \
+		$(DESTDIR)$(SYSCONFDIR)/cocoon/cocoon.d \
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
+	install -m 0755 $(BUILDDIR)/cocoonctl $(DESTDIR)$(PREFIX)/sbin/cocoonctl
+	install -m 0755 $(BUILDDIR)/cocoon-init $(DESTDIR)$(LIBEXECDIR)/cocoon/cocoon-init
+	# Never overwrite an administrator's policy.
+	[ -e $(DESTDIR)$(SYSCONFDIR)/cocoon/cocoon.conf ] || \
+		install -m 0644 conf/cocoon.conf $(DESTDIR)$(SYSCONFDIR)/cocoon/cocoon.conf
+	for m in $(MANPAGES); do \
+		s=$${m##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \
+		install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/sbin/cocoonctl $(DESTDIR)$(LIBEXECDIR)/cocoon/cocoon-init
+	-rmdir $(DESTDIR)$(LIBEXECDIR)/cocoon
+	for m in $(MANPAGES); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done
+	@echo "left $(SYSCONFDIR)/cocoon in place (it holds the policy)"
+
+clean:
+	rm -rf build
+-include $(wildcard $(BUILDDIR)/common/*.d)

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "directives.h"
+
+#include <string.h>
+
+#define BOTH (IN_PROFILE | IN_RULE)
+
+static const struct directive_spec directives[] = {
+	{ "profile", D_PROFILE, 1, 1, BOTH, "NAME" },
+	{ "service", D_SERVICE, 1, 0, IN_RULE, "NAME..." },
+	{ "bind", D_BIND, 1, 2, BOTH, "SRC [DEST]" },
+	{ "ro-bind", D_RO_BIND, 1, 2, BOTH, "SRC [DEST]" },
+	{ "dev-bind", D_DEV_BIND, 1, 2, BOTH, "SRC [DEST]" },
+	{ "bind-try", D_BIND_TRY, 1, 2, BOTH, "SRC [DEST]" },
+	{ "ro-bind-try", D_RO_BIND_TRY, 1, 2, BOTH, "SRC [DEST]" },
+	{ "dev-bind-try", D_DEV_BIND_TRY, 1, 2, BOTH, "SRC [DEST]" },
+	{ "remount-ro", D_REMOUNT_RO, 1, 1, BOTH, "DEST" },
+	{ "tmpfs", D_TMPFS, 1, 3, BOTH, "DEST [size=SIZE] [mode=MODE]" },
+	{ "dir", D_DIR, 1, 2, BOTH, "DEST [mode=MODE]" },
+	{ "symlink", D_SYMLINK, 2, 2, BOTH, "TARGET LINK" },
+	{ "file", D_FILE, 2, 3, BOTH, "DEST CONTENT [mode=MODE]" },
+	{ "chmod", D_CHMOD, 2, 2, BOTH, "MODE PATH" },
+	{ "proc", D_PROC, 1, 1, BOTH, "DEST" },
+	{ "dev", D_DEV, 1, 1, BOTH, "DEST" },
+	{ "mqueue", D_MQUEUE, 1, 1, BOTH, "DEST" },
+	{ "tmp-overlay", D_TMP_OVERLAY, 1, 1, BOTH, "DEST" },
+	{ "chdir", D_CHDIR, 1, 1, BOTH, "DIR" },
+	{ "hostname", D_HOSTNAME, 1, 1, BOTH, "NAME" },
+	{ "setenv", D_SETENV, 2, 2, BOTH, "NAME VALUE" },
+	{ "unsetenv", D_UNSETENV, 1, 1, BOTH, "NAME" },
+	{ "clearenv", D_CLEARENV, 1, 1, BOTH, "yes|no" },
+	{ "unshare", D_UNSHARE, 1, 0, BOTH, "NAMESPACE... (pid net ipc uts cgroup user all)" },
+	{ "new-session", D_NEW_SESSION, 1, 1, BOTH, "yes|no" },
+	{ "seccomp", D_SECCOMP, 1, 1, BOTH, "default|none|FILE" },
+	{ "no-new-privs", D_NO_NEW_PRIVS, 1, 1, BOTH, "yes|no" },
+	{ "shell", D_SHELL, 1, 1, BOTH, "PATH" },
+	{ "sandbox", D_SANDBOX, 1, 1, BOTH, "none" },
+};
+
+const struct directive_spec *directive_lookup(const char *name)
+{
+	for (size_t i = 0; i < sizeof(directives) / sizeof(directives[0]); i++)
+		if (strcmp(directives[i].name, name) == 0)
+			return &directives[i];
+	return NULL;
+}
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+
+#include "plan.h"
+#include "util.h"
+
+int parse_bool(const char *word, bool *out, struct cc_error *err)
+{
+	if (strcmp(word, "yes") == 0)
+		*out = true;
+	else if (strcmp(word, "no") == 0)
+		*out = false;
+	else
+		return cc_fail(err, "'%s' is not yes or no", word);
+	return 0;
+}
+
+int parse_mode(const char *word, unsigned *out, struct cc_error *err)
+{
+	size_t n = strlen(word);
+	if (n < 1 || n > 4 || strspn(word, "01234567") != n)
+		return cc_fail(err, "'%s' is not an octal mode (0000 to 7777)", word);
+	*out = (unsigned)strtoul(word, NULL, 8);
+	return 0;
+}
+
+int parse_size(const char *word, unsigned long long *out, struct cc_error *err)
+{
+	char *end;
+	if (!isdigit((unsigned char)word[0]))
+		return cc_fail(err, "'%s' is not a size (like 64M)", word);
+	errno = 0;
+	unsigned long long v = strtoull(word, &end, 10);
+	unsigned shift = 0;
+	if (*end) {
+		const char *units = "KMGT";
+		const char *u = strchr(units, toupper((unsigned char)*end));
+		if (!u || end[1])
+			return cc_fail(err, "'%s' is not a size (digits, then K, M, G "
+				       "or T)", word);
+		shift = 10 * (unsigned)(u - units + 1);
+	}
+	if (errno || v == 0 || v > (~0ULL >> shift))
+		return cc_fail(err, "size '%s' is out of range", word);
+	*out = v << shift;
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	unsigned flag;
+} namespace_names[] = {
+	{ "pid", NS_PID }, { "net", NS_NET }, { "ipc", NS_IPC },
+	{ "uts", NS_UTS }, { "cgroup", NS_CGROUP }, { "user", NS_USER },
+	{ "all", NS_ALL },
+};
+
+int parse_namespaces(char *const *words, size_t count, unsigned *out,
+		     struct cc_error *err)
+{
+	unsigned flags = 0;
+	for (size_t i = 0; i < count; i++) {
+		size_t k;
+		for (k = 0; k < sizeof(namespace_names) / sizeof(namespace_names[0]); k++)
+			if (strcmp(words[i], namespace_names[k].name) == 0)
+				break;
+		if (k == sizeof(namespace_names) / sizeof(namespace_names[0])) {
+			if (strcmp(words[i], "none") == 0 && count == 1)
+				break;
+			return cc_fail(err, "unknown namespace '%s' (pid net ipc uts "
+				       "cgroup user all, or none alone)", words[i]);
+		}
+		flags |= namespace_names[k].flag;
+	}
+	*out = flags;
+	return 0;
+}
+
+void ns_format(unsigned namespaces, char *buf, size_t size)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t k = 0; k + 1 < sizeof(namespace_names) / sizeof(namespace_names[0]); k++) {
+		if (!(namespaces & namespace_names[k].flag))
+			continue;
+		int n = snprintf(buf + used, size - used, "%s%s", used ? " " : "",
+				 namespace_names[k].name);
+		if (n < 0 || (size_t)n >= size - used)
+			break;
+		used += (size_t)n;
+	}
+}
+
+int check_tokens(const char *word, struct cc_error *err)
+{
+	for (const char *p = strchr(word, '%'); p; p = strchr(p + 2, '%')) {
+		if (!p[1] || !strchr("uUgGh%", p[1]))
+			return cc_fail(err, "unknown token '%%%c' (%%u %%U %%g %%G %%h "
+				       "%%%% exist)", p[1] ? p[1] : ' ');
+	}
+	return 0;
+}
+
+int check_path_word(const char *word, const char *what, struct cc_error *err)
+{
+	if (word[0] != '/' && !str_starts_with(word, "%h"))
+		return cc_fail(err, "%s '%s' is not an absolute path", what, word);
+	for (const char *p = word; *p;) {
+		while (*p == '/')
+			p++;
+		size_t n = strcspn(p, "/");
+		if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			return cc_fail(err, "%s '%s' has a '.' or '..' component", what,
+				       word);
+		p += n;
+	}
+	return 0;
+}
+
+/* "key=value" options of tmpfs, dir and file: tokens never reach them. */
+static int check_options(char *const *words, size_t count, bool allow_size,
+			 struct cc_error *err)
+{
+	bool seen_size = false, seen_mode = false;
+	for (size_t i = 0; i < count; i++) {
+		unsigned mode;
+		unsigned long long size;
+		if (allow_size && str_starts_with(words[i], "size=")) {
+			if (seen_size)
+				return cc_fail(err, "size= given twice");
+			seen_size = true;
+			if (parse_size(words[i] + 5, &size, err) < 0)
+				return -1;
+		} else if (str_starts_with(words[i], "mode=")) {
+			if (seen_mode)
+				return cc_fail(err, "mode= given twice");
+			seen_mode = true;
+			if (parse_mode(words[i] + 5, &mode, err) < 0)
+				return -1;
+		} else {
+			return cc_fail(err, "unknown option '%s' (%s)", words[i],
+				       allow_size ? "size= or mode=" : "mode=");
+		}
+	}
+	return 0;
+}
+
+static int check_env_name(const char *name, struct cc_error *err)
+{
+	if (!(isalpha((unsigned char)name[0]) || name[0] == '_'))
+		return cc_fail(err, "'%s' is not an environment variable name", name);
+	for (const char *p = name; *p; p++)
+		if (!(isalnum((unsigned char)*p) || *p == '_'))
+			return cc_fail(err, "'%s' is not an environment variable name",
+				       name);
+	return 0;
+}
+
+static int check_name_word(const char *word, const char *what, struct cc_error *err)
+{
+	if (!*word)
+		return cc_fail(err, "empty %s", what);
+	for (const char *p = word; *p; p++)
+		if (!(isalnum((unsigned char)*p) || strchr("._-", *p)))
+			return cc_fail(err, "%s '%s' may only hold letters, digits, "
+				       "'.', '_' and '-'", what, word);
+	return 0;
+}
+
+int directive_check_words(const struct directive_spec *spec, char *const *words,
+			  size_t count, struct cc_error *err)
+{
+	if (count < spec->min_words || (spec->max_words && count > spec->max_words))
+		return cc_fail(err, "'%s' takes %s (got %zu word%s)", spec->name,
+			       spec->usage, count, count == 1 ? "" : "s");
+	for (size_t i = 0; i < count; i++)
+		if (check_tokens(words[i], err) < 0)
+			return -1;
+
+	bool b;
+	unsigned u;
+	switch (spec->id) {
+	case D_PROFILE:
+		return check_name_word(words[0], "profile name", err);
+	case D_SERVICE:
+		for (size_t i = 0; i < count; i++)
+			if (check_name_word(words[i], "service name", err) < 0)
+				return -1;
+		return 0;
+	case D_BIND: case D_RO_BIND: case D_DEV_BIND:
+	case D_BIND_TRY: case D_RO_BIND_TRY: case D_DEV_BIND_TRY:
+		if (check_path_word(words[0], "source", err) < 0)
+			return -1;
+		return count > 1 ? check_path_word(words[1], "destination", err) : 0;
+	case D_REMOUNT_RO: case D_PROC: case D_DEV: case D_MQUEUE:
+	case D_TMP_OVERLAY:
+		return check_path_word(words[0], "destination", err);
+	case D_TMPFS:
+		if (check_path_word(words[0], "destination", err) < 0)
+			return -1;
+		return check_options(words + 1, count - 1, true, err);
+	case D_DIR:
+		if (check_path_word(words[0], "destination", err) < 0)
+			return -1;
+		return check_options(words + 1, count - 1, false, err);
+	case D_FILE:
+		if (check_path_word(words[0], "destination", err) < 0)
+			return -1;
+		return check_options(words + 2, count - 2, false, err);
+	case D_SYMLINK:
+		if (!words[0][0])
+			return cc_fail(err, "empty symlink target");
+		return check_path_word(words[1], "link", err);
+	case D_CHMOD:
+		if (parse_mode(words[0], &u, err) < 0)
+			return -1;
+		return check_path_word(words[1], "path", err);
+	case D_CHDIR:
+		return check_path_word(words[0], "directory", err);
+	case D_SHELL:
+		return check_path_word(words[0], "shell", err);
+	case D_HOSTNAME:
+		if (strlen(words[0]) > 64)
+			return cc_fail(err, "hostname longer than 64 bytes");
+		return strchr(words[0], '%') ? 0 : check_name_word(words[0], "hostname", err);
+	case D_SETENV:
+		return check_env_name(words[0], err);
+	case D_UNSETENV:
+		return check_env_name(words[0], err);
+	case D_CLEARENV: case D_NEW_SESSION: case D_NO_NEW_PRIVS:
+		return parse_bool(words[0], &b, err);
+	case D_UNSHARE:
+		return parse_namespaces(words, count, &u, err);
+	case D_SECCOMP:
+		if (strcmp(words[0], "default") == 0 || strcmp(words[0], "none") == 0)
+			return 0;
+		if (words[0][0] != '/')
+			return cc_fail(err, "seccomp takes default, none or an absolute "
+				       "file name");
+		if (strchr(words[0], '%'))
+			return cc_fail(err, "a seccomp file name takes no tokens");
+		return check_path_word(words[0], "seccomp file", err);
+	case D_SANDBOX:
+		if (strcmp(words[0], "none") != 0)
+			return cc_fail(err, "sandbox takes only 'none' (to leave matching "
+				       "sessions unconfined)");
+		return 0;
+	}
+	return 0;
+}

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "environment.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* What a login carries in from the client or the terminal; everything
+ * else (LD_*, PATH, IFS, BASH_ENV ...) is dropped. */
+static const char *const allowed[] = {
+	"TERM", "COLORTERM", "LANG", "LANGUAGE", "TZ", "SSH_CLIENT",
+	"SSH_CONNECTION", "SSH_TTY", "SSH_AUTH_SOCK", "SSH_ORIGINAL_COMMAND",
+	"KRB5CCNAME", "XDG_SESSION_ID", "XDG_SESSION_TYPE", "XDG_SESSION_CLASS",
+	"XDG_SEAT", "XDG_VTNR", NULL,
+};
+
+static bool is_allowed(const char *entry)
+{
+	size_t n = strcspn(entry, "=");
+	if (!entry[n])
+		return false;
+	if (n > 3 && strncmp(entry, "LC_", 3) == 0)
+		return true;
+	for (size_t i = 0; allowed[i]; i++)
+		if (strlen(allowed[i]) == n && strncmp(entry, allowed[i], n) == 0)
+			return true;
+	return false;
+}
+
+struct env {
+	char **items;
+	size_t count, cap;
+};
+
+static ssize_t env_find(const struct env *e, const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t i = 0; i < e->count; i++)
+		if (strncmp(e->items[i], name, n) == 0 && e->items[i][n] == '=')
+			return (ssize_t)i;
+	return -1;
+}
+
+static void env_unset(struct env *e, const char *name)
+{
+	ssize_t i = env_find(e, name);
+	if (i < 0)
+		return;
+	free(e->items[i]);
+	memmove(&e->items[i], &e->items[i + 1], (e->count - (size_t)i - 1) * sizeof(char *));
+	e->count--;
+}
+
+static void env_set(struct env *e, const char *name, const char *value)
+{
+	env_unset(e, name);
+	*ARRAY_PUSH(e->items, e->count, e->cap) = xasprintf("%s=%s", name, value);
+}
+
+char **session_environment(const struct plan *plan, char *const *caller_env,
+			   const char *shell)
+{
+	struct env e = { 0 };
+	if (!plan->clearenv && caller_env)
+		for (char *const *p = caller_env; *p; p++)
+			if (is_allowed(*p)) {
+				size_t n = strcspn(*p, "=");
+				char *name = xstrndup(*p, n);
+				env_set(&e, name, *p + n + 1);
+				free(name);
+			}
+	env_set(&e, "HOME", plan->who.home);
+	env_set(&e, "USER", plan->who.user);
+	env_set(&e, "LOGNAME", plan->who.user);
+	env_set(&e, "PATH", COCOON_USER_PATH);
+	env_set(&e, "SHELL", shell);
+	for (size_t i = 0; i < plan->nenv; i++) {
+		if (plan->env[i].value)
+			env_set(&e, plan->env[i].name, plan->env[i].value);
+		else
+			env_unset(&e, plan->env[i].name);
+	}
+	*ARRAY_PUSH(e.items, e.count, e.cap) = NULL;
+	return e.items;
+}
+
+void strv_free(char **strv)
+{
+	if (!strv)
+		return;
+	for (char **p = strv; *p; p++)
+		free(*p);
+	free(strv);
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Errors as values: a function that can fail returns -1 and fills a
+ * struct cc_error; the entry point decides where the message goes. */
+#ifndef COCOON_ERROR_H
+#define COCOON_ERROR_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+struct cc_error {
+	char msg[1024];
+};
+
+/* Fill err with a formatted message; returns -1 so callers can
+ * `return cc_fail(err, ...)`. */
+int cc_fail(struct cc_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Same, with ": strerror(errno)" appended. */
+int cc_fail_errno(struct cc_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Put "context: " in front of an existing message. */
+int cc_prefix(struct cc_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+enum diag_level { DIAG_ERROR, DIAG_WARNING };
+
+/* One finding of `check`, tied to a place in a policy file. */
+struct diag {
+	enum diag_level level;
+	char *file; /* may be NULL for findings without a place */
+	int line;
+	char *msg;
+};
+
+struct diag_list {
+	struct diag *items;
+	size_t count, cap;
+};
+
+void diag_add(struct diag_list *list, enum diag_level level, const char *file,
+	      int line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+size_t diag_count(const struct diag_list *list, enum diag_level level);
+/* The first error as "file:line: message" into err; -1 if there is one. */
+int diag_first_error(const struct diag_list *list, struct cc_error *err);
+void diag_free(struct diag_list *list);
+
+#endif

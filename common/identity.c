@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "identity.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static char *group_name(gid_t gid)
+{
+	struct group gr, *res = NULL;
+	char buf[16384];
+	if (getgrgid_r(gid, &gr, buf, sizeof(buf), &res) == 0 && res)
+		return xstrdup(res->gr_name);
+	return xasprintf("%u", (unsigned)gid);
+}
+
+static int fill_from_passwd(const struct passwd *pw, struct identity *who,
+			    struct cc_error *err)
+{
+	memset(who, 0, sizeof(*who));
+	who->user = xstrdup(pw->pw_name);
+	who->uid = pw->pw_uid;
+	who->gid = pw->pw_gid;
+	who->home = xstrdup(pw->pw_dir ? pw->pw_dir : "");
+	who->login_shell = xstrdup(pw->pw_shell ? pw->pw_shell : "");
+	who->group = group_name(pw->pw_gid);
+
+	int n = 32;
+	gid_t *groups = NULL;
+	for (int tries = 0; tries < 8; tries++) {
+		groups = xreallocarray(groups, (size_t)n, sizeof(gid_t));
+		int want = n;
+		if (getgrouplist(pw->pw_name, pw->pw_gid, groups, &want) >= 0) {
+			n = want;
+			break;
+		}
+		if (want <= n) {
+			free(groups);
+			identity_free(who);
+			return cc_fail(err, "cannot list the groups of %s", pw->pw_name);
+		}
+		n = want;
+	}
+	who->groups = groups;
+	who->ngroups = (size_t)n;
+	who->group_names = xcalloc((size_t)n, sizeof(char *));
+	for (int i = 0; i < n; i++)
+		who->group_names[i] = group_name(groups[i]);
+	return 0;
+}
+
+int identity_lookup(const char *user, struct identity *who, struct cc_error *err)
+{
+	struct passwd pw, *res = NULL;
+	char buf[16384];
+	errno = 0;
+	int rc = getpwnam_r(user, &pw, buf, sizeof(buf), &res);
+	if (!res) {
+		if (rc)
+			return cc_fail(err, "looking up user '%s': %s", user, strerror(rc));
+		return cc_fail(err, "unknown user '%s'", user);
+	}
+	return fill_from_passwd(res, who, err);
+}
+
+int identity_lookup_uid(uid_t uid, struct identity *who, struct cc_error *err)
+{
+	struct passwd pw, *res = NULL;
+	char buf[16384];
+	int rc = getpwuid_r(uid, &pw, buf, sizeof(buf), &res);
+	if (!res) {
+		if (rc)
+			return cc_fail(err, "looking up uid %u: %s", (unsigned)uid,
+				       strerror(rc));
+		return cc_fail(err, "uid %u has no passwd entry", (unsigned)uid);
+	}
+	return fill_from_passwd(res, who, err);
+}
+
+bool identity_in_group(const struct identity *who, const char *group)
+{
+	for (size_t i = 0; i < who->ngroups; i++)
+		if (strcmp(who->group_names[i], group) == 0)
+			return true;
+	return false;
+}
+
+void identity_copy(struct identity *dst, const struct identity *src)
+{
+	dst->user = xstrdup(src->user);
+	dst->uid = src->uid;
+	dst->gid = src->gid;
+	dst->group = xstrdup(src->group);
+	dst->home = xstrdup(src->home);
+	dst->login_shell = xstrdup(src->login_shell);
+	dst->ngroups = src->ngroups;
+	dst->groups = xcalloc(src->ngroups, sizeof(gid_t));
+	dst->group_names = xcalloc(src->ngroups, sizeof(char *));
+	for (size_t i = 0; i < src->ngroups; i++) {
+		dst->groups[i] = src->groups[i];
+		dst->group_names[i] = xstrdup(src->group_names[i]);
+	}
+}
+
+void identity_free(struct identity *who)
+{
+	free(who->user);
+	free(who->group);
+	free(who->home);
+	free(who->login_shell);
+	for (size_t i = 0; i < who->ngroups; i++)
+		if (who->group_names)
+			free(who->group_names[i]);
+	free(who->group_names);
+	free(who->groups);
+	memset(who, 0, sizeof(*who));
+}
+
+uid_t login_defs_uid_min(const char *path)
+{
+	uid_t uid_min = 1000;
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return uid_min;
+	char line[512];
+	while (fgets(line, sizeof(line), f)) {
+		char key[64];
+		unsigned long value;
+		if (sscanf(line, " %63s %lu", key, &value) == 2 &&
+		    strcmp(key, "UID_MIN") == 0 && value > 0 && value < 0x7fffffff)
+			uid_min = (uid_t)value;
+	}
+	fclose(f);
+	return uid_min;
+}

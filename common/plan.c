@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The plan's life cycle: defaults, token expansion, hashing, freeing. */
+#include "plan.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "resolve.h"
+#include "util.h"
+
+void plan_init(struct plan *plan)
+{
+	memset(plan, 0, sizeof(*plan));
+	/* The safe values hold unless the policy says otherwise. */
+	plan->sandboxed = true;
+	plan->seccomp = SECCOMP_DEFAULT;
+	plan->no_new_privs = true;
+}
+
+void plan_free(struct plan *plan)
+{
+	for (size_t i = 0; i < plan->nops; i++) {
+		free(plan->ops[i].source);
+		free(plan->ops[i].dest);
+		free(plan->ops[i].content);
+	}
+	free(plan->ops);
+	for (size_t i = 0; i < plan->nenv; i++) {
+		free(plan->env[i].name);
+		free(plan->env[i].value);
+	}
+	free(plan->env);
+	free(plan->hostname);
+	free(plan->chdir);
+	free(plan->shell);
+	free(plan->seccomp_file);
+	identity_free(&plan->who);
+	free(plan->service);
+	free(plan->rule);
+	free(plan->profile);
+	for (size_t i = 0; i < plan->nlost; i++)
+		free(plan->lost[i]);
+	free(plan->lost);
+	for (size_t i = 0; i < plan->nfiles; i++)
+		free(plan->files[i]);
+	free(plan->files);
+	memset(plan, 0, sizeof(*plan));
+}
+
+const char *plan_intern_file(struct plan *plan, const char *file)
+{
+	for (size_t i = 0; i < plan->nfiles; i++)
+		if (strcmp(plan->files[i], file) == 0)
+			return plan->files[i];
+	char **slot = ARRAY_PUSH(plan->files, plan->nfiles, plan->files_cap);
+	*slot = xstrdup(file);
+	return *slot;
+}
+
+const char *op_type_name(enum op_type type, bool optional)
+{
+	switch (type) {
+	case OP_BIND: return optional ? "bind-try" : "bind";
+	case OP_RO_BIND: return optional ? "ro-bind-try" : "ro-bind";
+	case OP_DEV_BIND: return optional ? "dev-bind-try" : "dev-bind";
+	case OP_REMOUNT_RO: return "remount-ro";
+	case OP_TMPFS: return "tmpfs";
+	case OP_DIR: return "dir";
+	case OP_SYMLINK: return "symlink";
+	case OP_FILE: return "file";
+	case OP_CHMOD: return "chmod";
+	case OP_PROC: return "proc";
+	case OP_DEV: return "dev";
+	case OP_MQUEUE: return "mqueue";
+	case OP_TMP_OVERLAY: return "tmp-overlay";
+	}
+	return "?";
+}
+
+/* FNV-1a: a content fingerprint for logs and `explain`, not a MAC. */
+static void hash_bytes(uint64_t *h, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	for (size_t i = 0; i < n; i++) {
+		*h ^= p[i];
+		*h *= 0x100000001b3ULL;
+	}
+}
+
+static void hash_str(uint64_t *h, const char *s)
+{
+	hash_bytes(h, s ? s : "", s ? strlen(s) + 1 : 1);
+	hash_bytes(h, s ? "s" : "n", 1);
+}
+
+static void hash_u64(uint64_t *h, uint64_t v)
+{
+	hash_bytes(h, &v, sizeof(v));
+}
+
+void plan_hash(struct plan *plan)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	hash_u64(&h, plan->sandboxed);
+	for (size_t i = 0; i < plan->nops; i++) {
+		const struct fs_op *op = &plan->ops[i];
+		hash_u64(&h, op->type);
+		hash_u64(&h, op->optional);
+		hash_str(&h, op->source);
+		hash_str(&h, op->dest);
+		hash_str(&h, op->content);
+		hash_u64(&h, op->has_mode ? op->mode : 0x10000);
+		hash_u64(&h, op->size);
+	}
+	hash_u64(&h, plan->namespaces);
+	hash_str(&h, plan->hostname);
+	hash_str(&h, plan->chdir);
+	hash_str(&h, plan->shell);
+	hash_u64(&h, plan->clearenv);
+	for (size_t i = 0; i < plan->nenv; i++) {
+		hash_str(&h, plan->env[i].name);
+		hash_str(&h, plan->env[i].value);
+	}
+	hash_u64(&h, plan->new_session);
+	hash_u64(&h, plan->seccomp);
+	hash_str(&h, plan->seccomp_file);
+	hash_u64(&h, plan->no_new_privs);
+	snprintf(plan->hash, sizeof(plan->hash), "%016llx", (unsigned long long)h);
+}
+
+struct expander {
+	const struct identity *who;
+	bool used_home;
+};
+
+static char *expand(struct expander *x, const char *in)
+{
+	struct strbuf out = { 0 };
+	sb_addn(&out, "", 0);
+	for (const char *p = in; *p; p++) {
+		if (*p != '%' || !p[1]) {
+			sb_addn(&out, p, 1);
+			continue;
+		}
+		switch (*++p) {
+		case 'u': sb_addf(&out, "%s", x->who->user); break;
+		case 'U': sb_addf(&out, "%u", (unsigned)x->who->uid); break;
+		case 'g': sb_addf(&out, "%s", x->who->group); break;
+		case 'G': sb_addf(&out, "%u", (unsigned)x->who->gid); break;
+		case 'h': sb_addf(&out, "%s", x->who->home); x->used_home = true; break;
+		default: sb_addn(&out, p, 1); break; /* %% */
+		}
+	}
+	return sb_steal(&out);
+}
+
+/* Collapse repeated and trailing slashes; refuse "." and "..". */
+static int normalise_path(char **path, const char *what, struct cc_error *err)
+{
+	const char *in = *path;
+	if (in[0] != '/')
+		return cc_fail(err, "%s '%s' is not an absolute path", what, in);
+	struct strbuf out = { 0 };
+	for (const char *p = in; *p;) {
+		while (*p == '/')
+			p++;
+		size_t n = strcspn(p, "/");
+		if (!n)
+			break;
+		if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) {
+			sb_free(&out);
+			return cc_fail(err, "%s '%s' has a '.' or '..' component", what, in);
+		}
+		sb_addn(&out, "/", 1);
+		sb_addn(&out, p, n);
+		p += n;
+	}
+	if (!out.len)
+		sb_addn(&out, "/", 1);
+	free(*path);
+	*path = sb_steal(&out);
+	return 0;
+}
+
+static int expand_path(struct expander *x, char **field, const char *what,
+		       struct cc_error *err)
+{
+	if (!*field)
+		return 0;
+	char *v = expand(x, *field);
+	free(*field);
+	*field = v;
+	return normalise_path(field, what, err);
+}
+
+static void expand_text(struct expander *x, char **field)
+{
+	if (!*field)
+		return;
+	char *v = expand(x, *field);
+	free(*field);
+	*field = v;
+}
+
+/* %h must name the user's own directory, never "/" or a symlink. */
+static int check_home(const struct identity *who, struct cc_error *err)
+{
+	const char *home = who->home;
+	struct stat st;
+	if (home[0] != '/')
+		return cc_fail(err, "home directory '%s' of %s is not absolute", home,
+			       who->user);
+	if (strcmp(home, "/") == 0)
+		return cc_fail(err, "home directory of %s is '/'", who->user);
+	char *norm = xstrdup(home);
+	int rc = normalise_path(&norm, "home directory", err);
+	if (rc == 0 && strcmp(norm, home) != 0 && !(strlen(home) == strlen(norm) + 1 &&
+						     home[strlen(home) - 1] == '/'))
+		rc = cc_fail(err, "home directory '%s' of %s is not in normal form",
+			     home, who->user);
+	free(norm);
+	if (rc < 0)
+		return -1;
+	if (lstat(home, &st) < 0)
+		return cc_fail_errno(err, "home directory %s of %s", home, who->user);
+	if (S_ISLNK(st.st_mode))
+		return cc_fail(err, "home directory %s of %s is a symlink", home,
+			       who->user);
+	if (!S_ISDIR(st.st_mode))
+		return cc_fail(err, "home directory %s of %s is not a directory", home,
+			       who->user);
+	if (st.st_uid != who->uid)
+		return cc_fail(err, "home directory %s is owned by uid %u, not by %s",
+			       home, (unsigned)st.st_uid, who->user);
+	return 0;
+}
+
+int plan_expand(struct plan *plan, const struct identity *who, struct cc_error *err)
+{
+	struct expander x = { .who = who };
+	for (size_t i = 0; i < plan->nops; i++) {
+		struct fs_op *op = &plan->ops[i];
+		const char *name = op_type_name(op->type, op->optional);
+		if (op->type == OP_SYMLINK)
+			expand_text(&x, &op->source);
+		else if (expand_path(&x, &op->source, "source", err) < 0)
+			return cc_prefix(err, "%s:%d: %s", op->file, op->line, name);
+		if (expand_path(&x, &op->dest, "destination", err) < 0)
+			return cc_prefix(err, "%s:%d: %s", op->file, op->line, name);
+		expand_text(&x, &op->content);
+	}
+	if (expand_path(&x, &plan->chdir, "chdir", err) < 0 ||
+	    expand_path(&x, &plan->shell, "shell", err) < 0)
+		return -1;
+	expand_text(&x, &plan->hostname);
+	for (size_t i = 0; i < plan->nenv; i++)
+		expand_text(&x, &plan->env[i].value);
+	if (plan->hostname) {
+		size_t n = strlen(plan->hostname);
+		if (n == 0 || n > 64 || strspn(plan->hostname,
+					       "abcdefghijklmnopqrstuvwxyz"
+					       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") != n)
+			return cc_fail(err, "hostname '%s' is not a valid host name",
+				       plan->hostname);
+	}
+	if (x.used_home && check_home(who, err) < 0)
+		return -1;
+	for (size_t i = 0; i < plan->nops; i++) {
+		struct fs_op *op = &plan->ops[i];
+		if (op->type == OP_BIND || op->type == OP_RO_BIND || op->type == OP_DEV_BIND)
+			op->source_user_writable = path_user_writable(op->source);
+	}
+	const struct fs_op *bind, *later = plan_find_unsafe_creation(plan, false, &bind);
+	if (later) {
+		char msg[1024];
+		describe_unsafe_creation(later, bind, msg, sizeof(msg));
+		return cc_fail(err, "%s:%d: %s", later->file, later->line, msg);
+	}
+	return 0;
+}
+
+bool path_user_writable(const char *path)
+{
+	char *copy = xstrdup(path);
+	bool writable = false;
+	/* Each prefix, "/" first; a missing component ends the walk. */
+	for (char *slash = copy;; slash = strchr(slash + 1, '/')) {
+		char saved = 0;
+		const char *prefix = copy;
+		if (slash == copy)
+			prefix = "/";
+		else if (slash) {
+			saved = *slash;
+			*slash = '\0';
+		}
+		struct stat st;
+		int rc = stat(prefix, &st);
+		if (slash && slash != copy)
+			*slash = saved;
+		if (rc < 0)
+			break;
+		if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+			writable = true;
+			break;
+		}
+		if (!slash)
+			break;
+	}
+	free(copy);
+	return writable;
+}

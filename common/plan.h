@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The plan: everything needed to build one session's sandbox, resolved
+ * from the policy for one (user, groups, service). Plain data; printable
+ * (plan_print.c) and executable (sandbox.c). */
+#ifndef COCOON_PLAN_H
+#define COCOON_PLAN_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "identity.h"
+
+enum op_type {
+	OP_BIND,        /* source -> dest, read-write, nosuid, nodev */
+	OP_RO_BIND,     /* source -> dest, read-only recursively */
+	OP_DEV_BIND,    /* source -> dest, device nodes allowed */
+	OP_REMOUNT_RO,  /* dest made read-only recursively */
+	OP_TMPFS,       /* fresh tmpfs at dest (size, mode) */
+	OP_DIR,         /* directory at dest (mode) */
+	OP_SYMLINK,     /* symlink at dest pointing to source */
+	OP_FILE,        /* regular file at dest holding content */
+	OP_CHMOD,       /* mode of dest */
+	OP_PROC,        /* fresh procfs at dest */
+	OP_DEV,         /* minimal /dev at dest */
+	OP_MQUEUE,      /* mqueue filesystem at dest */
+	OP_TMP_OVERLAY, /* writable overlay over dest, changes discarded */
+};
+
+struct fs_op {
+	enum op_type type;
+	bool optional;      /* the -try forms: a missing source skips the op */
+	char *source;       /* bind*: host path; symlink: its target */
+	char *dest;         /* absolute, normalised path inside the sandbox */
+	char *content;      /* file: the bytes to write */
+	unsigned mode;      /* tmpfs, dir, file, chmod */
+	bool has_mode;
+	unsigned long long size; /* tmpfs: bytes; 0 means the default */
+	/* Filled when planning: a non-root uid can write the source or a
+	 * directory on its path, so the engine opens it with the user's
+	 * credentials and never follows a symlink. */
+	bool source_user_writable;
+	const char *file; /* where the policy said it (in plan->files) */
+	int line;
+};
+
+/* Namespaces besides the mount namespace, which every sandbox has. */
+enum ns_flag {
+	NS_PID = 1u << 0,
+	NS_NET = 1u << 1,
+	NS_IPC = 1u << 2,
+	NS_UTS = 1u << 3,
+	NS_CGROUP = 1u << 4,
+	NS_USER = 1u << 5,
+};
+#define NS_ALL (NS_PID | NS_NET | NS_IPC | NS_UTS | NS_CGROUP)
+
+struct env_op {
+	char *name;
+	char *value; /* NULL: unset */
+};
+
+enum seccomp_mode { SECCOMP_DEFAULT, SECCOMP_NONE, SECCOMP_FILE };
+
+struct plan {
+	bool sandboxed; /* false: the policy chose `sandbox = none` */
+
+	struct fs_op *ops;
+	size_t nops, ops_cap;
+
+	unsigned namespaces; /* enum ns_flag bits */
+	char *hostname;      /* NULL: unchanged */
+	char *chdir;         /* NULL: home, else / */
+	char *shell;         /* NULL: the entry point's default */
+	bool clearenv;
+	struct env_op *env;
+	size_t nenv, env_cap;
+	bool new_session;
+	enum seccomp_mode seccomp;
+	char *seccomp_file;
+	bool no_new_privs;
+
+	/* Who and why. */
+	struct identity who;
+	char *service;
+	char *rule;     /* e.g. "[user alice] at /etc/cocoon/cocoon.conf:12" */
+	char *profile;  /* the profile the rule named, or NULL */
+	char **lost;    /* rules that matched the name but lost, with why */
+	size_t nlost, lost_cap;
+	char hash[17];  /* hex of a 64-bit hash of the content */
+	char **files;   /* policy file names the ops point to */
+	size_t nfiles, files_cap;
+};
+
+void plan_init(struct plan *plan);
+void plan_free(struct plan *plan);
+/* A plan-owned copy of a policy file name, so the plan outlives the
+ * policy it came from. */
+const char *plan_intern_file(struct plan *plan, const char *file);
+/* The op's directive name as the policy spells it ("ro-bind-try"). */
+const char *op_type_name(enum op_type type, bool optional);
+/* Namespace names separated by spaces ("pid ipc uts"), static buffer
+ * owned by the caller. */
+void ns_format(unsigned namespaces, char *buf, size_t size);
+/* Compute plan->hash from the content (ops and process settings). */
+void plan_hash(struct plan *plan);
+
+#endif

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "plan_print.h"
+
+#include <string.h>
+
+static const char *yes_no(bool b)
+{
+	return b ? "yes" : "no";
+}
+
+static const char *seccomp_name(const struct plan *plan)
+{
+	switch (plan->seccomp) {
+	case SECCOMP_DEFAULT: return "default";
+	case SECCOMP_NONE: return "none";
+	case SECCOMP_FILE: return plan->seccomp_file;
+	}
+	return "?";
+}
+
+/* The op as a policy line would say it. */
+static void op_words(const struct fs_op *op, struct strbuf *out)
+{
+	sb_addf(out, "%s", op_type_name(op->type, op->optional));
+	switch (op->type) {
+	case OP_BIND: case OP_RO_BIND: case OP_DEV_BIND:
+		sb_addf(out, " ");
+		sb_add_shell_word(out, op->source);
+		if (strcmp(op->source, op->dest) != 0) {
+			sb_addf(out, " ");
+			sb_add_shell_word(out, op->dest);
+		}
+		return;
+	case OP_SYMLINK:
+		sb_addf(out, " ");
+		sb_add_shell_word(out, op->source);
+		sb_addf(out, " ");
+		sb_add_shell_word(out, op->dest);
+		return;
+	case OP_CHMOD:
+		sb_addf(out, " %04o ", op->mode);
+		sb_add_shell_word(out, op->dest);
+		return;
+	case OP_FILE:
+		sb_addf(out, " ");
+		sb_add_shell_word(out, op->dest);
+		sb_addf(out, " (%zu bytes)", strlen(op->content));
+		break;
+	default:
+		sb_addf(out, " ");
+		sb_add_shell_word(out, op->dest);
+		break;
+	}
+	if (op->size)
+		sb_addf(out, " size=%llu", op->size);
+	if (op->has_mode)
+		sb_addf(out, " mode=%04o", op->mode);
+}
+
+void plan_print_text(const struct plan *plan, struct strbuf *out)
+{
+	const struct identity *who = &plan->who;
+	char ns[128];
+	sb_addf(out, "user:        %s (uid %u, gid %u %s)\n", who->user,
+		(unsigned)who->uid, (unsigned)who->gid, who->group);
+	sb_addf(out, "groups:     ");
+	for (size_t i = 0; i < who->ngroups; i++)
+		sb_addf(out, " %s", who->group_names[i]);
+	sb_addf(out, "\nservice:     %s\n", plan->service);
+	sb_addf(out, "rule:        %s\n", plan->rule ? plan->rule : "(none matches)");
+	if (plan->profile)
+		sb_addf(out, "profile:     %s\n", plan->profile);
+	for (size_t i = 0; i < plan->nlost; i++)
+		sb_addf(out, "lost:        %s\n", plan->lost[i]);
+	if (!plan->rule) {
+		sb_addf(out, "sandbox:     no (not covered by the policy)\n");
+		return;
+	}
+	if (!plan->sandboxed) {
+		sb_addf(out, "sandbox:     no (sandbox = none)\n");
+		return;
+	}
+	ns_format(plan->namespaces, ns, sizeof(ns));
+	sb_addf(out, "sandbox:     yes\nplan hash:   %s\n", plan->hash);
+	sb_addf(out, "namespaces:  mount%s%s\n", ns[0] ? " " : "", ns);
+	sb_addf(out, "filesystem:\n");
+	for (size_t i = 0; i < plan->nops; i++) {
+		struct strbuf line = { 0 };
+		op_words(&plan->ops[i], &line);
+		sb_addf(out, "  %-58s # %s:%d\n", line.data, plan->ops[i].file,
+			plan->ops[i].line);
+		sb_free(&line);
+	}
+	sb_addf(out, "process:\n");
+	sb_addf(out, "  chdir        %s\n", plan->chdir ? plan->chdir : "(home, else /)");
+	sb_addf(out, "  hostname     %s\n", plan->hostname ? plan->hostname : "(unchanged)");
+	sb_addf(out, "  shell        %s\n", plan->shell ? plan->shell : "(the entry point's)");
+	sb_addf(out, "  new-session  %s\n", yes_no(plan->new_session));
+	sb_addf(out, "  clearenv     %s\n", yes_no(plan->clearenv));
+	for (size_t i = 0; i < plan->nenv; i++) {
+		if (plan->env[i].value)
+			sb_addf(out, "  setenv       %s=%s\n", plan->env[i].name,
+				plan->env[i].value);
+		else
+			sb_addf(out, "  unsetenv     %s\n", plan->env[i].name);
+	}
+	sb_addf(out, "  seccomp      %s\n", seccomp_name(plan));
+	sb_addf(out, "  no-new-privs %s\n", yes_no(plan->no_new_privs));
+}
+
+static void json_str_field(struct strbuf *out, const char *key, const char *value,
+			   bool comma)
+{
+	sb_add_json_string(out, key);
+	sb_addf(out, ":");
+	if (value)
+		sb_add_json_string(out, value);
+	else
+		sb_addf(out, "null");
+	if (comma)
+		sb_addf(out, ",");
+}
+
+void plan_print_json(const struct plan *plan, struct strbuf *out)
+{
+	const struct identity *who = &plan->who;
+	char ns[128];
+	sb_addf(out, "{");
+	json_str_field(out, "user", who->user, true);
+	sb_addf(out, "\"uid\":%u,\"gid\":%u,", (unsigned)who->uid, (unsigned)who->gid);
+	sb_addf(out, "\"groups\":[");
+	for (size_t i = 0; i < who->ngroups; i++) {
+		sb_add_json_string(out, who->group_names[i]);
+		if (i + 1 < who->ngroups)
+			sb_addf(out, ",");
+	}
+	sb_addf(out, "],");
+	json_str_field(out, "service", plan->service, true);
+	json_str_field(out, "rule", plan->rule, true);
+	json_str_field(out, "profile", plan->profile, true);
+	sb_addf(out, "\"lost\":[");
+	for (size_t i = 0; i < plan->nlost; i++) {
+		sb_add_json_string(out, plan->lost[i]);
+		if (i + 1 < plan->nlost)
+			sb_addf(out, ",");
+	}
+	sb_addf(out, "],\"covered\":%s,\"sandbox\":%s", plan->rule ? "true" : "false",
+		plan->rule && plan->sandboxed ? "true" : "false");
+	if (!plan->rule || !plan->sandboxed) {
+		sb_addf(out, "}\n");
+		return;
+	}
+	sb_addf(out, ",");
+	json_str_field(out, "hash", plan->hash, true);
+	ns_format(plan->namespaces, ns, sizeof(ns));
+	json_str_field(out, "namespaces", ns, true);
+	sb_addf(out, "\"operations\":[");
+	for (size_t i = 0; i < plan->nops; i++) {
+		const struct fs_op *op = &plan->ops[i];
+		sb_addf(out, "{");
+		json_str_field(out, "op", op_type_name(op->type, op->optional), true);
+		if (op->source)
+			json_str_field(out, op->type == OP_SYMLINK ? "target" : "source",
+				       op->source, true);
+		if (op->content)
+			json_str_field(out, "content", op->content, true);
+		if (op->has_mode)
+			sb_addf(out, "\"mode\":\"%04o\",", op->mode);
+		if (op->size)
+			sb_addf(out, "\"size\":%llu,", op->size);
+		json_str_field(out, "dest", op->dest, true);
+		json_str_field(out, "file", op->file, true);
+		sb_addf(out, "\"line\":%d}%s", op->line, i + 1 < plan->nops ? "," : "");
+	}
+	sb_addf(out, "],");
+	json_str_field(out, "chdir", plan->chdir, true);
+	json_str_field(out, "hostname", plan->hostname, true);
+	json_str_field(out, "shell", plan->shell, true);
+	sb_addf(out, "\"new_session\":%s,\"clearenv\":%s,\"env\":[",
+		plan->new_session ? "true" : "false", plan->clearenv ? "true" : "false");
+	for (size_t i = 0; i < plan->nenv; i++) {
+		sb_addf(out, "{");
+		json_str_field(out, "name", plan->env[i].name, true);
+		json_str_field(out, "value", plan->env[i].value, false);
+		sb_addf(out, "}%s", i + 1 < plan->nenv ? "," : "");
+	}
+	sb_addf(out, "],");
+	json_str_field(out, "seccomp", seccomp_name(plan), true);
+	sb_addf(out, "\"no_new_privs\":%s}\n", plan->no_new_privs ? "true" : "false");
+}
+
+static void bwrap_opt(struct strbuf *out, const char *opt, const char *a, const char *b)
+{
+	sb_addf(out, " %s", opt);
+	if (a) {
+		sb_addf(out, " ");
+		sb_add_shell_word(out, a);
+	}
+	if (b) {
+		sb_addf(out, " ");
+		sb_add_shell_word(out, b);
+	}
+}
+
+int plan_print_bwrap(const struct plan *plan, struct strbuf *out, struct cc_error *err)
+{
+	if (!plan->rule || !plan->sandboxed)
+		return cc_fail(err, "%s is not sandboxed on service %s", plan->who.user,
+			       plan->service);
+	sb_addf(out, "bwrap");
+	int fd = 10;
+	for (size_t i = 0; i < plan->nops; i++) {
+		const struct fs_op *op = &plan->ops[i];
+		char opt[32];
+		switch (op->type) {
+		case OP_BIND: case OP_RO_BIND: case OP_DEV_BIND:
+			snprintf(opt, sizeof(opt), "--%s", op_type_name(op->type, op->optional));
+			bwrap_opt(out, opt, op->source, op->dest);
+			break;
+		case OP_SYMLINK:
+			bwrap_opt(out, "--symlink", op->source, op->dest);
+			break;
+		case OP_CHMOD: {
+			char mode[8];
+			snprintf(mode, sizeof(mode), "%04o", op->mode);
+			bwrap_opt(out, "--chmod", mode, op->dest);
+			break;
+		}
+		case OP_FILE: {
+			/* bwrap reads file content from a descriptor. */
+			char fdbuf[16];
+			struct strbuf content = { 0 };
+			if (op->has_mode)
+				sb_addf(out, " --perms %04o", op->mode);
+			snprintf(fdbuf, sizeof(fdbuf), "%d", fd);
+			bwrap_opt(out, "--file", fdbuf, op->dest);
+			sb_add_shell_word(&content, op->content);
+			sb_addf(out, " %d< <(printf %%s %s)", fd++, content.data);
+			sb_free(&content);
+			break;
+		}
+		case OP_TMPFS:
+		case OP_DIR:
+			if (op->has_mode)
+				sb_addf(out, " --perms %04o", op->mode);
+			if (op->size)
+				sb_addf(out, " --size %llu", op->size);
+			bwrap_opt(out, op->type == OP_TMPFS ? "--tmpfs" : "--dir", op->dest, NULL);
+			break;
+		case OP_REMOUNT_RO: bwrap_opt(out, "--remount-ro", op->dest, NULL); break;
+		case OP_PROC: bwrap_opt(out, "--proc", op->dest, NULL); break;
+		case OP_DEV: bwrap_opt(out, "--dev", op->dest, NULL); break;
+		case OP_MQUEUE: bwrap_opt(out, "--mqueue", op->dest, NULL); break;
+		case OP_TMP_OVERLAY:
+			return cc_fail(err, "tmp-overlay %s: bubblewrap 0.8 has no "
+				       "equivalent", op->dest);
+		}
+	}
+	static const struct { unsigned flag; const char *opt; } ns[] = {
+		{ NS_PID, "--unshare-pid" }, { NS_NET, "--unshare-net" },
+		{ NS_IPC, "--unshare-ipc" }, { NS_UTS, "--unshare-uts" },
+		{ NS_CGROUP, "--unshare-cgroup" }, { NS_USER, "--unshare-user" },
+	};
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
+		if (plan->namespaces & ns[i].flag)
+			sb_addf(out, " %s", ns[i].opt);
+	if (plan->hostname)
+		bwrap_opt(out, "--hostname", plan->hostname, NULL);
+	if (plan->new_session)
+		sb_addf(out, " --new-session");
+	if (plan->clearenv)
+		sb_addf(out, " --clearenv");
+	for (size_t i = 0; i < plan->nenv; i++) {
+		if (plan->env[i].value)
+			bwrap_opt(out, "--setenv", plan->env[i].name, plan->env[i].value);
+		else
+			bwrap_opt(out, "--unsetenv", plan->env[i].name, NULL);
+	}
+	bwrap_opt(out, "--chdir", plan->chdir ? plan->chdir : plan->who.home, NULL);
+	sb_addf(out, " --die-with-parent --");
+	return 0;
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The plan as text for people, as JSON for machines, and as the
+ * equivalent bubblewrap command line. */
+#ifndef COCOON_PLAN_PRINT_H
+#define COCOON_PLAN_PRINT_H
+
+#include "plan.h"
+#include "util.h"
+
+void plan_print_text(const struct plan *plan, struct strbuf *out);
+void plan_print_json(const struct plan *plan, struct strbuf *out);
+/* bwrap options for the plan, ending in "--"; the caller adds the
+ * command. Returns -1 with err when the plan has something bwrap cannot
+ * express. */
+int plan_print_bwrap(const struct plan *plan, struct strbuf *out,
+		     struct cc_error *err);
+
+#endif

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The parsed policy: sections of directives, each remembering its
+ * file:line. Parsing only checks syntax and the shape of each directive;
+ * resolve.c turns a rule into a plan. */
+#ifndef COCOON_POLICY_H
+#define COCOON_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "directives.h"
+#include "error.h"
+
+enum section_kind { SECTION_PROFILE, SECTION_USER, SECTION_GROUP, SECTION_DEFAULT };
+
+struct directive {
+	const struct directive_spec *spec;
+	char **words;
+	size_t nwords;
+	const char *file; /* owned by struct policy */
+	int line;
+};
+
+struct section {
+	enum section_kind kind;
+	char *name; /* NULL for [default] */
+	const char *file;
+	int line;
+	bool embedded; /* comes from the compiled-in default */
+	struct directive *dirs;
+	size_t ndirs, dirs_cap;
+};
+
+struct policy {
+	struct section *sections;
+	size_t nsections, sections_cap;
+	char **files;
+	size_t nfiles, files_cap;
+	bool embedded_only; /* no policy file exists: the embedded default */
+	struct diag_list diags;
+};
+
+/* Where the system policy lives; fixed at build time. */
+#ifndef COCOON_SYSCONFDIR
+#define COCOON_SYSCONFDIR "/etc"
+#endif
+#define COCOON_POLICY_FILE COCOON_SYSCONFDIR "/cocoon/cocoon.conf"
+#define COCOON_DROPIN_DIR COCOON_SYSCONFDIR "/cocoon/cocoon.d"
+
+/* Parse text that came from NAME and append its sections. Syntax errors
+ * go to policy->diags; returns the number of errors added. */
+size_t policy_parse_text(struct policy *policy, const char *name,
+			 const char *text, size_t len);
+
+/* Read the system policy (config == NULL: cocoon.conf then the drop-ins)
+ * or one file, with the ownership checks, and add the embedded default
+ * profile. Returns -1 with err set when a file cannot be trusted or read;
+ * syntax errors are in policy->diags. */
+int policy_load(struct policy *policy, const char *config,
+		struct cc_error *err);
+
+/* The trust rule for policy files: FILE and every directory on its path
+ * owned by root and not writable by group or others. */
+int path_trusted(const char *path, struct cc_error *err);
+
+/* The section's display name, "[user alice]", into buf. */
+const char *section_title(const struct section *s, char *buf, size_t size);
+const struct section *policy_find_profile(const struct policy *policy,
+					  const char *name);
+void policy_free(struct policy *policy);
+
+/* The compiled-in `default` profile (generated from conf/default.profile). */
+extern const char cocoon_default_profile[];
+#define COCOON_EMBEDDED_NAME "<embedded default>"
+
+#endif

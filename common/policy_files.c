@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Finding and trusting policy files: like sudoers, a policy file and every
+ * directory above it must be owned by root and writable by nobody else,
+ * or the policy is refused. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "policy.h"
+#include "util.h"
+
+#define MAX_POLICY_SIZE (1024 * 1024)
+
+static int check_owner(const char *path, const struct stat *st, struct cc_error *err)
+{
+	if (st->st_uid != 0)
+		return cc_fail(err, "%s is owned by uid %u, not root", path,
+			       (unsigned)st->st_uid);
+	if (st->st_mode & (S_IWGRP | S_IWOTH))
+		return cc_fail(err, "%s is writable by %s (mode %04o)", path,
+			       st->st_mode & S_IWOTH ? "others" : "its group",
+			       (unsigned)(st->st_mode & 07777));
+	return 0;
+}
+
+int path_trusted(const char *path, struct cc_error *err)
+{
+	char *real = realpath(path, NULL);
+	if (!real)
+		return cc_fail_errno(err, "%s", path);
+	int rc = 0;
+	/* Check "/", then each prefix of the resolved path in turn. */
+	for (char *slash = real;; slash = strchr(slash + 1, '/')) {
+		char saved = '\0';
+		const char *prefix = real;
+		if (slash && slash != real) {
+			saved = *slash;
+			*slash = '\0';
+		} else if (slash == real) {
+			prefix = "/";
+		}
+		struct stat st;
+		if (lstat(prefix, &st) < 0)
+			rc = cc_fail_errno(err, "%s", prefix);
+		else
+			rc = check_owner(prefix, &st, err);
+		if (slash && slash != real)
+			*slash = saved;
+		if (rc < 0 || !slash)
+			break;
+	}
+	free(real);
+	if (rc < 0)
+		cc_prefix(err, "%s: refused (policy files and the directories above "
+			  "them must be owned by root and not writable by group or "
+			  "others)", path);
+	return rc;
+}
+
+static const char *remember_file(struct policy *policy, const char *path)
+{
+	char **slot = ARRAY_PUSH(policy->files, policy->nfiles, policy->files_cap);
+	*slot = xstrdup(path);
+	return *slot;
+}
+
+/* Read one trusted file. missing_ok: ENOENT returns 1 and does nothing. */
+static int load_file(struct policy *policy, const char *path, bool missing_ok,
+		     struct cc_error *err)
+{
+	struct stat st;
+	if (missing_ok && lstat(path, &st) < 0 && errno == ENOENT)
+		return 1;
+	if (path_trusted(path, err) < 0)
+		return -1;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
+	if (fd < 0)
+		return cc_fail_errno(err, "%s", path);
+	int rc = -1;
+	char *text = NULL;
+	/* Check the opened file too, in case it changed since path_trusted. */
+	if (fstat(fd, &st) < 0) {
+		cc_fail_errno(err, "%s", path);
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		cc_fail(err, "%s: not a regular file", path);
+		goto out;
+	}
+	if (check_owner(path, &st, err) < 0)
+		goto out;
+	if (st.st_size > MAX_POLICY_SIZE) {
+		cc_fail(err, "%s: larger than %d bytes", path, MAX_POLICY_SIZE);
+		goto out;
+	}
+	text = xmalloc((size_t)st.st_size + 1);
+	size_t got = 0;
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, text + got, (size_t)st.st_size - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			cc_fail_errno(err, "%s: read", path);
+			goto out;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	policy_parse_text(policy, remember_file(policy, path), text, got);
+	rc = 0;
+out:
+	free(text);
+	close(fd);
+	return rc;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool is_dropin_name(const char *name)
+{
+	size_t n = strlen(name);
+	return name[0] != '.' && n > 5 && strcmp(name + n - 5, ".conf") == 0;
+}
+
+/* The drop-ins (*.conf) in C-locale byte order. Returns how many. */
+static int load_dropins(struct policy *policy, const char *dir, struct cc_error *err)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		if (errno == ENOENT)
+			return 0;
+		return cc_fail_errno(err, "%s", dir);
+	}
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (is_dropin_name(e->d_name))
+			*ARRAY_PUSH(names, n, cap) = xstrdup(e->d_name);
+	closedir(d);
+	qsort(names, n, sizeof(*names), compare_names);
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		char *path = xasprintf("%s/%s", dir, names[i]);
+		if (load_file(policy, path, false, err) < 0)
+			rc = -1;
+		free(path);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return rc < 0 ? -1 : (int)n;
+}
+
+int policy_load(struct policy *policy, const char *config, struct cc_error *err)
+{
+	policy_parse_text(policy, COCOON_EMBEDDED_NAME, cocoon_default_profile,
+			  strlen(cocoon_default_profile));
+	if (config)
+		return load_file(policy, config, false, err) < 0 ? -1 : 0;
+
+	int main_rc = load_file(policy, COCOON_POLICY_FILE, true, err);
+	if (main_rc < 0)
+		return -1;
+	int dropins = load_dropins(policy, COCOON_DROPIN_DIR, err);
+	if (dropins < 0)
+		return -1;
+	if (main_rc == 1 && dropins == 0) {
+		/* Nothing installed: the embedded default is the whole policy. */
+		static const char whole[] = "[default]\nprofile = default\n";
+		policy->embedded_only = true;
+		policy_parse_text(policy, COCOON_EMBEDDED_NAME, whole, sizeof(whole) - 1);
+	}
+	return 0;
+}

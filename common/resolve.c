@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Merging rules with their profiles, validating the policy, and picking
+ * the rule for a session. */
+#include "resolve.h"
+
+#include <grp.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define MAX_PROFILE_DEPTH 16
+
+/* Where each single-valued setting was last set, for error messages. */
+struct place {
+	const char *file;
+	int line;
+};
+
+struct merge {
+	const struct policy *policy;
+	struct diag_list *diags;
+	struct plan *plan;
+	const struct section *stack[MAX_PROFILE_DEPTH];
+	size_t depth;
+	struct place hostname_at;
+};
+
+/* Add a finding once: a profile shared by many rules reports once. */
+static void diag_once(struct diag_list *diags, enum diag_level level,
+		      const char *file, int line, const char *msg)
+{
+	for (size_t i = 0; i < diags->count; i++) {
+		const struct diag *d = &diags->items[i];
+		if (d->level == level && d->line == line && strcmp(d->msg, msg) == 0 &&
+		    ((!d->file && !file) || (d->file && file && strcmp(d->file, file) == 0)))
+			return;
+	}
+	diag_add(diags, level, file, line, "%s", msg);
+}
+
+static void merge_error(struct merge *m, const char *file, int line,
+			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void merge_error(struct merge *m, const char *file, int line,
+			const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	diag_once(m->diags, DIAG_ERROR, file, line, buf);
+}
+
+static struct fs_op *new_op(struct plan *plan, enum op_type type,
+			    const struct directive *d)
+{
+	struct fs_op *op = ARRAY_PUSH(plan->ops, plan->nops, plan->ops_cap);
+	memset(op, 0, sizeof(*op));
+	op->type = type;
+	op->file = plan_intern_file(plan, d->file);
+	op->line = d->line;
+	return op;
+}
+
+/* mode= and size= options following the fixed words. */
+static void take_options(struct fs_op *op, char *const *words, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		if (str_starts_with(words[i], "mode=")) {
+			op->has_mode = parse_mode(words[i] + 5, &op->mode, NULL) == 0;
+		} else if (str_starts_with(words[i], "size=")) {
+			if (parse_size(words[i] + 5, &op->size, NULL) < 0)
+				op->size = 0;
+		}
+	}
+}
+
+static void set_string(char **field, const char *value)
+{
+	free(*field);
+	*field = xstrdup(value);
+}
+
+static void merge_section(struct merge *m, const struct section *s);
+
+static void include_profile(struct merge *m, const struct directive *d)
+{
+	const char *name = d->words[0];
+	const struct section *target = policy_find_profile(m->policy, name);
+	if (!target) {
+		merge_error(m, d->file, d->line, "unknown profile '%s'", name);
+		return;
+	}
+	for (size_t i = 0; i < m->depth; i++) {
+		if (m->stack[i] != target)
+			continue;
+		struct strbuf chain = { 0 };
+		for (size_t k = i; k < m->depth; k++)
+			sb_addf(&chain, "%s -> ", m->stack[k]->name);
+		sb_addf(&chain, "%s", name);
+		merge_error(m, d->file, d->line, "profile cycle: %s", chain.data);
+		sb_free(&chain);
+		return;
+	}
+	if (m->depth == MAX_PROFILE_DEPTH) {
+		merge_error(m, d->file, d->line, "profiles nested deeper than %d",
+			    MAX_PROFILE_DEPTH);
+		return;
+	}
+	merge_section(m, target);
+}
+
+static void apply(struct merge *m, const struct directive *d)
+{
+	struct plan *plan = m->plan;
+	char *const *w = d->words;
+	struct fs_op *op;
+	bool b;
+
+	switch (d->spec->id) {
+	case D_PROFILE:
+		include_profile(m, d);
+		break;
+	case D_SERVICE:
+		break;
+	case D_BIND: case D_BIND_TRY:
+	case D_RO_BIND: case D_RO_BIND_TRY:
+	case D_DEV_BIND: case D_DEV_BIND_TRY: {
+		enum directive_id id = d->spec->id;
+		enum op_type type = (id == D_BIND || id == D_BIND_TRY) ? OP_BIND
+			: (id == D_RO_BIND || id == D_RO_BIND_TRY) ? OP_RO_BIND : OP_DEV_BIND;
+		op = new_op(plan, type, d);
+		op->optional = id == D_BIND_TRY || id == D_RO_BIND_TRY || id == D_DEV_BIND_TRY;
+		op->source = xstrdup(w[0]);
+		op->dest = xstrdup(d->nwords > 1 ? w[1] : w[0]);
+		break;
+	}
+	case D_REMOUNT_RO: new_op(plan, OP_REMOUNT_RO, d)->dest = xstrdup(w[0]); break;
+	case D_PROC: new_op(plan, OP_PROC, d)->dest = xstrdup(w[0]); break;
+	case D_DEV: new_op(plan, OP_DEV, d)->dest = xstrdup(w[0]); break;
+	case D_MQUEUE: new_op(plan, OP_MQUEUE, d)->dest = xstrdup(w[0]); break;
+	case D_TMP_OVERLAY: new_op(plan, OP_TMP_OVERLAY, d)->dest = xstrdup(w[0]); break;
+	case D_TMPFS:
+		op = new_op(plan, OP_TMPFS, d);
+		op->dest = xstrdup(w[0]);
+		take_options(op, w + 1, d->nwords - 1);
+		break;
+	case D_DIR:
+		op = new_op(plan, OP_DIR, d);
+		op->dest = xstrdup(w[0]);
+		take_options(op, w + 1, d->nwords - 1);
+		break;
+	case D_FILE:
+		op = new_op(plan, OP_FILE, d);
+		op->dest = xstrdup(w[0]);
+		op->content = xstrdup(w[1]);
+		take_options(op, w + 2, d->nwords - 2);
+		break;
+	case D_SYMLINK:
+		op = new_op(plan, OP_SYMLINK, d);
+		op->source = xstrdup(w[0]);
+		op->dest = xstrdup(w[1]);
+		break;
+	case D_CHMOD:
+		op = new_op(plan, OP_CHMOD, d);
+		op->has_mode = parse_mode(w[0], &op->mode, NULL) == 0;
+		op->dest = xstrdup(w[1]);
+		break;
+	case D_CHDIR: set_string(&plan->chdir, w[0]); break;
+	case D_SHELL: set_string(&plan->shell, w[0]); break;
+	case D_HOSTNAME:
+		set_string(&plan->hostname, w[0]);
+		m->hostname_at = (struct place){ d->file, d->line };
+		break;
+	case D_SETENV:
+	case D_UNSETENV: {
+		struct env_op *e = ARRAY_PUSH(plan->env, plan->nenv, plan->env_cap);
+		e->name = xstrdup(w[0]);
+		e->value = d->spec->id == D_SETENV ? xstrdup(w[1]) : NULL;
+		break;
+	}
+	case D_CLEARENV:
+		if (parse_bool(w[0], &b, NULL) == 0)
+			plan->clearenv = b;
+		break;
+	case D_NEW_SESSION:
+		if (parse_bool(w[0], &b, NULL) == 0)
+			plan->new_session = b;
+		break;
+	case D_NO_NEW_PRIVS:
+		if (parse_bool(w[0], &b, NULL) == 0)
+			plan->no_new_privs = b;
+		break;
+	case D_UNSHARE:
+		parse_namespaces(w, d->nwords, &plan->namespaces, NULL);
+		break;
+	case D_SECCOMP:
+		free(plan->seccomp_file);
+		plan->seccomp_file = NULL;
+		if (strcmp(w[0], "default") == 0) {
+			plan->seccomp = SECCOMP_DEFAULT;
+		} else if (strcmp(w[0], "none") == 0) {
+			plan->seccomp = SECCOMP_NONE;
+		} else {
+			plan->seccomp = SECCOMP_FILE;
+			plan->seccomp_file = xstrdup(w[0]);
+		}
+		break;
+	case D_SANDBOX:
+		plan->sandboxed = false;
+		break;
+	}
+}
+
+static void merge_section(struct merge *m, const struct section *s)
+{
+	m->stack[m->depth++] = s;
+	for (size_t i = 0; i < s->ndirs; i++)
+		apply(m, &s->dirs[i]);
+	m->depth--;
+}
+
+static bool op_creates(enum op_type type)
+{
+	return type != OP_REMOUNT_RO;
+}
+
+static bool is_bind(enum op_type type)
+{
+	return type == OP_BIND || type == OP_RO_BIND || type == OP_DEV_BIND;
+}
+
+/* A source written with tokens is the user's (their home, their name);
+ * any other is judged by who can write it on this host. */
+static bool source_writable_symbolic(const char *source)
+{
+	return strchr(source, '%') != NULL || path_user_writable(source);
+}
+
+/* Root creating or mounting inside a directory the user can write could
+ * be redirected by a symlink the user plants there. Finds the first op
+ * that would, and the bind it falls under. */
+const struct fs_op *plan_find_unsafe_creation(const struct plan *plan,
+					      bool symbolic,
+					      const struct fs_op **bind)
+{
+	for (size_t i = 0; i < plan->nops; i++) {
+		const struct fs_op *op = &plan->ops[i];
+		if (!is_bind(op->type))
+			continue;
+		if (symbolic ? !source_writable_symbolic(op->source)
+			     : !op->source_user_writable)
+			continue;
+		for (size_t j = i + 1; j < plan->nops; j++) {
+			const struct fs_op *later = &plan->ops[j];
+			if (!op_creates(later->type))
+				continue;
+			/* A mount needs a mount point below the bind; dir, file,
+			 * symlink and chmod touch the bind's own root too. */
+			bool mounts = later->type != OP_DIR && later->type != OP_FILE &&
+				      later->type != OP_SYMLINK && later->type != OP_CHMOD;
+			if (path_is_under(later->dest, op->dest) &&
+			    !(mounts && strcmp(later->dest, op->dest) == 0)) {
+				*bind = op;
+				return later;
+			}
+		}
+	}
+	return NULL;
+}
+
+void describe_unsafe_creation(const struct fs_op *later, const struct fs_op *bind,
+			      char *buf, size_t size)
+{
+	snprintf(buf, size, "'%s %s' would create inside '%s', whose source %s a "
+		 "non-root user can write (%s:%d); bind a root-owned source or put "
+		 "it before that bind", op_type_name(later->type, later->optional),
+		 later->dest, bind->dest, bind->source, bind->file, bind->line);
+}
+
+/* Checks on a merged plan that need the whole picture. */
+static void check_merged(struct merge *m)
+{
+	struct plan *plan = m->plan;
+	for (size_t i = 0; i < plan->nops; i++) {
+		const struct fs_op *op = &plan->ops[i];
+		if (op->type == OP_PROC && !(plan->namespaces & NS_PID))
+			merge_error(m, op->file, op->line, "'proc' needs a pid namespace "
+				    "(unshare = pid ...)");
+		if (op->type == OP_MQUEUE && !(plan->namespaces & NS_IPC))
+			merge_error(m, op->file, op->line, "'mqueue' needs an ipc namespace "
+				    "(unshare = ipc ...)");
+	}
+	/* Report every unsafe creation, not just the first. */
+	size_t start = 0;
+	struct plan view = *plan;
+	const struct fs_op *bind, *later;
+	while (start < plan->nops) {
+		view.ops = plan->ops + start;
+		view.nops = plan->nops - start;
+		if (!(later = plan_find_unsafe_creation(&view, true, &bind)))
+			break;
+		char msg[1024];
+		describe_unsafe_creation(later, bind, msg, sizeof(msg));
+		merge_error(m, later->file, later->line, "%s", msg);
+		start = (size_t)(bind - plan->ops) + 1;
+	}
+	if (plan->hostname && !(plan->namespaces & NS_UTS))
+		merge_error(m, m->hostname_at.file, m->hostname_at.line,
+			    "'hostname' needs a uts namespace (unshare = uts ...)");
+}
+
+/* What the rule's own directives took away from its profile. */
+static void warn_weakening(struct merge *m, const struct section *rule,
+			   const struct plan *before)
+{
+	const struct plan *after = m->plan;
+	char title[300], names[128];
+	section_title(rule, title, sizeof(title));
+	if (before->sandboxed && !after->sandboxed)
+		diag_add(m->diags, DIAG_WARNING, rule->file, rule->line,
+			 "%s turns off the sandbox its profile sets up", title);
+	if (before->seccomp != SECCOMP_NONE && after->seccomp == SECCOMP_NONE)
+		diag_add(m->diags, DIAG_WARNING, rule->file, rule->line,
+			 "%s weakens its profile: seccomp = none", title);
+	if (before->no_new_privs && !after->no_new_privs)
+		diag_add(m->diags, DIAG_WARNING, rule->file, rule->line,
+			 "%s weakens its profile: no-new-privs = no", title);
+	if (before->namespaces & ~after->namespaces) {
+		ns_format(before->namespaces & ~after->namespaces, names, sizeof(names));
+		diag_add(m->diags, DIAG_WARNING, rule->file, rule->line,
+			 "%s weakens its profile: drops the %s namespace%s", title, names,
+			 strchr(names, ' ') ? "s" : "");
+	}
+	if (before->new_session && !after->new_session)
+		diag_add(m->diags, DIAG_WARNING, rule->file, rule->line,
+			 "%s weakens its profile: new-session = no", title);
+	if (before->clearenv && !after->clearenv)
+		diag_add(m->diags, DIAG_WARNING, rule->file, rule->line,
+			 "%s weakens its profile: clearenv = no", title);
+}
+
+/* Copy of the settings only, for warn_weakening. */
+static void snapshot_settings(struct plan *snap, const struct plan *plan)
+{
+	plan_init(snap);
+	snap->sandboxed = plan->sandboxed;
+	snap->seccomp = plan->seccomp;
+	snap->no_new_privs = plan->no_new_privs;
+	snap->namespaces = plan->namespaces;
+	snap->new_session = plan->new_session;
+	snap->clearenv = plan->clearenv;
+}
+
+void rule_merge(const struct policy *policy, const struct section *rule,
+		struct plan *plan, struct diag_list *diags)
+{
+	struct merge m = { .policy = policy, .diags = diags, .plan = plan };
+	m.stack[m.depth++] = rule;
+	size_t i = 0;
+	for (; i < rule->ndirs && (rule->dirs[i].spec->id == D_PROFILE ||
+				   rule->dirs[i].spec->id == D_SERVICE); i++)
+		apply(&m, &rule->dirs[i]);
+	struct plan before;
+	snapshot_settings(&before, plan);
+	for (; i < rule->ndirs; i++)
+		apply(&m, &rule->dirs[i]);
+	if (rule->kind != SECTION_PROFILE)
+		warn_weakening(&m, rule, &before);
+	plan_free(&before);
+	check_merged(&m);
+}
+
+static const struct directive *find_directive(const struct section *s,
+					      enum directive_id id)
+{
+	for (size_t i = 0; i < s->ndirs; i++)
+		if (s->dirs[i].spec->id == id)
+			return &s->dirs[i];
+	return NULL;
+}
+
+static const char *first_file(const struct policy *policy)
+{
+	return policy->nfiles ? policy->files[0] : COCOON_EMBEDDED_NAME;
+}
+
+void policy_validate(const struct policy *policy, struct diag_list *diags)
+{
+	size_t defaults = 0;
+	for (size_t i = 0; i < policy->nsections; i++) {
+		const struct section *s = &policy->sections[i];
+		char title[300];
+		defaults += s->kind == SECTION_DEFAULT;
+		if (s->kind == SECTION_USER && strcmp(s->name, "root") == 0)
+			diag_add(diags, DIAG_ERROR, s->file, s->line,
+				 "rules never apply to root: remove [user root]");
+		if (s->kind != SECTION_PROFILE && !find_directive(s, D_PROFILE) &&
+		    !find_directive(s, D_SANDBOX))
+			diag_add(diags, DIAG_ERROR, s->file, s->line,
+				 "%s names no profile (add 'profile = NAME', or "
+				 "'sandbox = none' to leave it unconfined)",
+				 section_title(s, title, sizeof(title)));
+		/* Merge every section, used or not, so each error surfaces. */
+		struct plan plan;
+		plan_init(&plan);
+		rule_merge(policy, s, &plan, diags);
+		plan_free(&plan);
+	}
+	if (defaults == 0)
+		diag_add(diags, DIAG_ERROR, first_file(policy), 0,
+			 "the policy has no [default] section (write one; "
+			 "'sandbox = none' there makes unconfined the explicit choice)");
+}
+
+void policy_check_names(const struct policy *policy, struct diag_list *diags)
+{
+	for (size_t i = 0; i < policy->nsections; i++) {
+		const struct section *s = &policy->sections[i];
+		if (s->kind == SECTION_USER) {
+			struct passwd *pw = getpwnam(s->name);
+			if (!pw)
+				diag_add(diags, DIAG_WARNING, s->file, s->line,
+					 "user '%s' is not known to NSS", s->name);
+			else if (pw->pw_uid == 0 && strcmp(s->name, "root") != 0)
+				diag_add(diags, DIAG_ERROR, s->file, s->line,
+					 "rules never apply to root: '%s' has uid 0", s->name);
+		} else if (s->kind == SECTION_GROUP && !getgrnam(s->name)) {
+			diag_add(diags, DIAG_WARNING, s->file, s->line,
+				 "group '%s' is not known to NSS", s->name);
+		}
+		const struct directive *sc = find_directive(s, D_SECCOMP);
+		if (sc && strcmp(sc->words[0], "none") == 0)
+			diag_add(diags, DIAG_WARNING, sc->file, sc->line,
+				 "seccomp = none: sessions get no system call filter");
+		const struct directive *nnp = find_directive(s, D_NO_NEW_PRIVS);
+		if (nnp && strcmp(nnp->words[0], "no") == 0)
+			diag_add(diags, DIAG_WARNING, nnp->file, nnp->line,
+				 "no-new-privs = no: setuid programs inside the sandbox "
+				 "can gain privileges");
+	}
+}
+
+static bool service_allowed(const struct section *s, const char *service)
+{
+	const struct directive *d = find_directive(s, D_SERVICE);
+	if (!d)
+		return true;
+	for (size_t i = 0; i < d->nwords; i++)
+		if (strcmp(d->words[i], service) == 0)
+			return true;
+	return false;
+}
+
+static void record_lost(struct plan *plan, const struct section *s, const char *why)
+{
+	char title[300];
+	*ARRAY_PUSH(plan->lost, plan->nlost, plan->lost_cap) =
+		xasprintf("%s at %s:%d: %s", section_title(s, title, sizeof(title)),
+			  s->file, s->line, why);
+}
+
+/* The winning rule, or NULL; the rules that lost go to plan->lost. */
+static const struct section *match_rule(const struct policy *policy,
+					const struct identity *who,
+					const char *service, uid_t uid_min,
+					struct plan *plan)
+{
+	const struct section *winner = NULL;
+	bool system_account = who->uid < uid_min;
+	for (size_t i = 0; i < policy->nsections; i++) {
+		const struct section *s = &policy->sections[i];
+		if (s->kind != SECTION_USER || strcmp(s->name, who->user) != 0)
+			continue;
+		if (!service_allowed(s, service))
+			record_lost(plan, s, "its service list excludes this service");
+		else if (!winner)
+			winner = s;
+	}
+	for (size_t i = 0; i < policy->nsections; i++) {
+		const struct section *s = &policy->sections[i];
+		if (s->kind != SECTION_GROUP || !identity_in_group(who, s->name))
+			continue;
+		if (system_account)
+			record_lost(plan, s, "system accounts (uid below UID_MIN) match "
+				    "only [user] rules");
+		else if (!service_allowed(s, service))
+			record_lost(plan, s, "its service list excludes this service");
+		else if (winner)
+			record_lost(plan, s, winner->kind == SECTION_USER
+				    ? "a [user] rule beats every [group] rule"
+				    : "an earlier [group] rule matched first");
+		else
+			winner = s;
+	}
+	for (size_t i = 0; i < policy->nsections; i++) {
+		const struct section *s = &policy->sections[i];
+		if (s->kind != SECTION_DEFAULT)
+			continue;
+		if (system_account)
+			record_lost(plan, s, "system accounts (uid below UID_MIN) match "
+				    "only [user] rules");
+		else if (!service_allowed(s, service))
+			record_lost(plan, s, "its service list excludes this service");
+		else if (winner)
+			record_lost(plan, s, "[default] comes last");
+		else
+			winner = s;
+	}
+	return winner;
+}
+
+enum resolve_result policy_resolve(const struct policy *policy,
+				   const struct identity *who,
+				   const char *service, uid_t uid_min,
+				   struct plan *plan, struct cc_error *err)
+{
+	plan_init(plan);
+	if (who->uid == 0) {
+		cc_fail(err, "root is never sandboxed");
+		return RESOLVE_ERROR;
+	}
+	struct diag_list diags = { 0 };
+	for (size_t i = 0; i < policy->diags.count; i++) {
+		const struct diag *d = &policy->diags.items[i];
+		diag_add(&diags, d->level, d->file, d->line, "%s", d->msg);
+	}
+	policy_validate(policy, &diags);
+	if (diag_count(&diags, DIAG_ERROR)) {
+		diag_first_error(&diags, err);
+		size_t more = diag_count(&diags, DIAG_ERROR) - 1;
+		if (more)
+			snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg),
+				 " (and %zu more error%s; run cocoonctl check)", more,
+				 more == 1 ? "" : "s");
+		diag_free(&diags);
+		return RESOLVE_ERROR;
+	}
+	diag_free(&diags);
+
+	identity_copy(&plan->who, who);
+	plan->service = xstrdup(service);
+	const struct section *rule = match_rule(policy, who, service, uid_min, plan);
+	if (!rule) {
+		plan->sandboxed = false;
+		return RESOLVE_NOT_COVERED;
+	}
+	char title[300];
+	plan->rule = xasprintf("%s at %s:%d", section_title(rule, title, sizeof(title)),
+			       rule->file, rule->line);
+	const struct directive *prof = find_directive(rule, D_PROFILE);
+	if (prof)
+		plan->profile = xstrdup(prof->words[0]);
+
+	struct diag_list merge_diags = { 0 };
+	rule_merge(policy, rule, plan, &merge_diags);
+	int failed = diag_first_error(&merge_diags, err);
+	diag_free(&merge_diags);
+	if (failed < 0)
+		return RESOLVE_ERROR;
+	if (plan->sandboxed && plan_expand(plan, who, err) < 0)
+		return RESOLVE_ERROR;
+	plan_hash(plan);
+	return RESOLVE_PLAN;
+}
+
+enum resolve_result plan_for_session(const char *config,
+				     const struct identity *who,
+				     const char *service, struct plan *plan,
+				     struct cc_error *err)
+{
+	struct policy policy = { 0 };
+	plan_init(plan);
+	if (policy_load(&policy, config, err) < 0) {
+		policy_free(&policy);
+		return RESOLVE_ERROR;
+	}
+	plan_free(plan);
+	enum resolve_result rc = policy_resolve(&policy, who, service,
+						login_defs_uid_min(COCOON_LOGIN_DEFS),
+						plan, err);
+	policy_free(&policy);
+	return rc;
+}

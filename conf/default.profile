@@ -1,0 +1,26 @@
+# The embedded default profile, compiled into cocoon. It is what
+# `profile = default` means, and with no policy file installed the whole
+# policy is "[default] profile = default".
+[profile default]
+# A read-only system: programs, libraries and configuration.
+ro-bind = /usr
+ro-bind = /etc
+symlink = usr/bin /bin
+symlink = usr/sbin /sbin
+symlink = usr/lib /lib
+symlink = usr/lib64 /lib64
+# Own /proc (needs the pid namespace) and a minimal /dev.
+proc = /proc
+dev = /dev
+# Private, empty temporary and run-time directories.
+tmpfs = /tmp
+tmpfs = /var/tmp
+tmpfs = /run
+dir = /run/user/%U mode=0700
+# The user's home, read-write.
+bind = %h
+chdir = %h
+setenv = XDG_RUNTIME_DIR /run/user/%U
+unshare = pid ipc uts
+seccomp = default
+no-new-privs = yes
