@@ -36,6 +36,7 @@ PROGRAMS   := $(BUILDDIR)/cocoonctl $(BUILDDIR)/cocoon-init
 UNIT_SRC   := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILDDIR)/tests/%)
 MANPAGES   := $(sort $(wildcard man/*.[1-8]))
+TESTS      := $(sort $(wildcard tests/*/*.t))
 
 DEB_PACKAGES := build-essential pkg-config libinih-dev libpam0g-dev libcap-dev \
 	libseccomp-dev perl groff-base bubblewrap pamtester openssh-server \
@@ -96,7 +97,7 @@ check: check-deps
 	$(MAKE) BUILDDIR=build/check PREFIX=$(CHECK_ROOT)/usr SYSCONFDIR=$(CHECK_ROOT)/etc \
 		PAMDIR=$(CHECK_ROOT)/lib/security install unit
 	COCOON_ROOT=$(CHECK_ROOT) COCOON_BUILD=$(CURDIR)/build/check \
-		prove -f tests/run-unit.t tests/cmd/*.t
+		prove -f $(UNIT_SRC:tests/unit/%.c=build/check/tests/%) $(TESTS)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(LIBEXECDIR)/cocoon \

@@ -134,7 +134,6 @@ void plan_hash(struct plan *plan)
 
 struct expander {
 	const struct identity *who;
-	bool used_home;
 };
 
 static char *expand(struct expander *x, const char *in)
@@ -151,7 +150,7 @@ static char *expand(struct expander *x, const char *in)
 		case 'U': sb_addf(&out, "%u", (unsigned)x->who->uid); break;
 		case 'g': sb_addf(&out, "%s", x->who->group); break;
 		case 'G': sb_addf(&out, "%u", (unsigned)x->who->gid); break;
-		case 'h': sb_addf(&out, "%s", x->who->home); x->used_home = true; break;
+		case 'h': sb_addf(&out, "%s", x->who->home); break;
 		default: sb_addn(&out, p, 1); break; /* %% */
 		}
 	}
@@ -239,9 +238,37 @@ static int check_home(const struct identity *who, struct cc_error *err)
 	return 0;
 }
 
+/* Does S use %h (and not as part of "%%h")? */
+static bool uses_home(const char *s)
+{
+	for (const char *p = s ? strchr(s, '%') : NULL; p; p = strchr(p + 2, '%')) {
+		if (p[1] == 'h')
+			return true;
+		if (!p[1])
+			break;
+	}
+	return false;
+}
+
+static bool plan_uses_home(const struct plan *plan)
+{
+	for (size_t i = 0; i < plan->nops; i++)
+		if (uses_home(plan->ops[i].source) || uses_home(plan->ops[i].dest) ||
+		    uses_home(plan->ops[i].content))
+			return true;
+	for (size_t i = 0; i < plan->nenv; i++)
+		if (uses_home(plan->env[i].value))
+			return true;
+	return uses_home(plan->chdir) || uses_home(plan->shell) ||
+	       uses_home(plan->hostname);
+}
+
 int plan_expand(struct plan *plan, const struct identity *who, struct cc_error *err)
 {
 	struct expander x = { .who = who };
+	/* Check the home before it is spliced into any path. */
+	if (plan_uses_home(plan) && check_home(who, err) < 0)
+		return -1;
 	for (size_t i = 0; i < plan->nops; i++) {
 		struct fs_op *op = &plan->ops[i];
 		const char *name = op_type_name(op->type, op->optional);
@@ -267,8 +294,6 @@ int plan_expand(struct plan *plan, const struct identity *who, struct cc_error *
 			return cc_fail(err, "hostname '%s' is not a valid host name",
 				       plan->hostname);
 	}
-	if (x.used_home && check_home(who, err) < 0)
-		return -1;
 	for (size_t i = 0; i < plan->nops; i++) {
 		struct fs_op *op = &plan->ops[i];
 		if (op->type == OP_BIND || op->type == OP_RO_BIND || op->type == OP_DEV_BIND)

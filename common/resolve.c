@@ -53,6 +53,15 @@ static void merge_error(struct merge *m, const char *file, int line,
 	diag_once(m->diags, DIAG_ERROR, file, line, buf);
 }
 
+static const struct directive *find_directive(const struct section *s,
+					      enum directive_id id)
+{
+	for (size_t i = 0; i < s->ndirs; i++)
+		if (s->dirs[i].spec->id == id)
+			return &s->dirs[i];
+	return NULL;
+}
+
 static struct fs_op *new_op(struct plan *plan, enum op_type type,
 			    const struct directive *d)
 {
@@ -367,24 +376,20 @@ void rule_merge(const struct policy *policy, const struct section *rule,
 	snapshot_settings(&before, plan);
 	for (; i < rule->ndirs; i++)
 		apply(&m, &rule->dirs[i]);
-	if (rule->kind != SECTION_PROFILE)
+	if (rule->kind != SECTION_PROFILE && find_directive(rule, D_PROFILE))
 		warn_weakening(&m, rule, &before);
 	plan_free(&before);
 	check_merged(&m);
 }
 
-static const struct directive *find_directive(const struct section *s,
-					      enum directive_id id)
+/* Where to report what is missing from the whole policy: the last file
+ * an administrator wrote. */
+static const char *policy_main_file(const struct policy *policy)
 {
-	for (size_t i = 0; i < s->ndirs; i++)
-		if (s->dirs[i].spec->id == id)
-			return &s->dirs[i];
-	return NULL;
-}
-
-static const char *first_file(const struct policy *policy)
-{
-	return policy->nfiles ? policy->files[0] : COCOON_EMBEDDED_NAME;
+	for (size_t i = policy->nsections; i-- > 0;)
+		if (!policy->sections[i].embedded)
+			return policy->sections[i].file;
+	return policy->nfiles ? policy->files[policy->nfiles - 1] : COCOON_EMBEDDED_NAME;
 }
 
 void policy_validate(const struct policy *policy, struct diag_list *diags)
@@ -410,7 +415,7 @@ void policy_validate(const struct policy *policy, struct diag_list *diags)
 		plan_free(&plan);
 	}
 	if (defaults == 0)
-		diag_add(diags, DIAG_ERROR, first_file(policy), 0,
+		diag_add(diags, DIAG_ERROR, policy_main_file(policy), 0,
 			 "the policy has no [default] section (write one; "
 			 "'sandbox = none' there makes unconfined the explicit choice)");
 }

@@ -1,0 +1,119 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# cocoonctl check: files, trust, drop-ins, exit codes, file:line errors.
+. "$(dirname "$0")/../lib.sh"
+trap 'policy_reset; cleanup_users' EXIT
+
+policy_reset
+run "$CTL" check
+is "$RC" 0 "no policy at all: check passes"
+like "$OUT" "no policy file: the embedded default applies" "and says the embedded default applies"
+
+policy_write cocoon.conf < "$(dirname "$0")/../../conf/cocoon.conf"
+run "$CTL" check
+is "$RC" 0 "the shipped cocoon.conf passes"
+like "$OUT" "policy OK (1 file" "one file read"
+
+policy_write cocoon.conf <<'CONF'
+[default]
+profile = default
+
+[user someone]
+profile = nope
+hostname = x y
+CONF
+run "$CTL" check
+is "$RC" 1 "errors: check exits 1"
+like "$OUT" "$CONF_DIR/cocoon.conf:5: error: unknown profile 'nope'" "unknown profile at file:line"
+like "$OUT" "$CONF_DIR/cocoon.conf:6: error: 'hostname' takes NAME (got 2 words)" "every error is listed"
+
+policy_write cocoon.conf <<'CONF'
+[default]
+profile = default
+seccomp = none
+[user no-such-user-here]
+profile = default
+CONF
+run "$CTL" check
+is "$RC" 0 "warnings alone: check exits 0"
+like "$OUT" "cocoon.conf:4: warning: user 'no-such-user-here' is not known to NSS" "unknown user warned"
+like "$OUT" "cocoon.conf:3: warning: seccomp = none" "seccomp = none warned"
+like "$OUT" "cocoon.conf:1: warning: [default] weakens its profile: seccomp = none" "weakening warned"
+
+# Trust: like sudoers, writable-by-others policy files are refused.
+policy_write cocoon.conf <<'CONF'
+[default]
+profile = default
+CONF
+chmod 0664 "$CONF_DIR/cocoon.conf"
+run "$CTL" check
+is "$RC" 1 "a group-writable policy file is refused"
+like "$OUT" "cocoon.conf is writable by its group (mode 0664)" "and the reason is given"
+chmod 0644 "$CONF_DIR/cocoon.conf"
+chmod 0757 "$CONF_DIR"
+run "$CTL" check
+is "$RC" 1 "a world-writable policy directory is refused"
+like "$OUT" "$CONF_DIR is writable by others (mode 0757)" "naming the directory"
+chmod 0755 "$CONF_DIR"
+add_user ccchk1
+chown ccchk1 "$CONF_DIR/cocoon.conf"
+run "$CTL" check
+is "$RC" 1 "a policy file owned by a user is refused"
+like "$OUT" "is owned by uid $(id -u ccchk1), not root" "naming the owner"
+chown root "$CONF_DIR/cocoon.conf"
+
+rm -f "$CONF_DIR/cocoon.conf"
+ln -s /etc/hostname "$CONF_DIR/cocoon.conf"
+run "$CTL" check
+is "$RC" 1 "a symlinked policy file is not followed"
+rm -f "$CONF_DIR/cocoon.conf"
+mkdir "$CONF_DIR/cocoon.conf"
+run "$CTL" check
+is "$RC" 1 "a policy path that is a directory refuses (only ENOENT means no policy)"
+rmdir "$CONF_DIR/cocoon.conf"
+
+# Drop-ins: read after cocoon.conf in C-locale order; they alone count as a policy.
+policy_reset
+policy_write cocoon.d/b.conf <<'CONF'
+[default]
+profile = default
+CONF
+policy_write cocoon.d/A.conf <<'CONF'
+[user x]
+profile = nope
+CONF
+policy_write cocoon.d/ignored.txt <<'CONF'
+this is not read
+CONF
+run "$CTL" check
+is "$RC" 1 "drop-ins are read without cocoon.conf"
+like "$OUT" "cocoon.d/A.conf:2: error: unknown profile 'nope'" "A.conf is read"
+unlike "$OUT" "ignored.txt" "only *.conf files are read"
+unlike "$OUT" "embedded default applies" "drop-ins replace the embedded default"
+rm "$CONF_DIR/cocoon.d/A.conf"
+policy_write cocoon.d/a.conf <<'CONF'
+[default]
+profile = default
+CONF
+run "$CTL" check
+like "$OUT" "cocoon.d/b.conf:1: error: duplicate section [default] (first at $CONF_DIR/cocoon.d/a.conf:1)" \
+	"drop-ins are read in C-locale order"
+
+policy_reset
+policy_write draft.conf <<'CONF'
+[profile p]
+tmpfs = /x
+CONF
+run "$CTL" check --config "$CONF_DIR/draft.conf"
+is "$RC" 1 "--config checks one file"
+like "$OUT" "draft.conf: error: the policy has no [default] section" "a missing [default] is reported"
+run "$CTL" check --config /nonexistent/cocoon.conf
+is "$RC" 1 "a missing --config file is an error"
+run "$CTL" check extra
+is "$RC" 2 "stray operands are a usage error"
+run "$CTL" frobnicate
+is "$RC" 2 "unknown commands are a usage error"
+run "$CTL" --version
+like "$OUT" "cocoonctl $(cat "$(dirname "$0")/../../VERSION")" "--version reports the version"
+
+done_testing

@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Shared helpers for the shell TAP tests. Source it, then call plan_tests
+# or use done_testing. Tests run against the tree `make check` installs
+# into $COCOON_ROOT (compiled-in paths point there, never to /etc/cocoon).
+
+set -u
+: "${COCOON_ROOT:?run the tests through make check}"
+CTL=$COCOON_ROOT/usr/sbin/cocoonctl
+CONF_DIR=$COCOON_ROOT/etc/cocoon
+TEST_COUNT=0
+TEST_FAILED=0
+
+ok() { # ok CONDITION-STATUS NAME
+	TEST_COUNT=$((TEST_COUNT + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $TEST_COUNT - $2"
+	else
+		echo "not ok $TEST_COUNT - $2"
+		TEST_FAILED=$((TEST_FAILED + 1))
+	fi
+}
+
+# is GOT WANT NAME
+is() {
+	if [ "$1" = "$2" ]; then ok 0 "$3"; else
+		ok 1 "$3"; printf '#   got:  %s\n#   want: %s\n' "$1" "$2"; fi
+}
+
+# like GOT PATTERN NAME: GOT contains the fixed string PATTERN
+like() {
+	case "$1" in
+	*"$2"*) ok 0 "$3" ;;
+	*) ok 1 "$3"; printf '#   got:  %s\n#   want it to contain: %s\n' "$1" "$2" ;;
+	esac
+}
+
+unlike() {
+	case "$1" in
+	*"$2"*) ok 1 "$3"; printf '#   got:  %s\n#   must not contain: %s\n' "$1" "$2" ;;
+	*) ok 0 "$3" ;;
+	esac
+}
+
+skip() { TEST_COUNT=$((TEST_COUNT + 1)); echo "ok $TEST_COUNT # skip $1"; }
+
+done_testing() {
+	echo "1..$TEST_COUNT"
+	[ "$TEST_FAILED" -eq 0 ]
+}
+
+# Run a command, keeping its status in RC and its output (stdout and
+# stderr together) in OUT.
+run() {
+	OUT=$("$@" 2>&1)
+	RC=$?
+}
+
+# Start each test from an empty policy directory.
+policy_reset() {
+	rm -rf "$CONF_DIR"
+	install -d -m 0755 "$CONF_DIR"
+}
+
+# policy_write NAME: stdin becomes $CONF_DIR/NAME (root-owned, 0644).
+policy_write() {
+	install -d -m 0755 "$(dirname "$CONF_DIR/$1")"
+	cat > "$CONF_DIR/$1"
+	chmod 0644 "$CONF_DIR/$1"
+}
+
+# Throwaway users, removed by cleanup_users (call it from a trap).
+TEST_USERS=""
+TEST_GROUPS=""
+add_user() { # add_user NAME [useradd options]
+	local name=$1; shift
+	userdel -r "$name" >/dev/null 2>&1
+	useradd -m -s /bin/bash "$@" "$name" || return 1
+	TEST_USERS="$TEST_USERS $name"
+}
+add_group() {
+	groupdel "$1" >/dev/null 2>&1
+	groupadd "$1" || return 1
+	TEST_GROUPS="$TEST_GROUPS $1"
+}
+cleanup_users() {
+	local u g
+	for u in $TEST_USERS; do
+		pkill -KILL -u "$u" >/dev/null 2>&1
+		userdel -r "$u" >/dev/null 2>&1
+	done
+	for g in $TEST_GROUPS; do groupdel "$g" >/dev/null 2>&1; done
+	TEST_USERS=""
+	TEST_GROUPS=""
+}

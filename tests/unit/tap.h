@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A minimal TAP producer for the C unit tests, read by prove. */
+#ifndef COCOON_TAP_H
+#define COCOON_TAP_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+static int tap_count, tap_failures;
+
+static inline bool tap_ok(bool cond, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static inline bool tap_ok(bool cond, const char *fmt, ...)
+{
+	va_list ap;
+	printf("%sok %d - ", cond ? "" : "not ", ++tap_count);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	if (!cond)
+		tap_failures++;
+	fflush(stdout);
+	return cond;
+}
+
+static inline bool tap_is_str(const char *got, const char *want, const char *name)
+{
+	bool same = got && want ? strcmp(got, want) == 0 : got == want;
+	if (!tap_ok(same, "%s", name))
+		printf("#   got:  '%s'\n#   want: '%s'\n", got ? got : "(null)",
+		       want ? want : "(null)");
+	return same;
+}
+
+/* HAYSTACK contains NEEDLE. */
+static inline bool tap_like(const char *haystack, const char *needle, const char *name)
+{
+	bool found = haystack && strstr(haystack, needle);
+	if (!tap_ok(found, "%s", name))
+		printf("#   got:  '%s'\n#   want it to contain: '%s'\n",
+		       haystack ? haystack : "(null)", needle);
+	return found;
+}
+
+static inline int tap_done(void)
+{
+	printf("1..%d\n", tap_count);
+	return tap_failures ? 1 : 0;
+}
+
+#endif

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Rule precedence, merging, token expansion and the home checks. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "plan_print.h"
+#include "policy.h"
+#include "resolve.h"
+#include "tap.h"
+#include "util.h"
+
+#define UID_MIN 1000
+
+static char home_root[] = "/run/cocoon-unit.XXXXXX";
+static char home[256];
+
+/* A made-up user 4242 ("ann") in groups ann, staff, dev; home under a
+ * root-owned temporary directory. */
+static struct identity ann(void)
+{
+	static const char *names[] = { "ann", "staff", "dev" };
+	struct identity who = { 0 };
+	who.user = xstrdup("ann");
+	who.uid = 4242;
+	who.gid = 4242;
+	who.group = xstrdup("ann");
+	who.home = xstrdup(home);
+	who.login_shell = xstrdup("/bin/bash");
+	who.ngroups = 3;
+	who.groups = xcalloc(3, sizeof(gid_t));
+	who.group_names = xcalloc(3, sizeof(char *));
+	for (size_t i = 0; i < 3; i++) {
+		who.groups[i] = 4242 + (gid_t)i;
+		who.group_names[i] = xstrdup(names[i]);
+	}
+	return who;
+}
+
+static enum resolve_result resolve_as(const char *text, struct identity *who,
+				      const char *service, struct plan *plan,
+				      struct cc_error *err)
+{
+	struct policy policy = { 0 };
+	policy_parse_text(&policy, COCOON_EMBEDDED_NAME, cocoon_default_profile,
+			  strlen(cocoon_default_profile));
+	policy_parse_text(&policy, "t.conf", text, strlen(text));
+	enum resolve_result rc = policy_resolve(&policy, who, service, UID_MIN, plan, err);
+	policy_free(&policy);
+	return rc;
+}
+
+/* The rule that wins for ann on SERVICE, or the error. */
+static char *winner(const char *text, const char *service)
+{
+	struct identity who = ann();
+	struct plan plan;
+	struct cc_error err;
+	enum resolve_result rc = resolve_as(text, &who, service, &plan, &err);
+	char *out = rc == RESOLVE_ERROR ? xasprintf("error: %s", err.msg)
+		: rc == RESOLVE_NOT_COVERED ? xstrdup("not covered")
+		: xstrdup(plan.rule);
+	plan_free(&plan);
+	identity_free(&who);
+	return out;
+}
+
+static void expect_winner(const char *text, const char *service, const char *want,
+			  const char *name)
+{
+	char *got = winner(text, service);
+	tap_is_str(got, want, name);
+	free(got);
+}
+
+#define RULES \
+	"[default]\nprofile = default\n"            /* 1 */ \
+	"[group staff]\nprofile = default\n"        /* 3 */ \
+	"[group dev]\nprofile = default\n"          /* 5 */ \
+	"[user ann]\nprofile = default\nservice = sshd\n" /* 7 */
+
+static void test_precedence(void)
+{
+	expect_winner(RULES, "sshd", "[user ann] at t.conf:7", "a [user] rule beats every group rule");
+	expect_winner(RULES, "login", "[group staff] at t.conf:3",
+		      "a user rule whose service list excludes the service is skipped");
+	expect_winner("[group dev]\nprofile = default\n[group staff]\nprofile = default\n"
+		      "[default]\nprofile = default\n", "login", "[group dev] at t.conf:1",
+		      "the first matching group rule in file order wins");
+	expect_winner("[default]\nprofile = default\n[group other]\nprofile = default\n",
+		      "login", "[default] at t.conf:1", "[default] comes last");
+	expect_winner("[default]\nprofile = default\nservice = sshd\n", "login", "not covered",
+		      "a default limited to other services covers nothing");
+	expect_winner("[default]\nsandbox = none\n", "login", "[default] at t.conf:1",
+		      "sandbox = none is an explicit rule");
+	expect_winner("[default]\nprofile = default\n[user bob]\nprofile = nope\n", "login",
+		      "error: t.conf:4: unknown profile 'nope'",
+		      "an error anywhere in the policy refuses every session");
+
+	struct identity who = ann();
+	struct plan plan;
+	struct cc_error err;
+	resolve_as(RULES, &who, "login", &plan, &err);
+	tap_ok(plan.nlost == 3, "three rules lost (%zu)", plan.nlost);
+	tap_like(plan.nlost > 0 ? plan.lost[0] : NULL,
+		 "[user ann] at t.conf:7: its service list excludes this service", "why the user rule lost");
+	tap_like(plan.nlost > 1 ? plan.lost[1] : NULL,
+		 "[group dev] at t.conf:5: an earlier [group] rule matched first", "why the later group lost");
+	tap_like(plan.nlost > 2 ? plan.lost[2] : NULL, "[default] at t.conf:1: [default] comes last",
+		 "why default lost");
+	plan_free(&plan);
+
+	/* Accounts below UID_MIN: only an explicit [user] rule. */
+	who.uid = 999;
+	const char *system_rules = "[default]\nprofile = p\n[group staff]\nprofile = p\n"
+				   "[user ann]\nprofile = p\nservice = sshd\n"
+				   "[profile p]\ntmpfs = /x\n";
+	tap_ok(resolve_as(system_rules, &who, "login", &plan, &err) == RESOLVE_NOT_COVERED,
+	       "a system account is not matched by group or default rules");
+	plan_free(&plan);
+	tap_ok(resolve_as(system_rules, &who, "sshd", &plan, &err) == RESOLVE_PLAN,
+	       "a system account is matched by its [user] rule");
+	plan_free(&plan);
+	who.uid = 0;
+	tap_ok(resolve_as(RULES, &who, "sshd", &plan, &err) == RESOLVE_ERROR &&
+	       strstr(err.msg, "root is never sandboxed"), "uid 0 is never matched");
+	plan_free(&plan);
+	identity_free(&who);
+}
+
+static char *plan_text(const char *text, const char *service)
+{
+	struct identity who = ann();
+	struct plan plan;
+	struct cc_error err;
+	struct strbuf out = { 0 };
+	if (resolve_as(text, &who, service, &plan, &err) == RESOLVE_ERROR)
+		sb_addf(&out, "error: %s", err.msg);
+	else
+		plan_print_text(&plan, &out);
+	plan_free(&plan);
+	identity_free(&who);
+	return sb_steal(&out);
+}
+
+static void test_merge(void)
+{
+	const char *policy =
+		"[default]\nprofile = base\ntmpfs = /rule\nsetenv = B 2\nhostname = rule\nunshare = uts ipc\n"
+		"[profile base]\nprofile = inner\ntmpfs = /base\nsetenv = A 1\nhostname = base\nunshare = pid net uts\n"
+		"[profile inner]\ntmpfs = /inner\nunsetenv = Z\nchdir = /inner\n";
+	char *text = plan_text(policy, "login");
+	const char *inner = strstr(text, "tmpfs /inner"), *base = strstr(text, "tmpfs /base"),
+		   *rule = strstr(text, "tmpfs /rule");
+	tap_ok(inner && base && rule && inner < base && base < rule,
+	       "operations: included profiles first, then the rule's own");
+	const char *z = strstr(text, "unsetenv     Z"), *a = strstr(text, "setenv       A=1"),
+		   *b = strstr(text, "setenv       B=2");
+	tap_ok(z && a && b && z < a && a < b, "setenv and unsetenv are appended in order");
+	tap_like(text, "hostname     rule", "single-valued settings take the last value");
+	tap_like(text, "chdir        /inner", "settings not overridden are kept");
+	tap_like(text, "namespaces:  mount ipc uts\n", "unshare replaces, never adds");
+	free(text);
+}
+
+static void test_tokens(void)
+{
+	char *text = plan_text("[default]\nprofile = p\n[profile p]\n"
+			       "tmpfs = //srv///%u/%U/%g/%G/%%/\nsetenv = H %h\n"
+			       "hostname = box-%u\nunshare = uts\n", "login");
+	tap_like(text, "tmpfs /srv/ann/4242/ann/4242/%", "tokens expand and the path is normalised");
+	char want[300];
+	snprintf(want, sizeof(want), "setenv       H=%s", home);
+	tap_like(text, want, "%h expands in values");
+	tap_like(text, "hostname     box-ann", "tokens expand in the hostname");
+	free(text);
+
+	struct identity who = ann();
+	struct plan plan;
+	struct cc_error err;
+	const char *uses_home = "[default]\nprofile = p\n[profile p]\nbind = %h\n";
+	tap_ok(resolve_as(uses_home, &who, "login", &plan, &err) == RESOLVE_PLAN,
+	       "a home owned by the user is accepted");
+	tap_ok(plan.nops == 1 && plan.ops[0].source_user_writable,
+	       "the user's home is marked user-writable for the engine");
+	plan_free(&plan);
+
+	free(who.home);
+	who.home = xstrdup("/");
+	tap_ok(resolve_as(uses_home, &who, "login", &plan, &err) == RESOLVE_ERROR &&
+	       strstr(err.msg, "home directory of ann is '/'"), "a home of / is refused");
+	plan_free(&plan);
+	free(who.home);
+	who.home = xstrdup("relative/home");
+	tap_ok(resolve_as(uses_home, &who, "login", &plan, &err) == RESOLVE_ERROR &&
+	       strstr(err.msg, "is not absolute"), "a relative home is refused");
+	plan_free(&plan);
+	free(who.home);
+	who.home = xasprintf("%s/rootowned", home_root);
+	mkdir(who.home, 0755);
+	tap_ok(resolve_as(uses_home, &who, "login", &plan, &err) == RESOLVE_ERROR &&
+	       strstr(err.msg, "is owned by uid 0, not by ann"), "a home the user does not own is refused");
+	plan_free(&plan);
+	char *link = xasprintf("%s/link", home_root);
+	symlink(home, link);
+	free(who.home);
+	who.home = link;
+	tap_ok(resolve_as(uses_home, &who, "login", &plan, &err) == RESOLVE_ERROR &&
+	       strstr(err.msg, "is a symlink"), "a home that is a symlink is refused");
+	plan_free(&plan);
+	tap_ok(resolve_as("[default]\nprofile = p\n[profile p]\ntmpfs = /x\n", &who, "login",
+			  &plan, &err) == RESOLVE_PLAN, "a bad home matters only when %%h is used");
+	plan_free(&plan);
+	identity_free(&who);
+}
+
+static void test_hash(void)
+{
+	struct identity who = ann();
+	struct plan a, b, c;
+	struct cc_error err;
+	resolve_as("[default]\nprofile = default\n", &who, "login", &a, &err);
+	resolve_as("# same content, other text\n\n[default]\nprofile = default\n", &who, "sshd", &b, &err);
+	resolve_as("[default]\nprofile = default\nhostname = x\n", &who, "login", &c, &err);
+	tap_ok(strlen(a.hash) == 16 && strcmp(a.hash, b.hash) == 0,
+	       "the plan hash depends on content only");
+	tap_ok(strcmp(a.hash, c.hash) != 0, "a different plan has a different hash");
+	plan_free(&a);
+	plan_free(&b);
+	plan_free(&c);
+	identity_free(&who);
+}
+
+int main(void)
+{
+	if (!mkdtemp(home_root)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	snprintf(home, sizeof(home), "%s/ann", home_root);
+	mkdir(home, 0700);
+	if (chown(home, 4242, 4242) < 0)
+		perror("chown");
+	test_precedence();
+	test_merge();
+	test_tokens();
+	test_hash();
+	char *cmd = xasprintf("rm -rf '%s'", home_root);
+	if (system(cmd) != 0)
+		perror("cleanup");
+	free(cmd);
+	return tap_done();
+}
