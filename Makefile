@@ -19,7 +19,8 @@ CC         ?= cc
 PKGS       := inih libcap libseccomp pam
 PKG_CFLAGS  = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS    = $(shell pkg-config --libs inih libcap libseccomp 2>/dev/null)
-WARN       := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla -Wno-missing-field-initializers -Wno-format-truncation
+WARN       := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla -Wno-missing-field-initializers \
+	      $(if $(findstring clang,$(CC)),,-Wno-format-truncation)
 CFLAGS     ?= -O2 -g
 CPPFLAGS   += -MMD -MP -D_GNU_SOURCE -Icommon -I$(BUILDDIR)/gen \
 	      -DCOCOON_VERSION='"$(VERSION)"' \
@@ -39,10 +40,10 @@ MANPAGES   := $(sort $(wildcard man/*.[1-8]))
 TESTS      := $(sort $(wildcard tests/*/*.t))
 
 DEB_PACKAGES := build-essential pkg-config libinih-dev libpam0g-dev libcap-dev \
-	libseccomp-dev perl groff-base bubblewrap pamtester openssh-server \
+	libseccomp-dev perl groff-base clang libclang-rt-14-dev bubblewrap pamtester openssh-server \
 	openssh-client iproute2 procps util-linux sudo login passwd
 
-.PHONY: all deps check check-deps unit install uninstall clean
+.PHONY: all deps check check-deps unit sanitize fuzz fuzz-short demo install uninstall clean
 
 all: $(PROGRAMS)
 
@@ -98,6 +99,31 @@ check: check-deps
 		PAMDIR=$(CHECK_ROOT)/lib/security install unit
 	COCOON_ROOT=$(CHECK_ROOT) COCOON_BUILD=$(CURDIR)/build/check \
 		prove -f $(UNIT_SRC:tests/unit/%.c=build/check/tests/%) $(TESTS)
+	$(MAKE) sanitize
+	prove -f $(UNIT_SRC:tests/unit/%.c=build/asan/tests/%)
+	$(MAKE) fuzz-short
+
+# The unit tests again under AddressSanitizer and UndefinedBehaviorSanitizer.
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+sanitize:
+	$(MAKE) BUILDDIR=build/asan CC=clang CFLAGS="-O1 -g $(SAN_FLAGS)" \
+		LDFLAGS="$(SAN_FLAGS)" unit
+
+# libFuzzer over policy parsing and resolution (clang, libclang-rt-14-dev).
+FUZZ_SECONDS ?= 600
+FUZZ_BIN := build/fuzz/fuzz_policy
+$(FUZZ_BIN): tests/fuzz/fuzz_policy.c $(COMMON_SRC) $(wildcard common/*.h) conf/default.profile
+	$(MAKE) BUILDDIR=build/fuzz CC=clang \
+		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" \
+		build/fuzz/libcocoon.a
+	clang $(CPPFLAGS) -Ibuild/fuzz/gen -O1 -g -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -o $@ $< build/fuzz/libcocoon.a $(PKG_LIBS)
+fuzz: $(FUZZ_BIN)
+	@mkdir -p build/fuzz/corpus
+	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
+		build/fuzz/corpus tests/fuzz/corpus
+fuzz-short:
+	$(MAKE) fuzz FUZZ_SECONDS=45
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(LIBEXECDIR)/cocoon \

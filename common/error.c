@@ -9,6 +9,8 @@
 #include "util.h"
 
 static int fail_v(struct cc_error *err, int errnum, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+static int fail_v(struct cc_error *err, int errnum, const char *fmt, va_list ap)
 {
 	if (!err)
 		return -1;

@@ -203,7 +203,8 @@ static void test_tokens(void)
 	       strstr(err.msg, "is owned by uid 0, not by ann"), "a home the user does not own is refused");
 	plan_free(&plan);
 	char *link = xasprintf("%s/link", home_root);
-	symlink(home, link);
+	if (symlink(home, link) < 0)
+		perror("symlink");
 	free(who.home);
 	who.home = link;
 	tap_ok(resolve_as(uses_home, &who, "login", &plan, &err) == RESOLVE_ERROR &&
