@@ -25,7 +25,8 @@ CFLAGS     ?= -O2 -g
 CPPFLAGS   += -MMD -MP -D_GNU_SOURCE -Icommon -I$(BUILDDIR)/gen \
 	      -DCOCOON_VERSION='"$(VERSION)"' \
 	      -DCOCOON_SYSCONFDIR='"$(SYSCONFDIR)"' \
-	      -DCOCOON_LIBEXECDIR='"$(LIBEXECDIR)/cocoon"'
+	      -DCOCOON_LIBEXECDIR='"$(LIBEXECDIR)/cocoon"' \
+	      -DCOCOON_BINDIR='"$(PREFIX)/bin"'
 ALL_CFLAGS  = $(WARN) -fPIC -fstack-protector-strong -D_FORTIFY_SOURCE=2 $(CFLAGS) $(PKG_CFLAGS)
 LDFLAGS    += -Wl,-z,relro,-z,now
 
@@ -33,7 +34,7 @@ COMMON_SRC := $(sort $(wildcard common/*.c))
 COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILDDIR)/%.o) $(BUILDDIR)/gen/default_profile.o
 LIB        := $(BUILDDIR)/libcocoon.a
 
-PROGRAMS   := $(BUILDDIR)/cocoonctl $(BUILDDIR)/cocoon-init
+PROGRAMS   := $(BUILDDIR)/cocoonctl $(BUILDDIR)/cocoon-init $(BUILDDIR)/cocoon-shell
 UNIT_SRC   := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILDDIR)/tests/%)
 MANPAGES   := $(sort $(wildcard man/*.[1-8]))
@@ -69,6 +70,9 @@ $(LIB): $(COMMON_OBJ)
 
 $(BUILDDIR)/cocoonctl: ctl/cocoonctl.c $(LIB)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
+$(BUILDDIR)/cocoon-shell: shell/cocoon-shell.c $(LIB)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIE $(LDFLAGS) -pie -o $@ $< $(LIB) $(PKG_LIBS)
 
 $(BUILDDIR)/cocoon-init: init/cocoon-init.c
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
@@ -125,12 +129,21 @@ fuzz: $(FUZZ_BIN)
 fuzz-short:
 	$(MAKE) fuzz FUZZ_SECONDS=45
 
+# The README's first command: a sandboxed shell on the embedded default.
+DEMO_ROOT := $(CURDIR)/build/demo/root
+demo: check-deps
+	$(MAKE) BUILDDIR=build/demo PREFIX=$(DEMO_ROOT)/usr SYSCONFDIR=$(DEMO_ROOT)/etc \
+		PAMDIR=$(DEMO_ROOT)/lib/security install
+	tests/demo-session.sh $(DEMO_ROOT)
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(LIBEXECDIR)/cocoon \
+	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBEXECDIR)/cocoon \
 		$(DESTDIR)$(SYSCONFDIR)/cocoon/cocoon.d \
 		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
 	install -m 0755 $(BUILDDIR)/cocoonctl $(DESTDIR)$(PREFIX)/sbin/cocoonctl
 	install -m 0755 $(BUILDDIR)/cocoon-init $(DESTDIR)$(LIBEXECDIR)/cocoon/cocoon-init
+	# setuid root: it builds the sandbox for the calling user.
+	install -m 4755 $(BUILDDIR)/cocoon-shell $(DESTDIR)$(PREFIX)/bin/cocoon-shell
 	# Never overwrite an administrator's policy.
 	[ -e $(DESTDIR)$(SYSCONFDIR)/cocoon/cocoon.conf ] || \
 		install -m 0644 conf/cocoon.conf $(DESTDIR)$(SYSCONFDIR)/cocoon/cocoon.conf
@@ -139,7 +152,8 @@ install: all
 		install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/sbin/cocoonctl $(DESTDIR)$(LIBEXECDIR)/cocoon/cocoon-init
+	rm -f $(DESTDIR)$(PREFIX)/sbin/cocoonctl $(DESTDIR)$(LIBEXECDIR)/cocoon/cocoon-init \
+		$(DESTDIR)$(PREFIX)/bin/cocoon-shell
 	-rmdir $(DESTDIR)$(LIBEXECDIR)/cocoon
 	for m in $(MANPAGES); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done
 	@echo "left $(SYSCONFDIR)/cocoon in place (it holds the policy)"

@@ -5,6 +5,8 @@
 #ifndef COCOON_SANDBOX_H
 #define COCOON_SANDBOX_H
 
+#include <sys/resource.h>
+
 #include "error.h"
 #include "plan.h"
 
@@ -14,6 +16,10 @@ struct sandbox_request {
 	char *const *argv;   /* its argv (argv[0] may start with '-') */
 	char *const *envp;   /* its complete environment */
 	const char *init_path; /* cocoon-init on the host */
+	/* When set (RLIM_NLIMITS entries), applied to the session process
+	 * just before exec: the caller's own limits, which a setuid entry
+	 * point replaced with known ones for its privileged work. */
+	const struct rlimit *session_rlimits;
 };
 
 /* Build the sandbox, run the command in it and wait for it. On success

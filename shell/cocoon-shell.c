@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* cocoon-shell: a setuid-root login shell that starts the policy's real
+ * shell inside the user's sandbox. Anyone can run it with any argv,
+ * environment, rlimits, umask, signal state and file descriptors, so it
+ * trusts none of them: the user is the real uid, the policy path is
+ * compiled in, and argv only reaches the real shell, inside the sandbox. */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "environment.h"
+#include "resolve.h"
+#include "sandbox.h"
+#include "util.h"
+
+#define SERVICE "shell"
+#define SELF_PATH COCOON_BINDIR "/cocoon-shell"
+
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("cocoon-shell: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+/* fds 0-2 open, so nothing we open later lands on them. */
+static void ensure_stdio(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		int null = open("/dev/null", O_RDWR);
+		if (null != fd)
+			_exit(127); /* cannot even report it */
+	}
+}
+
+/* The caller chose our signal mask and dispositions; start from the
+ * defaults, keeping terminal job-control signals away from us while we
+ * wait for the session. */
+static void reset_signals(void)
+{
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal(sig, SIG_DFL);
+}
+
+/* Privileged setup runs with known limits; the caller's come back for
+ * the session itself (pam_limits may have set them for this login). */
+static void take_rlimits(struct rlimit saved[RLIM_NLIMITS])
+{
+	for (int r = 0; r < RLIM_NLIMITS; r++)
+		getrlimit(r, &saved[r]);
+	struct rlimit inf = { RLIM_INFINITY, RLIM_INFINITY };
+	struct rlimit none = { 0, 0 };
+	struct rlimit files = { 4096, 4096 };
+	setrlimit(RLIMIT_CORE, &none); /* never dump our memory */
+	setrlimit(RLIMIT_FSIZE, &inf);
+	setrlimit(RLIMIT_NOFILE, &files);
+	setrlimit(RLIMIT_AS, &inf);
+	setrlimit(RLIMIT_DATA, &inf);
+	setrlimit(RLIMIT_STACK, &(struct rlimit){ 8 << 20, RLIM_INFINITY });
+	setrlimit(RLIMIT_NPROC, &inf);
+}
+
+/* The real shell: the plan's, else bash, else sh; never ourselves. */
+static const char *real_shell(const struct plan *plan)
+{
+	const char *shell = plan->shell;
+	if (!shell)
+		shell = access("/bin/bash", X_OK) == 0 ? "/bin/bash" : "/bin/sh";
+	struct stat self, target;
+	if (strcmp(shell, SELF_PATH) == 0 ||
+	    (stat(SELF_PATH, &self) == 0 && stat(shell, &target) == 0 &&
+	     self.st_dev == target.st_dev && self.st_ino == target.st_ino))
+		die("the policy's shell %s is cocoon-shell itself", shell);
+	return shell;
+}
+
+/* argv for the real shell: ours, with argv[0] naming the real shell and
+ * keeping the login-shell '-'. CMD after -c stays one argument. */
+static char **shell_argv(int argc, char **argv, const char *shell)
+{
+	char **out = xcalloc((size_t)argc + 1, sizeof(char *));
+	const char *base = strrchr(shell, '/') ? strrchr(shell, '/') + 1 : shell;
+	bool login = argc > 0 && argv[0] && argv[0][0] == '-';
+	out[0] = xasprintf("%s%s", login ? "-" : "", base);
+	for (int i = 1; i < argc; i++)
+		out[i] = argv[i];
+	out[argc > 0 ? argc : 1] = NULL;
+	return out;
+}
+
+int main(int argc, char **argv, char **envp)
+{
+	ensure_stdio();
+	reset_signals();
+	umask(022);
+	uid_t caller = getuid();
+	if (geteuid() != 0)
+		die("not installed setuid root");
+	if (caller == 0)
+		die("refusing to run for root (root is never sandboxed)");
+	struct rlimit saved_limits[RLIM_NLIMITS];
+	take_rlimits(saved_limits);
+
+	/* From here the caller can neither signal, trace nor dump us. */
+	if (prctl(PR_SET_DUMPABLE, 0) < 0 || setresgid(0, 0, 0) < 0 ||
+	    setresuid(0, 0, 0) < 0)
+		die("cannot take privileges: %s", strerror(errno));
+
+	/* Keep what a login may carry in; run privileged code with none. */
+	char **caller_env = NULL;
+	size_t nenv = 0, cap = 0;
+	for (char **e = envp; e && *e; e++)
+		*ARRAY_PUSH(caller_env, nenv, cap) = xstrdup(*e);
+	*ARRAY_PUSH(caller_env, nenv, cap) = NULL;
+	clearenv();
+
+	struct identity who;
+	struct cc_error err;
+	if (identity_lookup_uid(caller, &who, &err) < 0)
+		die("%s", err.msg);
+	struct plan plan;
+	enum resolve_result rc = plan_for_session(NULL, &who, SERVICE, &plan, &err);
+	identity_free(&who);
+	if (rc == RESOLVE_ERROR)
+		die("%s", err.msg);
+	if (rc == RESOLVE_NOT_COVERED)
+		die("no rule of the policy covers %s for service %s; refusing the "
+		    "login", plan.who.user, SERVICE);
+
+	const char *shell = real_shell(&plan);
+	char **shell_args = shell_argv(argc, argv, shell);
+	char **session_env = session_environment(&plan, caller_env, shell);
+	strv_free(caller_env);
+
+	if (!plan.sandboxed) {
+		/* sandbox = none: the administrator's explicit choice. */
+		if (setgroups(plan.who.ngroups, plan.who.groups) < 0 ||
+		    setresgid(plan.who.gid, plan.who.gid, plan.who.gid) < 0 ||
+		    setresuid(plan.who.uid, plan.who.uid, plan.who.uid) < 0)
+			die("cannot switch to %s: %s", plan.who.user, strerror(errno));
+		for (int r = 0; r < RLIM_NLIMITS; r++)
+			setrlimit(r, &saved_limits[r]);
+		if (chdir(plan.who.home) < 0 && chdir("/") < 0)
+			die("chdir: %s", strerror(errno));
+		execve(shell, shell_args, session_env);
+		die("%s: %s", shell, strerror(errno));
+	}
+
+	struct sandbox_request req = {
+		.plan = &plan,
+		.path = shell,
+		.argv = shell_args,
+		.envp = session_env,
+		.init_path = COCOON_LIBEXECDIR "/cocoon-init",
+		.session_rlimits = saved_limits,
+	};
+	int status;
+	if (sandbox_run(&req, &status, &err) < 0)
+		die("%s", err.msg);
+	return status;
+}
