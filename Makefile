@@ -42,7 +42,7 @@ TESTS      := $(sort $(wildcard tests/*/*.t))
 
 DEB_PACKAGES := build-essential pkg-config libinih-dev libpam0g-dev libcap-dev \
 	libseccomp-dev perl groff-base clang libclang-rt-14-dev bubblewrap pamtester openssh-server \
-	openssh-client iproute2 procps util-linux sudo login passwd
+	openssh-client iproute2 procps util-linux sudo login passwd rsync git tmux bsdextrautils
 
 .PHONY: all deps check check-deps unit sanitize fuzz fuzz-short demo install uninstall clean
 

@@ -110,6 +110,9 @@ static char **shell_argv(int argc, char **argv, const char *shell)
 int main(int argc, char **argv, char **envp)
 {
 	ensure_stdio();
+	/* A descriptor the caller left open (a host directory, say) must not
+	 * reach the session; nothing above 2 is ours yet. */
+	close_range(3, ~0U, 0);
 	reset_signals();
 	umask(022);
 	uid_t caller = getuid();

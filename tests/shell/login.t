@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# cocoon-shell as a user's login shell, through real su, runuser, ssh, scp,
+# sftp, rsync and git, and run directly: the real shell starts inside the
+# sandbox, arguments pass unchanged, exit statuses are relayed.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../sshd.sh"
+SHELL_BIN=$COCOON_ROOT/usr/bin/cocoon-shell
+work=$(mktemp -d /run/cocoon-shell-test.XXXXXX)
+chmod 0755 "$work"
+trap 'sshd_cleanup; policy_reset; cleanup_users; rm -rf "$work"' EXIT
+
+add_user ccsh1 -s "$SHELL_BIN"
+add_user ccsh2
+policy_reset
+
+# Run directly by the user: the same sandbox a login gives.
+run runuser -u ccsh2 -- "$SHELL_BIN" -c 'cat /proc/1/comm; echo "$SHELL"; pwd'
+is "$RC" 0 "run directly, cocoon-shell starts the real shell"
+like "$OUT" "cocoon-init" "inside a new pid namespace whose pid 1 is cocoon-init"
+like "$OUT" "/bin/bash" "SHELL names the real shell, not cocoon-shell"
+like "$OUT" "/home/ccsh2" "in the home"
+
+run "$SHELL_BIN" -c true
+is "$RC" 1 "root is refused"
+like "$OUT" "refusing to run for root" "with the reason"
+
+# -c CMD stays one argument; later arguments are positional parameters.
+run runuser -u ccsh2 -- "$SHELL_BIN" -c 'printf "<%s>" "$0" "$@"' zero 'a b' "c'd" '$(id)' ''
+is "$OUT" "<zero><a b><c'd><\$(id)><>" "-c CMD ARGS pass unchanged"
+run runuser -u ccsh2 -- "$SHELL_BIN" -c 'exit 7'
+is "$RC" 7 "the exit status is relayed"
+run runuser -u ccsh2 -- "$SHELL_BIN" -c 'kill -KILL $$'
+is "$RC" 137 "death by signal N is 128+N"
+
+# argv[0] '-' makes the real shell a login shell.
+run runuser -u ccsh2 -- bash -c "exec -a -cocoon-shell $SHELL_BIN -c 'shopt -q login_shell && echo login || echo not-login'"
+is "$OUT" "login" "argv[0] starting with - starts a login shell"
+
+# su and runuser with cocoon-shell as the passwd shell.
+run su ccsh1 -c 'cat /proc/1/comm'
+is "$OUT" "cocoon-init" "su USER -c CMD is sandboxed"
+run su - ccsh1 -c 'shopt -q login_shell && echo login; cat /proc/1/comm; pwd'
+like "$OUT" "login
+cocoon-init
+/home/ccsh1" "su - USER is a sandboxed login shell in the home"
+run runuser -l ccsh1 -c 'cat /proc/1/comm'
+is "$OUT" "cocoon-init" "runuser -l is sandboxed"
+
+# A policy that refuses: the login is refused, not let through.
+printf '[default]\nprofile = nope\n' | policy_write cocoon.conf
+run su ccsh1 -c 'echo ESCAPED'
+unlike "$OUT" "ESCAPED" "a broken policy refuses the login"
+like "$OUT" "unknown profile 'nope'" "and says why"
+policy_reset
+
+# ssh through a real sshd: commands, quoting, scp, sftp, rsync, git.
+sshd_start || { ok 1 "test sshd starts"; done_testing; exit; }
+sshd_allow ccsh1
+run ssh_as ccsh1 'cat /proc/1/comm'
+is "$OUT" "cocoon-init" "ssh host CMD is sandboxed"
+run ssh_as ccsh1 printf '"<%s>"' "'a b'" '"c d"' '\$HOME'
+is "$OUT" "<a b><c d><\$HOME>" "ssh host CMD with awkward quoting"
+run ssh_as ccsh1 'exit 3'
+is "$RC" 3 "ssh relays the exit status"
+
+echo "payload $RANDOM" > "$work/up"
+chmod 0644 "$work/up"
+# shellcheck disable=SC2046
+run timeout 60 scp -q $(SSH_OPTS | sed 's/-p /-P /') "$work/up" ccsh1@127.0.0.1:up.txt
+is "$RC" 0 "scp (sftp protocol) uploads"
+is "$(cat /home/ccsh1/up.txt 2>/dev/null)" "$(cat "$work/up")" "the file arrived in the home"
+# shellcheck disable=SC2046
+run timeout 60 scp -O -q $(SSH_OPTS | sed 's/-p /-P /') ccsh1@127.0.0.1:up.txt "$work/down"
+is "$RC" 0 "scp -O (legacy protocol) downloads"
+cmp -s "$work/up" "$work/down"; ok $? "the same bytes came back"
+# shellcheck disable=SC2046
+run timeout 60 sftp -b - $(SSH_OPTS | sed 's/-p /-P /') ccsh1@127.0.0.1 <<'SFTP'
+ls /proc/1/comm
+get /proc/1/comm /run/cocoon-sftp-comm
+SFTP
+is "$RC" 0 "sftp with the external sftp-server"
+is "$(cat /run/cocoon-sftp-comm 2>/dev/null)" "cocoon-init" "sftp-server runs inside the sandbox"
+rm -f /run/cocoon-sftp-comm
+if command -v rsync >/dev/null; then
+	mkdir -p "$work/tree/sub" && echo r > "$work/tree/sub/f"
+	run timeout 60 rsync -a -e "ssh $(SSH_OPTS)" "$work/tree/" ccsh1@127.0.0.1:tree/
+	is "$RC" 0 "rsync -e ssh"
+	is "$(cat /home/ccsh1/tree/sub/f 2>/dev/null)" "r" "rsync copied the tree"
+else
+	skip "rsync not installed"; skip "rsync not installed"
+fi
+runuser -u ccsh1 -- git init -q --bare /home/ccsh1/repo.git
+git -C "$work" init -q src && git -C "$work/src" -c user.email=t@t -c user.name=t commit -q --allow-empty -m first
+run env GIT_SSH_COMMAND="ssh $(SSH_OPTS)" git -C "$work/src" push -q ccsh1@127.0.0.1:repo.git HEAD:refs/heads/main
+is "$RC" 0 "git push over ssh"
+
+# An interactive login on a pty: job control, the terminal inside.
+run timeout 60 script -qec "ssh -tt $(SSH_OPTS) -l ccsh1 127.0.0.1" /dev/null <<'TTY'
+tty; sleep 30 &
+jobs; kill %1; echo JOBS-DONE; test -t 0 && echo HAS-TTY; exit
+TTY
+like "$OUT" "/dev/pts/" "tty names the session's terminal"
+like "$OUT" "sleep 30" "job control works"
+like "$OUT" "HAS-TTY" "stdin is the terminal"
+
+done_testing
