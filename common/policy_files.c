@@ -28,34 +28,51 @@ static int check_owner(const char *path, const struct stat *st, struct cc_error 
 	return 0;
 }
 
-int path_trusted(const char *path, struct cc_error *err)
+/* Check PATH's directories from "/" down, and PATH itself: with lstat, so
+ * a symlink on the way is judged by its own owner; its target is checked
+ * when path_trusted walks the resolved path. */
+static int check_components(const char *path, struct cc_error *err)
 {
-	char *real = realpath(path, NULL);
-	if (!real)
-		return cc_fail_errno(err, "%s", path);
+	char *copy = xstrdup(path);
 	int rc = 0;
-	/* Check "/", then each prefix of the resolved path in turn. */
-	for (char *slash = real;; slash = strchr(slash + 1, '/')) {
+	for (char *slash = copy;; slash = strchr(slash + 1, '/')) {
 		char saved = '\0';
-		const char *prefix = real;
-		if (slash && slash != real) {
+		const char *prefix = copy;
+		if (slash == copy) {
+			prefix = "/";
+		} else if (slash) {
 			saved = *slash;
 			*slash = '\0';
-		} else if (slash == real) {
-			prefix = "/";
 		}
 		struct stat st;
 		if (lstat(prefix, &st) < 0)
 			rc = cc_fail_errno(err, "%s", prefix);
-		else
+		else if (S_ISLNK(st.st_mode) && st.st_uid != 0)
+			rc = cc_fail(err, "%s is a symlink owned by uid %u, not root",
+				     prefix, (unsigned)st.st_uid);
+		else if (!S_ISLNK(st.st_mode))
 			rc = check_owner(prefix, &st, err);
-		if (slash && slash != real)
+		if (slash && slash != copy)
 			*slash = saved;
 		if (rc < 0 || !slash)
 			break;
 	}
+	free(copy);
+	return rc;
+}
+
+int path_trusted(const char *path, struct cc_error *err)
+{
+	int rc = -1;
+	char *real = NULL;
+	if (path[0] != '/')
+		cc_fail(err, "%s: not an absolute path", path);
+	else if (!(real = realpath(path, NULL)))
+		cc_fail_errno(err, "%s", path);
+	else if (check_components(path, err) == 0 && check_components(real, err) == 0)
+		rc = 0;
 	free(real);
-	if (rc < 0)
+	if (rc < 0 && real)
 		cc_prefix(err, "%s: refused (policy files and the directories above "
 			  "them must be owned by root and not writable by group or "
 			  "others)", path);
