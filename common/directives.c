@@ -142,17 +142,21 @@ void ns_format(unsigned namespaces, char *buf, size_t size)
 int check_tokens(const char *word, struct cc_error *err)
 {
 	for (const char *p = strchr(word, '%'); p; p = strchr(p + 2, '%')) {
-		if (!p[1] || !strchr("uUgGh%", p[1]))
+		if (!p[1])
+			return cc_fail(err, "a lone '%%' ends '%s' (write %%%% for a "
+				       "percent sign)", word);
+		if (!strchr("uUgGh%", p[1]))
 			return cc_fail(err, "unknown token '%%%c' (%%u %%U %%g %%G %%h "
-				       "%%%% exist)", p[1] ? p[1] : ' ');
+				       "%%%% exist)", p[1]);
 	}
 	return 0;
 }
 
 int check_path_word(const char *word, const char *what, struct cc_error *err)
 {
-	if (word[0] != '/' && !str_starts_with(word, "%h"))
-		return cc_fail(err, "%s '%s' is not an absolute path", what, word);
+	if (word[0] != '/' && !(str_starts_with(word, "%h") && (word[2] == '/' || !word[2])))
+		return cc_fail(err, "%s '%s' is not an absolute path (%%h may only "
+			       "stand alone or before a '/')", what, word);
 	for (const char *p = word; *p;) {
 		while (*p == '/')
 			p++;

@@ -62,6 +62,12 @@ int identity_lookup(const char *user, struct identity *who, struct cc_error *err
 	char buf[16384];
 	errno = 0;
 	int rc = getpwnam_r(user, &pw, buf, sizeof(buf), &res);
+	if (!res && !rc && user[0] && strspn(user, "0123456789") == strlen(user) &&
+	    strlen(user) < 11) {
+		unsigned long uid = strtoul(user, NULL, 10);
+		if (uid <= 0xfffffffeUL)
+			return identity_lookup_uid((uid_t)uid, who, err);
+	}
 	if (!res) {
 		if (rc)
 			return cc_fail(err, "looking up user '%s': %s", user, strerror(rc));

@@ -19,6 +19,7 @@
 /* Longest line we accept. Values are taken from our own copy of the
  * line, so inih's 200-byte buffer never cuts one. */
 #define MAX_LINE 4096
+#define MAX_KEY 64 /* longer than any directive; inih's buffer is 200 */
 
 struct parser {
 	struct policy *policy;
@@ -58,12 +59,14 @@ const char *section_title(const struct section *s, char *buf, size_t size)
 	return buf;
 }
 
-static bool valid_section_name(const char *name)
+/* User and group names may hold '$' (machine accounts) and '@' (directory
+ * services); profile names only what `profile = NAME` accepts. */
+static bool valid_section_name(const char *name, bool profile)
 {
 	if (!*name || *name == '-')
 		return false;
 	for (const char *c = name; *c; c++)
-		if (!(isalnum((unsigned char)*c) || strchr("._-$@", *c)))
+		if (!(isalnum((unsigned char)*c) || strchr(profile ? "._-" : "._-$@", *c)))
 			return false;
 	return true;
 }
@@ -102,7 +105,7 @@ static void start_section(struct parser *p, const char *header)
 			    : "section '[%s]' needs exactly one name", inner);
 		return;
 	}
-	if (k != SECTION_DEFAULT && !valid_section_name(name)) {
+	if (k != SECTION_DEFAULT && !valid_section_name(name, k == SECTION_PROFILE)) {
 		parse_error(p, "'%s' is not a valid %s name", name, kind);
 		return;
 	}
@@ -193,6 +196,10 @@ static char *read_line(char *buf, int size, void *stream)
 		eq++;
 	if (k == 0 || p->raw[eq] != '=' || !islower((unsigned char)p->raw[0])) {
 		parse_error(p, "expected 'key = value', a [section] or a comment");
+		return buf;
+	}
+	if (k > MAX_KEY) {
+		parse_error(p, "key longer than %d characters", MAX_KEY);
 		return buf;
 	}
 	/* inih only needs the key; the value comes from p->raw. */

@@ -151,12 +151,15 @@ static bool is_dropin_name(const char *name)
 /* The drop-ins (*.conf) in C-locale byte order. Returns how many. */
 static int load_dropins(struct policy *policy, const char *dir, struct cc_error *err)
 {
+	struct stat st;
+	if (lstat(dir, &st) < 0 && errno == ENOENT)
+		return 0;
+	/* Judge the directory itself, even when it holds no file yet. */
+	if (path_trusted(dir, err) < 0)
+		return -1;
 	DIR *d = opendir(dir);
-	if (!d) {
-		if (errno == ENOENT)
-			return 0;
+	if (!d)
 		return cc_fail_errno(err, "%s", dir);
-	}
 	char **names = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *e;

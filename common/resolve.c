@@ -62,6 +62,15 @@ static const struct directive *find_directive(const struct section *s,
 	return NULL;
 }
 
+static const struct directive *find_last_directive(const struct section *s,
+						   enum directive_id id)
+{
+	for (size_t i = s->ndirs; i-- > 0;)
+		if (s->dirs[i].spec->id == id)
+			return &s->dirs[i];
+	return NULL;
+}
+
 static struct fs_op *new_op(struct plan *plan, enum op_type type,
 			    const struct directive *d)
 {
@@ -321,7 +330,8 @@ static void check_merged(struct merge *m)
 			    "'hostname' needs a uts namespace (unshare = uts ...)");
 }
 
-/* What the rule's own directives took away from its profile. */
+/* What a rule's (or profile's) own directives took away from the
+ * profile it includes. */
 static void warn_weakening(struct merge *m, const struct section *rule,
 			   const struct plan *before)
 {
@@ -376,7 +386,7 @@ void rule_merge(const struct policy *policy, const struct section *rule,
 	snapshot_settings(&before, plan);
 	for (; i < rule->ndirs; i++)
 		apply(&m, &rule->dirs[i]);
-	if (rule->kind != SECTION_PROFILE && find_directive(rule, D_PROFILE))
+	if (find_directive(rule, D_PROFILE))
 		warn_weakening(&m, rule, &before);
 	plan_free(&before);
 	check_merged(&m);
@@ -436,11 +446,11 @@ void policy_check_names(const struct policy *policy, struct diag_list *diags)
 			diag_add(diags, DIAG_WARNING, s->file, s->line,
 				 "group '%s' is not known to NSS", s->name);
 		}
-		const struct directive *sc = find_directive(s, D_SECCOMP);
+		const struct directive *sc = find_last_directive(s, D_SECCOMP);
 		if (sc && strcmp(sc->words[0], "none") == 0)
 			diag_add(diags, DIAG_WARNING, sc->file, sc->line,
 				 "seccomp = none: sessions get no system call filter");
-		const struct directive *nnp = find_directive(s, D_NO_NEW_PRIVS);
+		const struct directive *nnp = find_last_directive(s, D_NO_NEW_PRIVS);
 		if (nnp && strcmp(nnp->words[0], "no") == 0)
 			diag_add(diags, DIAG_WARNING, nnp->file, nnp->line,
 				 "no-new-privs = no: setuid programs inside the sandbox "

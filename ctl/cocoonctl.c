@@ -116,10 +116,13 @@ static int cmd_check(int argc, char **argv)
 	size_t warnings = diag_count(&diags, DIAG_WARNING);
 	if (policy.embedded_only)
 		printf("no policy file: the embedded default applies\n");
+	size_t sections = 0;
+	for (size_t i = 0; i < policy.nsections; i++)
+		sections += !policy.sections[i].embedded;
 	if (!errors)
 		printf("policy OK (%zu file%s, %zu section%s, %zu warning%s)\n",
 		       policy.nfiles, policy.nfiles == 1 ? "" : "s",
-		       policy.nsections, policy.nsections == 1 ? "" : "s",
+		       sections, sections == 1 ? "" : "s",
 		       warnings, warnings == 1 ? "" : "s");
 	diag_free(&diags);
 	policy_free(&policy);
@@ -173,6 +176,7 @@ static int cmd_explain(int argc, char **argv)
 	} else if (o.bwrap) {
 		if (plan_print_bwrap(&plan, &out, &err) < 0) {
 			fprintf(stderr, "cocoonctl: %s\n", err.msg);
+			sb_free(&out);
 			rc = 1;
 		} else {
 			sb_addf(&out, " ");

@@ -72,6 +72,13 @@ run "$CTL" check
 is "$RC" 1 "a policy path that is a directory refuses (only ENOENT means no policy)"
 rmdir "$CONF_DIR/cocoon.conf"
 
+# An empty but world-writable cocoon.d is refused too.
+policy_reset
+install -d -m 0777 "$CONF_DIR/cocoon.d"
+run "$CTL" check
+is "$RC" 1 "a world-writable cocoon.d is refused even when empty"
+like "$OUT" "cocoon.d is writable by others" "naming it"
+
 # Drop-ins: read after cocoon.conf in C-locale order; they alone count as a policy.
 policy_reset
 policy_write cocoon.d/b.conf <<'CONF'

@@ -62,6 +62,9 @@ run "$CTL" explain --bwrap ccex1
 like "$OUT" "bwrap --ro-bind /usr /usr --ro-bind /etc /etc --symlink usr/bin /bin" "--bwrap prints a bubblewrap command"
 like "$OUT" "--unshare-pid --unshare-net --unshare-ipc --unshare-uts" "with the namespaces"
 
+run "$CTL" explain --service sshd "$(id -u ccex1)"
+like "$OUT" "user:        ccex1 (uid $(id -u ccex1)" "a numeric uid names the user"
+
 run "$CTL" explain ccexsys
 like "$OUT" "sandbox:     no (not covered by the policy)" "a system account is not matched by [default]"
 like "$OUT" "system accounts (uid below UID_MIN) match only [user] rules" "and explain says why"

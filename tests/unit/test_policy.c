@@ -226,6 +226,17 @@ static void test_directive_shapes(void)
 	       "seccomp file must be absolute");
 	expect(DEFAULT_RULE "[profile p]\nsetenv = 1X y\n",
 	       "t.conf:4: error: '1X' is not an environment variable name", "bad variable name");
+	expect(DEFAULT_RULE "[profile p]\nbind = %hx\n",
+	       "t.conf:4: error: source '%hx' is not an absolute path (%h may only stand alone or before a '/')",
+	       "%h glued to more letters");
+	expect(DEFAULT_RULE "[profile p]\nsetenv = X 100%\n",
+	       "t.conf:4: error: a lone '%' ends '100%' (write %% for a percent sign)", "a lone %");
+	expect(DEFAULT_RULE "[profile p]\nro-bind-tryyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy = /usr\n",
+	       "t.conf:4: error: key longer than 64 characters", "an overlong key");
+	expect(DEFAULT_RULE "[profile we$ird]\nro-bind = /usr\n",
+	       "t.conf:3: error: 'we$ird' is not a valid profile name", "profile names are what profile = accepts");
+	expect_clean(DEFAULT_RULE "[user host$]\nprofile = default\n[group staff@example.org]\nprofile = default\n",
+		     "user and group names may hold $ and @");
 	expect_clean(DEFAULT_RULE "[profile p]\nunshare = all user\ntmpfs = /x size=64M mode=1777\n"
 		     "file = /etc/motd \"hello world\" mode=0600\ndir = /d mode=0700\n",
 		     "well-formed directives");
@@ -290,6 +301,9 @@ static void test_warnings(void)
 	       "[group g]\nprofile = p\nunshare = pid ipc\n",
 	       "t.conf:6: warning: [group g] weakens its profile: drops the net uts namespaces",
 	       "a rule that drops namespaces");
+	expect(DEFAULT_RULE "[profile p]\nprofile = default\nunshare = pid\n",
+	       "t.conf:3: warning: [profile p] weakens its profile: drops the ipc uts namespaces",
+	       "a profile that weakens the profile it includes");
 	expect(DEFAULT_RULE "[user bob]\nprofile = default\nsandbox = none\n",
 	       "t.conf:3: warning: [user bob] turns off the sandbox its profile sets up",
 	       "a rule that turns the sandbox off");
