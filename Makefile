@@ -81,7 +81,14 @@ $(BUILDDIR)/tests/%: tests/unit/%.c tests/unit/tap.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
-unit: $(UNIT_BIN)
+PROBES     := $(BUILDDIR)/tests/seccomp-probe
+
+# An explicit rule, so it wins over the tests/unit pattern rule.
+$(BUILDDIR)/tests/seccomp-probe: tests/seccomp/probe.c tests/unit/tap.h $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
+unit: $(UNIT_BIN) $(PROBES)
 
 deps:
 	apt-get update -qq

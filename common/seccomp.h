@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The session's system call filter: a deny-list built with libseccomp.
+ *
+ * Everything that can fail slowly or needs the policy (reading and
+ * checking a `seccomp = FILE`, building the BPF program) happens in
+ * seccomp_prepare, before the sandbox exists. Loading is one system call.
+ *
+ * Loading order: the filter never turns no_new_privs on by itself, so
+ * the plan's `no_new_privs` keeps its meaning. The kernel accepts a
+ * filter from a process that has no_new_privs set or that holds
+ * CAP_SYS_ADMIN in its user namespace. The engine should therefore load
+ * it as the last privileged step of the session process, after the last
+ * mount and just before setgroups/setresgid/setresuid: that works with
+ * no_new_privs on or off, and the filter then also binds setuid programs
+ * run inside (sudo with no_new_privs = off). Loading after the switch to
+ * the user works only when no_new_privs was set first; otherwise it fails
+ * with a message saying so. The filter refuses nothing the identity
+ * switch or the final execve needs.
+ *
+ * The filter covers the calling thread only (no TSYNC): the session
+ * process is single-threaded when it loads it.
+ *
+ * This header shares its name with libseccomp's <seccomp.h>, and -Icommon
+ * puts it first on the search path for both spellings. seccomp.c defines
+ * COCOON_LIBSECCOMP to get the library's header through #include_next;
+ * everyone else sees only the declarations below. */
+#ifndef COCOON_SECCOMP_H
+#define COCOON_SECCOMP_H
+
+#include "error.h"
+#include "plan.h"
+
+/* A ready-to-load filter (opaque). */
+struct seccomp_filter;
+
+/* Build the filter the plan asks for. With SECCOMP_FILE, the file must be
+ * absolute, owned by root and not writable by group or others, as must
+ * every directory above it; its rules add to the default ones. With
+ * SECCOMP_NONE the result loads nothing. Returns NULL with err set on
+ * failure; a bad line is reported as "FILE:LINE: message". */
+struct seccomp_filter *seccomp_prepare(const struct plan *plan,
+				       struct cc_error *err);
+
+/* Install the filter on the calling thread (see the loading order above).
+ * Allocates nothing: on success it is one system call, so it is fit for
+ * a child forked from a multithreaded process. */
+int seccomp_load_filter(struct seccomp_filter *filter, struct cc_error *err);
+
+void seccomp_filter_free(struct seccomp_filter *filter);
+
+/* seccomp_prepare, then seccomp_load_filter. */
+int seccomp_apply(const struct plan *plan, struct cc_error *err);
+
+#endif
+
+#if defined(COCOON_LIBSECCOMP) && !defined(_SECCOMP_H)
+#include_next <seccomp.h>
+#endif
