@@ -62,21 +62,33 @@ static void reset_signals(void)
 }
 
 /* Privileged setup runs with known limits; the caller's come back for
- * the session itself (pam_limits may have set them for this login). */
+ * the session itself (pam_limits may have set them for this login). Hard
+ * limits are only ever raised here: lowering one now would make the
+ * restore a raise, which the session process may no longer do. */
+static void set_at_least(int resource, rlim_t soft, const struct rlimit *caller)
+{
+	struct rlimit lim = *caller;
+	if (lim.rlim_cur != RLIM_INFINITY && (soft == RLIM_INFINITY || lim.rlim_cur < soft))
+		lim.rlim_cur = soft;
+	if (lim.rlim_max != RLIM_INFINITY &&
+	    (lim.rlim_cur == RLIM_INFINITY || lim.rlim_max < lim.rlim_cur))
+		lim.rlim_max = lim.rlim_cur;
+	setrlimit(resource, &lim);
+}
+
 static void take_rlimits(struct rlimit saved[RLIM_NLIMITS])
 {
 	for (int r = 0; r < RLIM_NLIMITS; r++)
 		getrlimit(r, &saved[r]);
-	struct rlimit inf = { RLIM_INFINITY, RLIM_INFINITY };
-	struct rlimit none = { 0, 0 };
-	struct rlimit files = { 4096, 4096 };
-	setrlimit(RLIMIT_CORE, &none); /* never dump our memory */
-	setrlimit(RLIMIT_FSIZE, &inf);
-	setrlimit(RLIMIT_NOFILE, &files);
-	setrlimit(RLIMIT_AS, &inf);
-	setrlimit(RLIMIT_DATA, &inf);
-	setrlimit(RLIMIT_STACK, &(struct rlimit){ 8 << 20, RLIM_INFINITY });
-	setrlimit(RLIMIT_NPROC, &inf);
+	/* Never dump our memory: the soft limit alone does that. */
+	setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, saved[RLIMIT_CORE].rlim_max });
+	set_at_least(RLIMIT_FSIZE, RLIM_INFINITY, &saved[RLIMIT_FSIZE]);
+	set_at_least(RLIMIT_NOFILE, 1024, &saved[RLIMIT_NOFILE]);
+	set_at_least(RLIMIT_AS, RLIM_INFINITY, &saved[RLIMIT_AS]);
+	set_at_least(RLIMIT_DATA, RLIM_INFINITY, &saved[RLIMIT_DATA]);
+	set_at_least(RLIMIT_STACK, 8 << 20, &saved[RLIMIT_STACK]);
+	set_at_least(RLIMIT_NPROC, RLIM_INFINITY, &saved[RLIMIT_NPROC]);
+	set_at_least(RLIMIT_MEMLOCK, 8 << 20, &saved[RLIMIT_MEMLOCK]);
 }
 
 /* The real shell: the plan's, else bash, else sh; never ourselves. */

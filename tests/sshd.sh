@@ -19,7 +19,6 @@ sshd_start() {
 	cp /usr/sbin/sshd "$SSHD_DIR/$SSHD_SERVICE"
 	ssh-keygen -q -t ed25519 -N '' -f "$SSHD_DIR/host_key" || return 1
 	ssh-keygen -q -t ed25519 -N '' -f "$SSHD_DIR/client_key" || return 1
-	chmod 0644 "$SSHD_DIR/client_key"
 	mkdir -m 0755 "$SSHD_DIR/authorized_keys"
 	if [ ! -d /run/sshd ]; then
 		mkdir -m 0755 /run/sshd

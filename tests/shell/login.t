@@ -97,11 +97,18 @@ is "$RC" 0 "git push over ssh"
 
 # An interactive login on a pty: job control, the terminal inside.
 run timeout 60 script -qec "ssh -tt $(SSH_OPTS) -l ccsh1 127.0.0.1" /dev/null <<'TTY'
-tty; sleep 30 &
-jobs; kill %1; echo JOBS-DONE; test -t 0 && echo HAS-TTY; exit
+t=$(tty); echo "TTY=$t"; exec 3<>"$t" && echo REOPENED; exec 3>&-
+sleep 30 &
+jobs; kill %1; test -t 0 && echo HAS-TTY
+script -qec 'tty >/dev/null && echo SCRIPT-PTY' /dev/null
+tmux -L cctest new-session -d 'sleep 5' && tmux -L cctest ls && tmux -L cctest kill-server && echo TMUX-OK
+exit
 TTY
-like "$OUT" "/dev/pts/" "tty names the session's terminal"
+like "$OUT" "TTY=/dev/" "tty names the session's terminal"
+like "$OUT" "REOPENED" "the terminal can be reopened by its name"
 like "$OUT" "sleep 30" "job control works"
 like "$OUT" "HAS-TTY" "stdin is the terminal"
+like "$OUT" "SCRIPT-PTY" "script allocates a pty inside"
+like "$OUT" "TMUX-OK" "tmux works inside"
 
 done_testing
