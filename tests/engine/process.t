@@ -1,0 +1,123 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The engine's process side: who the command runs as, what it keeps,
+# what it sees of other processes, how its end and its signals travel.
+. "$(dirname "$0")/lib.sh"
+
+engine_group ccenggrp
+engine_user cceng2 -G ccenggrp
+uid=$(id -u cceng2)
+gid=$(id -g cceng2)
+ggid=$(getent group ccenggrp | cut -d: -f3)
+home=$(getent passwd cceng2 | cut -d: -f6)
+
+# ---- identity and privileges ----
+sandbox cceng2 -- /bin/sh -c '
+	id -u; id -g; id -G
+	grep -E "^(Cap(Inh|Prm|Eff|Bnd|Amb)|NoNewPrivs|Seccomp):" /proc/self/status
+	ls /proc/self/fd | tr "\n" " "; echo
+	pwd'
+is "$RC" 0 "a sandbox runs"
+is "$(echo "$OUT" | sed -n 1,3p | tr '\n' ' ')" "$uid $gid $gid $ggid " "uid, gid and the groups resolved before the build"
+like "$OUT" "CapInh:	0000000000000000
+CapPrm:	0000000000000000
+CapEff:	0000000000000000
+CapBnd:	0000000000000000
+CapAmb:	0000000000000000" "no capability in any set, bounding set empty"
+like "$OUT" "NoNewPrivs:	1" "no_new_privs by default"
+like "$OUT" "0 1 2 3 " "the command gets descriptors 0, 1 and 2 only (3 is ls's own)"
+is "$(echo "$OUT" | tail -1)" "/" "without chdir and with no home inside, the command starts in /"
+
+exec 7</dev/null
+sandbox cceng2 -- /bin/sh -c 'ls /proc/self/fd | tr "\n" " "'
+exec 7<&-
+is "$OUT" "0 1 2 3 " "descriptors the caller leaked are closed"
+
+sandbox cceng2 --no-new-privs 0 -- /bin/grep NoNewPrivs /proc/self/status
+like "$OUT" "NoNewPrivs:	0" "no_new_privs off when the plan says so"
+
+sandbox cceng2 --seccomp default -- /bin/sh -c 'grep Seccomp: /proc/self/status; unshare -U true 2>&1 || echo "userns refused"'
+like "$OUT" "Seccomp:	2" "the seccomp filter is loaded"
+like "$OUT" "userns refused" "the filter applies to the command"
+sandbox cceng2 --seccomp default --no-new-privs 0 -- /bin/grep -E "Seccomp:|NoNewPrivs" /proc/self/status
+like "$OUT" "NoNewPrivs:	0
+Seccomp:	2" "the filter loads without no_new_privs"
+
+# ---- working directory ----
+sandbox cceng2 --bind "$home" "$home" -- /bin/pwd
+is "$OUT" "$home" "the command starts in the home when it exists inside"
+sandbox cceng2 --bind "$home" "$home" --chdir /usr -- /bin/pwd
+is "$OUT" "/usr" "chdir wins over the home"
+sandbox cceng2 --chdir /nowhere -- /bin/true
+like "$OUT" "chdir /nowhere: No such file or directory" "a chdir that fails refuses the session"
+install -d -o root -m 0700 "$WORK/private"
+sandbox cceng2 --bind "$WORK/private" /private --chdir /private -- /bin/true
+like "$OUT" "chdir /private: Permission denied" "chdir happens as the user, after the switch"
+
+# ---- processes, hostname, network ----
+sandbox cceng2 --hostname cocoon-box --unshare uts,net,ipc -- /bin/sh -c '
+	ps -eo pid=,user=,comm= | tr -s " "
+	hostname
+	cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d " "
+	cat /sys/class/net/lo/operstate 2>/dev/null; ping -c1 -W1 127.0.0.1 >/dev/null 2>&1 && echo "lo up"'
+like "$OUT" " 1 root cocoon-init
+ 2 cceng2 sh" "pid 1 is cocoon-init (root); the command is pid 2"
+is "$(echo "$OUT" | grep -c '^ [0-9]')" 3 "only the sandbox's processes are visible"
+like "$OUT" "cocoon-box" "hostname in the uts namespace"
+is "$(hostname)" "$(cat /proc/sys/kernel/hostname)" "the host's name is untouched"
+like "$OUT" "lo" "only the loopback interface in the network namespace"
+run "$ENGINE_DRIVER" --user cceng2 --hostname x -- /bin/true
+like "$OUT" "'hostname' needs a uts namespace" "hostname without a uts namespace is refused"
+
+sandbox cceng2 -- /bin/sh -c 'cat /proc/1/environ; ls /proc/1/fd; cat /proc/1/status | grep -c ^Name'
+like "$OUT" "Permission denied" "cocoon-init's memory, environment and descriptors are out of reach"
+
+# ---- status, signals, the end of a session ----
+sandbox cceng2 -- /bin/sh -c 'exit 7'
+is "$RC" 7 "the command's exit status comes back"
+sandbox cceng2 -- /bin/sh -c 'kill -SEGV $$'
+is "$RC" 139 "death by signal N comes back as 128+N"
+sandbox cceng2 -- /nonexistent
+is "$RC" 125 "a command that cannot be executed fails the run"
+like "$OUT" "exec /nonexistent: No such file or directory" "with the reason"
+sandbox cceng2 -- sh -c 'echo found'
+is "$OUT" "found" "a command without a directory is looked up in PATH"
+
+marker=$WORK/marker
+install -d -o cceng2 -m 0755 "$WORK/out"
+sandbox cceng2 --bind "$WORK/out" /out -- /bin/sh -c '(sleep 2; touch /out/survived) & exit 0'
+sleep 2.5
+[ ! -e "$WORK/out/survived" ]; ok $? "processes left behind die with the session's main process"
+is "$(pgrep -u cceng2 | wc -l)" 0 "no process of the user remains"
+
+"$ENGINE_DRIVER" --user cceng2 $BASE --bind "$WORK/out" /out -- /bin/sh -c \
+	'trap "echo got TERM > /out/term; exit 3" TERM; echo ready > /out/ready; while :; do sleep 0.1; done' &
+drv=$!
+for _ in $(seq 50); do [ -e "$WORK/out/ready" ] && break; sleep 0.1; done
+kill -TERM "$drv"
+wait "$drv"
+rc=$?
+is "$(cat "$WORK/out/term" 2>/dev/null)" "got TERM" "SIGTERM to the caller reaches the session"
+is "$rc" 3 "and the session's status comes back"
+
+sandbox cceng2 --new-session -- /bin/sh -c 'ps -o sid= -p $$; ps -o pid= -p $$'
+is "$(echo "$OUT" | tr -s ' \n' ' ')" " 2 2 " "new-session makes the command a session leader"
+
+# ---- user namespace ----
+sandbox cceng2 --unshare user --seccomp default -- /bin/sh -c '
+	cat /proc/self/uid_map /proc/self/gid_map /proc/self/setgroups
+	id -u; id -G
+	grep -E "^Cap(Eff|Prm|Bnd)" /proc/self/status; grep Seccomp: /proc/self/status
+	readlink /proc/self/ns/user /proc/self/ns/mnt'
+is "$RC" 0 "a user namespace is created last"
+like "$OUT" "$uid $uid 1" "only the user's uid is mapped"
+like "$OUT" "$gid $gid 1" "only the user's gid is mapped"
+like "$OUT" "deny" "setgroups is denied in it"
+like "$OUT" "CapEff:	0000000000000000
+CapPrm:	0000000000000000
+CapBnd:	0000000000000000" "no capability inside it either"
+like "$OUT" "Seccomp:	2" "the filter is loaded inside it"
+userns=$(echo "$OUT" | grep '^user:')
+[ -n "$userns" ] && [ "$userns" != "$(readlink /proc/self/ns/user)" ]; ok $? "a new user namespace"
+
+done_testing
