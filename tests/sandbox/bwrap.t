@@ -8,6 +8,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 probe=$(cat "$here/probe.sh")
 work=$(mktemp -d /run/cocoon-bwrap-test.XXXXXX)
+chmod 0755 "$work"
 trap 'policy_reset; cleanup_users; rm -rf "$work"' EXIT
 
 if ! command -v bwrap >/dev/null; then
