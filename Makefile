@@ -74,8 +74,9 @@ $(BUILDDIR)/cocoonctl: ctl/cocoonctl.c $(LIB)
 $(BUILDDIR)/cocoon-shell: shell/cocoon-shell.c $(LIB)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIE $(LDFLAGS) -pie -o $@ $< $(LIB) $(PKG_LIBS)
 
+# Static: pid 1 then needs no loader work and no library from anywhere.
 $(BUILDDIR)/cocoon-init: init/cocoon-init.c
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -static -o $@ $<
 
 $(BUILDDIR)/tests/%: tests/unit/%.c tests/unit/tap.h $(LIB)
 	@mkdir -p $(dir $@)

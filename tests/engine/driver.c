@@ -12,13 +12,15 @@
  * source as one the user can write. Settings: --unshare LIST (pid, net,
  * ipc, uts, cgroup, user, comma-separated), --hostname, --chdir,
  * --new-session, --no-new-privs 0|1, --seccomp none|default, --env
- * NAME=VALUE, --init PATH (default $COCOON_INIT). --uid USER:UID:GID:HOME
+ * NAME=VALUE, --init PATH (default $COCOON_INIT), --session-nofile N (the
+ * session's RLIMIT_NOFILE soft limit, through session_rlimits). --uid USER:UID:GID:HOME
  * replaces --user without an NSS lookup (for timing the engine alone).
  *
  * Exit status: the command's, or 125 with the engine's message on stderr. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "plan.h"
 #include "sandbox.h"
@@ -89,6 +91,8 @@ int main(int argc, char **argv)
 	bool next_uw = false, next_has_mode = false;
 	unsigned next_mode = 0;
 	unsigned long long next_size = 0;
+	struct rlimit limits[RLIM_NLIMITS];
+	bool use_limits = false;
 	int i;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -173,6 +177,13 @@ int main(int argc, char **argv)
 		} else if (strcmp(a, "--seccomp") == 0 && has_arg) {
 			plan.seccomp = strcmp(argv[++i], "none") == 0 ? SECCOMP_NONE
 								      : SECCOMP_DEFAULT;
+		} else if (strcmp(a, "--session-nofile") == 0 && has_arg) {
+			/* session_rlimits: ours, with RLIMIT_NOFILE's soft limit
+			 * replaced. */
+			for (int r = 0; r < RLIM_NLIMITS; r++)
+				getrlimit(r, &limits[r]);
+			limits[RLIMIT_NOFILE].rlim_cur = strtoul(argv[++i], NULL, 10);
+			use_limits = true;
 		} else if (strcmp(a, "--env") == 0 && has_arg) {
 			*ARRAY_PUSH(env, nenv, env_cap) = argv[++i];
 		} else {
@@ -201,6 +212,7 @@ int main(int argc, char **argv)
 		.argv = &argv[i],
 		.envp = env,
 		.init_path = init,
+		.session_rlimits = use_limits ? limits : NULL,
 	};
 	int status = 125;
 	if (sandbox_run(&req, &status, &err) < 0) {

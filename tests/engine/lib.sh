@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Shared setup for the engine's TAP tests: the TAP helpers of tests/lib.sh,
-# the test driver (built unless $ENGINE_DRIVER names one), throwaway users
-# named cceng*, and a root-owned work directory under /run. Everything is
-# removed on exit. Run a test as root: `prove tests/engine/*.t`.
+# the test driver (built by build.sh unless $ENGINE_DRIVER names one; under
+# `make check` against that build), throwaway users named cceng*, and a
+# root-owned work directory under /run. Everything is removed on exit.
+# Run as root: `prove tests/engine/*.t`, or through `make check`.
 
 COCOON_ROOT=${COCOON_ROOT:-/nonexistent} # lib.sh wants it; unused here
 . "$(dirname "$0")/../lib.sh"
@@ -63,4 +64,11 @@ sandbox() {
 # The host's mount table without the fields that change between reads.
 host_mounts() {
 	awk '{print $5, $6, $9, $10}' /proc/self/mountinfo | sort
+}
+
+# live_processes USER: how many processes USER runs, zombies left out
+# (the host's pid 1 here never reaps, and a uid may be reused from an
+# earlier test's user).
+live_processes() {
+	ps -o stat= -u "$1" | grep -vc '^Z'
 }

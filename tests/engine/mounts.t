@@ -77,7 +77,7 @@ sandbox cceng1 -- /bin/sh -c '
 	mawk "\$5 ~ /^\/dev/ {print \$5, \$6, \$9, \$NF}" /proc/self/mountinfo
 	echo x > /dev/null && head -c 4 /dev/urandom | wc -c'
 is "$RC" 0 "dev runs"
-is "$(echo "$OUT" | head -1)" "fd full null ptmx pts random shm stderr stdin stdout tty urandom zero " "dev holds the minimal set"
+is "$(echo "$OUT" | head -1)" "core fd full null ptmx pts random shm stderr stdin stdout tty urandom zero " "dev holds the minimal set, as bubblewrap's"
 like "$OUT" "null 1:3" "/dev/null is the host's"
 like "$OUT" "tty 5:0" "/dev/tty is the host's"
 like "$OUT" "pts/ptmx
@@ -115,6 +115,27 @@ new" "the overlay is writable"
 is "$(cat "$WORK/ov/f"; ls "$WORK/ov")" "orig
 f" "changes to the overlay never reach the host"
 
+# ---- operations on the root itself ----
+# A chroot-style root replaces the sandbox's root; nothing of the host's
+# tree may stay reachable, even through "/.." (a mount stacked on the
+# root is what ".." at the root leads to).
+mkdir -p "$WORK/chroot/proc" "$WORK/chroot/dev" "$WORK/chroot/usr" "$WORK/chroot/marker-root"
+for l in lib lib64 bin sbin; do ln -s "usr/$l" "$WORK/chroot/$l"; done
+run "$ENGINE_DRIVER" --user cceng1 --dir /before --ro-bind "$WORK/chroot" / \
+	--ro-bind /usr /usr --proc /proc --dev /dev --unshare pid -- /bin/sh -c '
+	ls / | tr "\n" " "; echo; ls /.. | tr "\n" " "; echo
+	cut -d" " -f5 /proc/self/mountinfo | tr "\n" " "'
+is "$RC" 0 "bind of a chroot onto / runs"
+is "$(echo "$OUT" | sed -n 1p)" "bin dev lib lib64 marker-root proc sbin usr " "the chroot is the root"
+is "$(echo "$OUT" | sed -n 2p)" "bin dev lib lib64 marker-root proc sbin usr " "/.. is the root too: the host's tree is gone"
+is "$(echo "$OUT" | sed -n 3p)" "/ /usr /proc /proc/sys /proc/irq /proc/bus /dev /dev/null /dev/zero /dev/full /dev/random /dev/urandom /dev/tty /dev/pts /dev/shm " \
+	"only the sandbox's mounts exist in its namespace"
+rm -rf "$WORK/chroot"
+# shellcheck disable=SC2086
+run "$ENGINE_DRIVER" --user cceng1 --tmp-overlay / $BASE -- /bin/sh -c 'touch /new && ls /.. | tr "\n" " "'
+is "$RC" 0 "tmp-overlay of the root runs"
+like "$OUT" "new " "the overlaid root is writable, and still the root at /.."
+
 # ---- bind-try and failures ----
 before=$(host_mounts)
 sandbox cceng1 --ro-bind-try /nonexistent/src /opt --tmpfs /x -- /bin/sh -c '
@@ -129,7 +150,7 @@ like "$OUT" "ro-bind /nonexistent/src /opt: open_tree /nonexistent/src: No such 
 like "$OUT" "engine-driver:" "the error comes back from the sandbox to the caller"
 after=$(host_mounts)
 is "$after" "$before" "a failed build leaves no mount on the host"
-is "$(pgrep -u cceng1 | wc -l)" 0 "a failed build leaves no process"
+is "$(live_processes cceng1)" 0 "a failed build leaves no process"
 
 # ---- user-writable sources: as the user, no symlinks ----
 install -d -o cceng1 -m 0755 "$WORK/home" "$WORK/home/real"

@@ -43,6 +43,17 @@ sandbox cceng2 --seccomp default --no-new-privs 0 -- /bin/grep -E "Seccomp:|NoNe
 like "$OUT" "NoNewPrivs:	0
 Seccomp:	2" "the filter loads without no_new_privs"
 
+sandbox cceng2 --session-nofile 77 -- /bin/sh -c 'ulimit -n'
+is "$OUT" "77" "session_rlimits reach the command"
+
+# A setuid-root program gains nothing: binds are nosuid.
+install -m 4755 /usr/bin/id "$WORK/suid-id"
+sandbox cceng2 --no-new-privs 0 --ro-bind "$WORK/suid-id" /suid-id -- /suid-id -u
+is "$OUT" "$uid" "a setuid-root program inside runs as the user (nosuid)"
+sandbox cceng2 -- /bin/sh -c 'kill -KILL 1 2>/dev/null && echo killed || echo refused; kill -STOP 1 2>/dev/null || echo refused'
+is "$OUT" "refused
+refused" "the session cannot signal cocoon-init"
+
 # ---- working directory ----
 sandbox cceng2 --bind "$home" "$home" -- /bin/pwd
 is "$OUT" "$home" "the command starts in the home when it exists inside"
@@ -84,12 +95,11 @@ like "$OUT" "exec /nonexistent: No such file or directory" "with the reason"
 sandbox cceng2 -- sh -c 'echo found'
 is "$OUT" "found" "a command without a directory is looked up in PATH"
 
-marker=$WORK/marker
 install -d -o cceng2 -m 0755 "$WORK/out"
 sandbox cceng2 --bind "$WORK/out" /out -- /bin/sh -c '(sleep 2; touch /out/survived) & exit 0'
 sleep 2.5
 [ ! -e "$WORK/out/survived" ]; ok $? "processes left behind die with the session's main process"
-is "$(pgrep -u cceng2 | wc -l)" 0 "no process of the user remains"
+is "$(live_processes cceng2)" 0 "no process of the user remains"
 
 "$ENGINE_DRIVER" --user cceng2 $BASE --bind "$WORK/out" /out -- /bin/sh -c \
 	'trap "echo got TERM > /out/term; exit 3" TERM; echo ready > /out/ready; while :; do sleep 0.1; done' &
@@ -100,6 +110,20 @@ wait "$drv"
 rc=$?
 is "$(cat "$WORK/out/term" 2>/dev/null)" "got TERM" "SIGTERM to the caller reaches the session"
 is "$rc" 3 "and the session's status comes back"
+
+# A signal that arrives while the sandbox is being built is not lost:
+# the session ends instead of starting.
+slow=0
+for d in 0.001 0.002 0.004 0.008; do
+	start=$(date +%s)
+	"$ENGINE_DRIVER" --user cceng2 $BASE -- /bin/sleep 30 &
+	drv=$!
+	sleep "$d"
+	kill -TERM "$drv"
+	wait "$drv"
+	[ $(($(date +%s) - start)) -lt 10 ] || slow=1
+done
+is "$slow" 0 "SIGTERM during the build ends the session"
 
 sandbox cceng2 --new-session -- /bin/sh -c 'ps -o sid= -p $$; ps -o pid= -p $$'
 is "$(echo "$OUT" | tr -s ' \n' ' ')" " 2 2 " "new-session makes the command a session leader"
@@ -120,5 +144,15 @@ CapBnd:	0000000000000000" "no capability inside it either"
 like "$OUT" "Seccomp:	2" "the filter is loaded inside it"
 userns=$(echo "$OUT" | grep '^user:')
 [ -n "$userns" ] && [ "$userns" != "$(readlink /proc/self/ns/user)" ]; ok $? "a new user namespace"
+sandbox cceng2 --unshare user --seccomp default --no-new-privs 0 -- /bin/grep -E "Seccomp:|NoNewPrivs" /proc/self/status
+like "$OUT" "NoNewPrivs:	0
+Seccomp:	2" "in a user namespace the filter loads without no_new_privs too"
+
+# ---- without a pid namespace: the caller's child is the session ----
+run "$ENGINE_DRIVER" --user cceng2 --ro-bind /usr /usr --symlink usr/lib /lib \
+	--symlink usr/lib64 /lib64 --symlink usr/bin /bin --dev /dev --unshare user,net \
+	-- /bin/sh -c 'id -u; exit 6'
+is "$RC" 6 "without a pid namespace the status comes back too"
+is "$OUT" "$uid" "and the command runs as the user, in its own user namespace"
 
 done_testing

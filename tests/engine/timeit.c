@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* timeit N COMMAND... [--- COMMAND...]...: run each command N times,
- * interleaved (A B A B ...) so that drift hits all alike, with stdout and
- * stderr to /dev/null, and print each one's median, min and max wall
- * time in ms. */
+/* timeit N [@LABEL] COMMAND... [--- [@LABEL] COMMAND...]...: run each
+ * command N times, interleaved (A B A B ...) so that drift hits all
+ * alike, with stdout and stderr to /dev/null, and print each one's
+ * median, min and max wall time in ms. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +23,7 @@ int main(int argc, char **argv)
 		return 2;
 	int n = atoi(argv[1]);
 	char **cmds[16];
+	const char *labels[16];
 	int ncmds = 0;
 	cmds[ncmds++] = &argv[2];
 	for (int i = 2; i < argc; i++)
@@ -30,6 +31,13 @@ int main(int argc, char **argv)
 			argv[i] = NULL;
 			cmds[ncmds++] = &argv[i + 1];
 		}
+	for (int c = 0; c < ncmds; c++) {
+		labels[c] = cmds[c][0];
+		if (cmds[c][0] && cmds[c][0][0] == '@')
+			labels[c] = *cmds[c]++ + 1;
+		else if (strrchr(labels[c], '/'))
+			labels[c] = strrchr(labels[c], '/') + 1;
+	}
 	double *t = calloc((size_t)(n * ncmds), sizeof(double));
 	int failed[16] = { 0 };
 	for (int i = 0; i < n; i++)
@@ -56,8 +64,7 @@ int main(int argc, char **argv)
 		double *x = t + c * n;
 		qsort(x, (size_t)n, sizeof(double), cmp);
 		printf("%-14s median %.2f ms  min %.2f  max %.2f  (%d runs, %d failed)\n",
-		       strrchr(cmds[c][0], '/') ? strrchr(cmds[c][0], '/') + 1 : cmds[c][0],
-		       n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2, x[0], x[n - 1],
+		       labels[c], n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2, x[0], x[n - 1],
 		       n, failed[c]);
 	}
 	return 0;

@@ -44,7 +44,7 @@
 #include "../unit/tap.h"
 #include "plan.h"
 #include "policy.h"
-#include "seccomp.h"
+#include "seccomp_filter.h"
 
 #define NR_open_tree_attr 467 /* x86_64, Linux 6.15 */
 #define NOWHERE "/nonexistent-cocoon-probe"
@@ -749,7 +749,7 @@ static void file_tests(void)
 	chmod(dir, 0700);
 }
 
-/* ---- loading order (see seccomp.h) ---- */
+/* ---- loading order (see seccomp_filter.h) ---- */
 
 static int seccomp_mode_of_self(void)
 {

@@ -18,12 +18,7 @@
  * switch or the final execve needs.
  *
  * The filter covers the calling thread only (no TSYNC): the session
- * process is single-threaded when it loads it.
- *
- * This header shares its name with libseccomp's <seccomp.h>, and -Icommon
- * puts it first on the search path for both spellings. seccomp.c defines
- * COCOON_LIBSECCOMP to get the library's header through #include_next;
- * everyone else sees only the declarations below. */
+ * process is single-threaded when it loads it. */
 #ifndef COCOON_SECCOMP_H
 #define COCOON_SECCOMP_H
 
@@ -51,8 +46,4 @@ void seccomp_filter_free(struct seccomp_filter *filter);
 /* seccomp_prepare, then seccomp_load_filter. */
 int seccomp_apply(const struct plan *plan, struct cc_error *err);
 
-#endif
-
-#if defined(COCOON_LIBSECCOMP) && !defined(_SECCOMP_H)
-#include_next <seccomp.h>
 #endif

@@ -5,8 +5,9 @@
  * shares. Built with libseccomp in the privileged parent, before the
  * sandbox exists; exported as a BPF program, so loading it later in the
  * session process is a single system call. */
-#define COCOON_LIBSECCOMP
-#include "seccomp.h"
+#include "seccomp_filter.h"
+
+#include <seccomp.h>
 
 #include <ctype.h>
 #include <errno.h>
@@ -713,7 +714,7 @@ int seccomp_load_filter(struct seccomp_filter *filter, struct cc_error *err)
 		return 0;
 	struct sock_fprog prog = { .len = filter->len, .filter = filter->insns };
 	/* No flags: no TSYNC (one thread), and the kernel's default for
-	 * speculative store bypass. No no_new_privs either: see seccomp.h. */
+	 * speculative store bypass. No no_new_privs either: see seccomp_filter.h. */
 	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) == 0)
 		return 0;
 	if (errno == EACCES)

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The session process's credentials: the user's file-system identity
+ * while the new root is built, then the one-way switch to the user. */
+#include "credentials.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <stdlib.h>
+#include <sys/capability.h>
+#include <sys/fsuid.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+/* setfsuid/setfsgid report no errors: they return the previous value. An
+ * invalid id (-1) changes nothing and returns the current one, which is
+ * how the change is checked. */
+static int set_fs_ids(uid_t uid, gid_t gid, struct cc_error *err)
+{
+	setfsgid(gid);
+	setfsuid(uid);
+	if ((uid_t)setfsuid((uid_t)-1) != uid || (gid_t)setfsgid((gid_t)-1) != gid)
+		return cc_fail(err, "setfsuid/setfsgid %u/%u did not take effect",
+			       (unsigned)uid, (unsigned)gid);
+	return 0;
+}
+
+int creds_build_begin(const struct identity *who, struct cc_error *err)
+{
+	/* Root's own supplementary groups are of no use to the build (root
+	 * passes permission checks through its capabilities), so the user's
+	 * stay for the whole build rather than being swapped around each
+	 * open. */
+	if (setgroups(who->ngroups, who->groups) < 0)
+		return cc_fail_errno(err, "setgroups for %s", who->user);
+	return creds_fs_user(who, err);
+}
+
+int creds_fs_user(const struct identity *who, struct cc_error *err)
+{
+	return set_fs_ids(who->uid, who->gid, err);
+}
+
+int creds_fs_root(struct cc_error *err)
+{
+	return set_fs_ids(0, 0, err);
+}
+
+int creds_drop_bounding(struct cc_error *err)
+{
+	/* cap_max_bits() is the kernel's count, probed by libcap at load. */
+	int max = (int)cap_max_bits();
+	for (int c = 0; c < max; c++)
+		if (cap_drop_bound((cap_value_t)c) < 0)
+			return cc_fail_errno(err, "dropping capability %d from the "
+					     "bounding set", c);
+	return 0;
+}
+
+int creds_drop_all(struct cc_error *err)
+{
+	cap_t none = cap_init();
+	if (!none)
+		return cc_fail_errno(err, "cap_init");
+	int rc = 0;
+	cap_t got = NULL;
+	if (cap_set_proc(none) < 0)
+		rc = cc_fail_errno(err, "emptying the capability sets");
+	else if (!(got = cap_get_proc()))
+		rc = cc_fail_errno(err, "reading the capability sets");
+	else if (cap_compare(got, none) != 0)
+		rc = cc_fail(err, "capabilities remain after emptying the sets");
+	cap_free(got);
+	cap_free(none);
+	return rc;
+}
+
+static bool same_groups(const struct identity *who, struct cc_error *err)
+{
+	int n = getgroups(0, NULL);
+	if (n < 0 || (size_t)n > 65536) {
+		cc_fail_errno(err, "getgroups");
+		return false;
+	}
+	gid_t *have = calloc((size_t)n + 1, sizeof(gid_t));
+	if (!have) {
+		cc_fail(err, "out of memory");
+		return false;
+	}
+	bool ok = getgroups(n, have) == n;
+	/* The kernel keeps the list sorted; compare as sets. Duplicates
+	 * in who->groups are possible, so both directions are checked. */
+	for (int i = 0; ok && i < n; i++) {
+		bool found = false;
+		for (size_t j = 0; !found && j < who->ngroups; j++)
+			found = have[i] == who->groups[j];
+		ok = found;
+	}
+	for (size_t j = 0; ok && j < who->ngroups; j++) {
+		bool found = false;
+		for (int i = 0; !found && i < n; i++)
+			found = have[i] == who->groups[j];
+		ok = found;
+	}
+	free(have);
+	if (!ok)
+		cc_fail(err, "the supplementary groups are not %s's", who->user);
+	return ok;
+}
+
+int creds_become_user(const struct identity *who, struct cc_error *err)
+{
+	uid_t uid = who->uid;
+	gid_t gid = who->gid;
+
+	/* Dropping from the bounding set needs CAP_SETPCAP: before setresuid. */
+	/* One prctl; libcap's cap_reset_ambient() first tests each
+	 * capability, forty-odd system calls. */
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
+		return cc_fail_errno(err, "clearing the ambient capabilities");
+	if (creds_drop_bounding(err) < 0)
+		return -1;
+
+	if (setgroups(who->ngroups, who->groups) < 0)
+		return cc_fail_errno(err, "setgroups for %s", who->user);
+	if (setresgid(gid, gid, gid) < 0)
+		return cc_fail_errno(err, "setresgid %u", (unsigned)gid);
+	if (setresuid(uid, uid, uid) < 0)
+		return cc_fail_errno(err, "setresuid %u", (unsigned)uid);
+	/* A credential change sets dumpable from fs.suid_dumpable, which an
+	 * administrator may have set to 1: this process still holds the
+	 * caller's memory until it execs. */
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		return cc_fail_errno(err, "PR_SET_DUMPABLE");
+	/* setresuid to a non-zero uid empties the permitted and effective
+	 * sets but keeps the inheritable one; a uid 0 session keeps all
+	 * three. Empty them all. */
+	if (creds_drop_all(err) < 0)
+		return -1;
+
+	uid_t ru, eu, su;
+	gid_t rg, eg, sg;
+	if (getresuid(&ru, &eu, &su) < 0 || getresgid(&rg, &eg, &sg) < 0)
+		return cc_fail_errno(err, "reading the ids back");
+	if (ru != uid || eu != uid || su != uid || rg != gid || eg != gid ||
+	    sg != gid || (uid_t)setfsuid((uid_t)-1) != uid ||
+	    (gid_t)setfsgid((gid_t)-1) != gid)
+		return cc_fail(err, "the ids are not %u/%u after the switch",
+			       (unsigned)uid, (unsigned)gid);
+	if (!same_groups(who, err))
+		return -1;
+	if (uid != 0 && (setuid(0) != -1 || setreuid((uid_t)-1, 0) != -1))
+		return cc_fail(err, "root could be regained after the switch to %s",
+			       who->user);
+	if (gid != 0 && setgid(0) != -1)
+		return cc_fail(err, "gid 0 could be regained after the switch to %s",
+			       who->user);
+	return 0;
+}

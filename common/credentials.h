@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Credentials of the engine's session process: whose file-system identity
+ * the build uses, and the final switch to the user. */
+#ifndef COCOON_CREDENTIALS_H
+#define COCOON_CREDENTIALS_H
+
+#include <stdbool.h>
+
+#include "error.h"
+#include "identity.h"
+
+/* File-system identity during the build. The build runs with the user's
+ * supplementary groups and, by default, the user's fsuid/fsgid: what it
+ * creates belongs to the user (as with bubblewrap) and what it opens in
+ * the user's directories is only what the user could open, through NFS
+ * root squashing too. Mounting needs CAP_SYS_ADMIN, which the fsuid does
+ * not touch. creds_fs_root() gives root's identity back for the few opens
+ * of root-controlled paths that need it. */
+int creds_build_begin(const struct identity *who, struct cc_error *err);
+int creds_fs_user(const struct identity *who, struct cc_error *err);
+int creds_fs_root(struct cc_error *err);
+
+/* The switch to the user, after pivot_root: ambient capabilities and the
+ * bounding set dropped, setgroups, setresgid, setresuid, dumpable off,
+ * every capability set emptied, and a check that root cannot be
+ * regained. */
+int creds_become_user(const struct identity *who, struct cc_error *err);
+/* The bounding set emptied (again, in a new user namespace). */
+int creds_drop_bounding(struct cc_error *err);
+/* Every capability set emptied, and checked (again, in a new user
+ * namespace). */
+int creds_drop_all(struct cc_error *err);
+
+#endif

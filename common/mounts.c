@@ -1,0 +1,813 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Building a sandbox's root: one function per operation type, run in
+ * the plan's order on a fresh tmpfs.
+ *
+ * Two rules hold everywhere in this file:
+ * - Every path inside the new root is resolved from a descriptor of that
+ *   root with RESOLVE_NO_SYMLINKS (openat2), one component at a time when
+ *   directories have to be created, and every mount lands on the
+ *   descriptor so resolved. A symlink planted by the user (inside a bind
+ *   of their home, say) can therefore never redirect a mount or a
+ *   creation; it makes the operation fail instead.
+ * - Mounts are made detached (open_tree, fsmount), given their flags
+ *   while still detached (nosuid everywhere, nodev unless dev-bind,
+ *   read-only recursively for ro-bind), then attached with move_mount:
+ *   no mount is ever visible with weaker flags than it ends up with.
+ *
+ * The root tmpfs is attached on top of the host's "/" in this private
+ * mount namespace. Path lookups start at the process's root, which stays
+ * the host's root mount underneath, so host paths (bind sources) keep
+ * resolving as on the host while the sandbox is built, and nothing of
+ * the host tree is shadowed (bubblewrap mounts over /tmp instead and
+ * then reaches the host through a second pivot). Exactly one mount sits
+ * there at any time, the sandbox's root (see replace_root). */
+#include "mounts.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "credentials.h"
+#include "syscalls.h"
+
+/* Size limits. tmpfs counts in pages charged to memory, so every tmpfs
+ * the sandbox gets is bounded: the root tmpfs (which holds what `dir`
+ * and `file` create, /tmp when the policy makes it with `dir`), `tmpfs`
+ * without size=, /dev/shm and the upper layer of tmp-overlay each get
+ * 10% of RAM (tmpfs computes the percentage itself), a fifth of what a
+ * tmpfs gets by default. /dev holds device nodes and symlinks only. */
+#define TMPFS_DEFAULT_SIZE "10%"
+#define DEV_SIZE "64k"
+#define DEV_INODES "1024"
+#define DEVPTS_MAX "1024"
+
+#define RESOLVE_SAFE (RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS)
+
+struct build {
+	const struct plan *plan;
+	const struct identity *who;
+	int rootfd; /* the topmost mount at the sandbox's root */
+	const struct fs_op *op; /* the operation running, for messages */
+	struct cc_error *err;
+};
+
+static bool is_bind(enum op_type type)
+{
+	return type == OP_BIND || type == OP_RO_BIND || type == OP_DEV_BIND;
+}
+
+/* Fail the running operation: "file:line: ro-bind /usr: open_tree: ..." */
+__attribute__((format(printf, 3, 4)))
+static int fail(struct build *b, int errnum, const char *fmt, ...)
+{
+	char step[600], where[300] = "", what[2 * PATH_MAX + 32];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(step, sizeof(step), fmt, ap);
+	va_end(ap);
+
+	const struct fs_op *op = b->op;
+	if (!op) {
+		snprintf(what, sizeof(what), "root tmpfs");
+	} else {
+		if (op->file)
+			snprintf(where, sizeof(where), "%s:%d: ", op->file, op->line);
+		const char *name = op_type_name(op->type, op->optional);
+		if (op->source && strcmp(op->source, op->dest) != 0)
+			snprintf(what, sizeof(what), "%s %s %s", name, op->source, op->dest);
+		else
+			snprintf(what, sizeof(what), "%s %s", name, op->dest);
+	}
+	if (errnum)
+		return cc_fail(b->err, "%s%s: %s: %s", where, what, step,
+			       strerror(errnum));
+	return cc_fail(b->err, "%s%s: %s", where, what, step);
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+#define AUTOCLOSE __attribute__((cleanup(close_fd)))
+
+/* ---- Checks done before anything exists ---- */
+
+static bool normalised_absolute(const char *path)
+{
+	if (path[0] != '/' || strlen(path) >= PATH_MAX)
+		return false;
+	if (path[1] == '\0')
+		return true;
+	for (const char *p = path + 1;;) {
+		const char *end = strchrnul(p, '/');
+		size_t n = (size_t)(end - p);
+		if (n == 0 || n > NAME_MAX || (n == 1 && p[0] == '.') ||
+		    (n == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		if (!*end)
+			return true;
+		p = end + 1;
+	}
+}
+
+int mounts_check_plan(const struct plan *plan, struct cc_error *err)
+{
+	struct build b = { .plan = plan, .err = err };
+	for (size_t i = 0; i < plan->nops; i++) {
+		const struct fs_op *op = &plan->ops[i];
+		b.op = op;
+		if (!op->dest || !normalised_absolute(op->dest))
+			return fail(&b, 0, "the destination is not an absolute, "
+				    "normalised path");
+		if (is_bind(op->type) &&
+		    (!op->source || !normalised_absolute(op->source)))
+			return fail(&b, 0, "the source is not an absolute, normalised path");
+		if (op->type == OP_SYMLINK && (!op->source || !*op->source))
+			return fail(&b, 0, "the symlink has no target");
+		if ((op->type == OP_FILE || op->type == OP_SYMLINK) &&
+		    strcmp(op->dest, "/") == 0)
+			return fail(&b, 0, "cannot replace the root");
+		if (op->type == OP_CHMOD && !op->has_mode)
+			return fail(&b, 0, "no mode given");
+		if (op->type == OP_FILE && !op->content)
+			return fail(&b, 0, "no content given");
+		/* Defence in depth: the planner refuses these too. A procfs
+		 * of the host's pid namespace would show the host's processes;
+		 * an mqueue of the host's ipc namespace, its queues. */
+		if (op->type == OP_PROC && !(plan->namespaces & NS_PID))
+			return fail(&b, 0, "needs a pid namespace");
+		if (op->type == OP_MQUEUE && !(plan->namespaces & NS_IPC))
+			return fail(&b, 0, "needs an ipc namespace");
+	}
+	return 0;
+}
+
+/* ---- Resolving destinations inside the new root ---- */
+
+/* Open the directory that holds DEST, one component at a time from the
+ * root, never following a symlink, creating missing directories (0755,
+ * as the user: what bubblewrap creates belongs to the user too). The
+ * last component goes to LAST. */
+static int open_parent(struct build *b, const char *dest,
+		       char last[NAME_MAX + 1])
+{
+	int dir = fcntl(b->rootfd, F_DUPFD_CLOEXEC, 3);
+	if (dir < 0)
+		return fail(b, errno, "dup");
+	const char *p = dest + 1;
+	for (;;) {
+		const char *end = strchrnul(p, '/');
+		size_t n = (size_t)(end - p);
+		char name[NAME_MAX + 1];
+		memcpy(name, p, n);
+		name[n] = '\0';
+		if (!*end) {
+			memcpy(last, name, n + 1);
+			return dir;
+		}
+		int sub = sys_openat2(dir, name, O_PATH | O_DIRECTORY | O_CLOEXEC,
+				      RESOLVE_BENEATH | RESOLVE_SAFE);
+		if (sub < 0 && errno == ENOENT) {
+			if (mkdirat(dir, name, 0755) < 0 && errno != EEXIST) {
+				int e = errno;
+				close(dir);
+				return fail(b, e, "mkdir %.*s", (int)(end - dest), dest);
+			}
+			sub = sys_openat2(dir, name, O_PATH | O_DIRECTORY | O_CLOEXEC,
+					  RESOLVE_BENEATH | RESOLVE_SAFE);
+		}
+		int e = errno;
+		close(dir);
+		if (sub < 0)
+			return fail(b, e, "%.*s", (int)(end - dest), dest);
+		dir = sub;
+		p = end + 1;
+	}
+}
+
+enum make { MAKE_NONE, MAKE_DIR, MAKE_FILE };
+
+/* Open DEST (O_PATH), creating it and its parents when missing. */
+static int open_dest(struct build *b, const char *dest, enum make make)
+{
+	if (strcmp(dest, "/") == 0) {
+		int fd = fcntl(b->rootfd, F_DUPFD_CLOEXEC, 3);
+		return fd < 0 ? fail(b, errno, "dup") : fd;
+	}
+	/* Usually everything exists but the last component or nothing is
+	 * missing: one openat2 settles the common case. */
+	int fd = sys_openat2(b->rootfd, dest + 1, O_PATH | O_CLOEXEC,
+			     RESOLVE_IN_ROOT | RESOLVE_SAFE);
+	if (fd >= 0)
+		return fd;
+	if (errno != ENOENT || make == MAKE_NONE)
+		return fail(b, errno, "%s", dest);
+
+	char last[NAME_MAX + 1];
+	int dir AUTOCLOSE = open_parent(b, dest, last);
+	if (dir < 0)
+		return -1;
+	if (make == MAKE_DIR) {
+		if (mkdirat(dir, last, 0755) < 0 && errno != EEXIST)
+			return fail(b, errno, "mkdir %s", dest);
+	} else {
+		int f = openat(dir, last, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			       O_CLOEXEC, 0444);
+		if (f < 0 && errno != EEXIST)
+			return fail(b, errno, "create %s", dest);
+		if (f >= 0)
+			close(f);
+	}
+	fd = sys_openat2(dir, last, O_PATH | O_CLOEXEC, RESOLVE_BENEATH | RESOLVE_SAFE);
+	return fd < 0 ? fail(b, errno, "%s", dest) : fd;
+}
+
+/* ---- Making and attaching mounts ---- */
+
+struct fs_opt {
+	const char *key;
+	const char *value; /* NULL: a flag */
+};
+
+/* The kernel explains a failed fsconfig in the context's message log. */
+static void fs_log(int fs, char *buf, size_t size)
+{
+	ssize_t n = read(fs, buf, size - 1);
+	if (n <= 0) {
+		buf[0] = '\0';
+		return;
+	}
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* A new detached mount of TYPE with OPTS and mount attributes ATTRS. */
+static int fs_new(struct build *b, const char *type, const struct fs_opt *opts,
+		  size_t nopts, unsigned attrs)
+{
+	int fs AUTOCLOSE = sys_fsopen(type, FSOPEN_CLOEXEC);
+	if (fs < 0)
+		return fail(b, errno, "fsopen %s", type);
+	/* The source names the file system type in mountinfo and df, as
+	 * mount(8) would. */
+	const char *key = "source";
+	const char *value = type;
+	int rc = sys_fsconfig(fs, FSCONFIG_SET_STRING, key, value, 0);
+	for (size_t i = 0; rc == 0 && i <= nopts; i++) {
+		if (i == nopts) {
+			key = "create";
+			value = NULL;
+			rc = sys_fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0);
+		} else {
+			key = opts[i].key;
+			value = opts[i].value;
+			rc = value ? sys_fsconfig(fs, FSCONFIG_SET_STRING, key, value, 0)
+				   : sys_fsconfig(fs, FSCONFIG_SET_FLAG, key, NULL, 0);
+		}
+	}
+	if (rc < 0) {
+		int e = errno;
+		char log[256];
+		fs_log(fs, log, sizeof(log));
+		return fail(b, e, "%s %s%s%s%s%s", type, key, value ? "=" : "",
+			    value ? value : "", *log ? ": " : "", log);
+	}
+	int mnt = sys_fsmount(fs, FSMOUNT_CLOEXEC, attrs);
+	return mnt < 0 ? fail(b, errno, "fsmount %s", type) : mnt;
+}
+
+/* A mount for the sandbox's root ("bind /srv/chroot /") replaces the
+ * current root instead of stacking on it: what it covers would be hidden
+ * anyway, and the sandbox's root must remain the only mount on the host
+ * root's dentry. pivot_root moves whatever sits there along with the
+ * old root, on top of the new one, where umount2(".") would then detach
+ * only the topmost mount and leave the host's tree one "cd /.." away. */
+static int replace_root(struct build *b, int mnt)
+{
+	if (umount2("/", MNT_DETACH) < 0)
+		return fail(b, errno, "detaching the previous root");
+	if (sys_move_mount(mnt, "", AT_FDCWD, "/", MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		return fail(b, errno, "move_mount onto the root");
+	int fd = fcntl(mnt, F_DUPFD_CLOEXEC, 3);
+	if (fd < 0)
+		return fail(b, errno, "dup");
+	close(b->rootfd);
+	b->rootfd = fd;
+	return 0;
+}
+
+/* Attach detached mount MNT on the directory or file DST. MNT stays
+ * open (it now names the attached mount). */
+static int attach(struct build *b, int mnt, int dst, const char *dest)
+{
+	if (strcmp(dest, "/") == 0)
+		return replace_root(b, mnt);
+	if (sys_move_mount(mnt, "", dst, "",
+			   MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		return fail(b, errno, "move_mount onto %s", dest);
+	return 0;
+}
+
+static int set_attrs(struct build *b, int tree, unsigned attrs, const char *what)
+{
+	struct mount_attr attr = { .attr_set = attrs };
+	if (sys_mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr) < 0)
+		return fail(b, errno, "mount_setattr %s", what);
+	return 0;
+}
+
+static int tmpfs_new(struct build *b, const char *size, unsigned mode,
+		     const char *inodes)
+{
+	char modes[16], uid[16], gid[16];
+	snprintf(modes, sizeof(modes), "%o", mode & 07777);
+	snprintf(uid, sizeof(uid), "%u", (unsigned)b->who->uid);
+	snprintf(gid, sizeof(gid), "%u", (unsigned)b->who->gid);
+	struct fs_opt opts[] = {
+		{ "size", size }, { "mode", modes }, { "uid", uid }, { "gid", gid },
+		{ "nr_inodes", inodes },
+	};
+	return fs_new(b, "tmpfs", opts, inodes ? 5 : 4,
+		      MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+}
+
+/* ---- The operations ---- */
+
+static int op_bind(struct build *b, const struct fs_op *op)
+{
+	int tree AUTOCLOSE = -1;
+	if (op->source_user_writable) {
+		/* The user could swap any directory on this path for a symlink:
+		 * resolve it once, as the user (their fsuid, fsgid and groups
+		 * are the build's default), refusing symlinks in every
+		 * component, and mount from that descriptor. */
+		int src AUTOCLOSE = sys_openat2(AT_FDCWD, op->source,
+						O_PATH | O_CLOEXEC, RESOLVE_SAFE);
+		if (src < 0 && errno == ENOENT && op->optional)
+			return 0;
+		if (src < 0)
+			return fail(b, errno, "open %s as %s, refusing symlinks",
+				    op->source, b->who->user);
+		tree = sys_open_tree(src, "", AT_EMPTY_PATH | OPEN_TREE_CLONE |
+				     AT_RECURSIVE | OPEN_TREE_CLOEXEC);
+	} else {
+		/* Root-controlled: resolved as root, as the host resolves it. */
+		if (creds_fs_root(b->err) < 0)
+			return -1;
+		tree = sys_open_tree(AT_FDCWD, op->source, OPEN_TREE_CLONE |
+				     AT_RECURSIVE | OPEN_TREE_CLOEXEC);
+		int e = errno;
+		if (creds_fs_user(b->who, b->err) < 0)
+			return -1;
+		errno = e;
+		if (tree < 0 && errno == ENOENT && op->optional)
+			return 0;
+	}
+	if (tree < 0)
+		return fail(b, errno, "open_tree %s", op->source);
+
+	struct stat st;
+	if (fstat(tree, &st) < 0)
+		return fail(b, errno, "fstat %s", op->source);
+	unsigned attrs = MOUNT_ATTR_NOSUID;
+	if (op->type != OP_DEV_BIND)
+		attrs |= MOUNT_ATTR_NODEV;
+	if (op->type == OP_RO_BIND)
+		attrs |= MOUNT_ATTR_RDONLY;
+	if (set_attrs(b, tree, attrs, op->source) < 0)
+		return -1;
+	int dst AUTOCLOSE = open_dest(b, op->dest, S_ISDIR(st.st_mode) ? MAKE_DIR
+								     : MAKE_FILE);
+	if (dst < 0)
+		return -1;
+	return attach(b, tree, dst, op->dest);
+}
+
+static int op_remount_ro(struct build *b, const struct fs_op *op)
+{
+	int dst AUTOCLOSE = open_dest(b, op->dest, MAKE_NONE);
+	if (dst < 0)
+		return -1;
+	struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY };
+	if (sys_mount_setattr(dst, "", AT_EMPTY_PATH | AT_RECURSIVE, &ro) == 0)
+		return 0;
+	if (errno != EINVAL)
+		return fail(b, errno, "mount_setattr");
+	/* Not a mount point: bind it onto itself, read-only. */
+	int tree AUTOCLOSE = sys_open_tree(dst, "", AT_EMPTY_PATH | OPEN_TREE_CLONE |
+					   AT_RECURSIVE | OPEN_TREE_CLOEXEC);
+	if (tree < 0)
+		return fail(b, errno, "open_tree");
+	if (set_attrs(b, tree, MOUNT_ATTR_RDONLY, op->dest) < 0)
+		return -1;
+	return attach(b, tree, dst, op->dest);
+}
+
+static int op_tmpfs(struct build *b, const struct fs_op *op)
+{
+	char size[32];
+	if (op->size)
+		snprintf(size, sizeof(size), "%llu", op->size);
+	else
+		snprintf(size, sizeof(size), "%s", TMPFS_DEFAULT_SIZE);
+	int dst AUTOCLOSE = open_dest(b, op->dest, MAKE_DIR);
+	if (dst < 0)
+		return -1;
+	int mnt AUTOCLOSE = tmpfs_new(b, size, op->has_mode ? op->mode : 0755, NULL);
+	if (mnt < 0)
+		return -1;
+	return attach(b, mnt, dst, op->dest);
+}
+
+static int op_dir(struct build *b, const struct fs_op *op)
+{
+	if (strcmp(op->dest, "/") == 0)
+		return 0;
+	char last[NAME_MAX + 1];
+	int dir AUTOCLOSE = open_parent(b, op->dest, last);
+	if (dir < 0)
+		return -1;
+	if (mkdirat(dir, last, op->has_mode ? op->mode : 0755) == 0)
+		return 0;
+	if (errno != EEXIST)
+		return fail(b, errno, "mkdir");
+	/* An existing directory is fine, as with bubblewrap. */
+	struct stat st;
+	if (fstatat(dir, last, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return fail(b, errno, "stat");
+	if (!S_ISDIR(st.st_mode))
+		return fail(b, EEXIST, "mkdir");
+	return 0;
+}
+
+static int op_symlink(struct build *b, const struct fs_op *op)
+{
+	char last[NAME_MAX + 1];
+	int dir AUTOCLOSE = open_parent(b, op->dest, last);
+	if (dir < 0)
+		return -1;
+	if (symlinkat(op->source, dir, last) == 0)
+		return 0;
+	if (errno != EEXIST)
+		return fail(b, errno, "symlink");
+	/* The same symlink already there is fine. */
+	char have[PATH_MAX];
+	ssize_t n = readlinkat(dir, last, have, sizeof(have) - 1);
+	if (n >= 0) {
+		have[n] = '\0';
+		if (strcmp(have, op->source) == 0)
+			return 0;
+	}
+	return fail(b, EEXIST, "symlink");
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, data, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int op_file(struct build *b, const struct fs_op *op)
+{
+	char last[NAME_MAX + 1];
+	int dir AUTOCLOSE = open_parent(b, op->dest, last);
+	if (dir < 0)
+		return -1;
+	mode_t mode = op->has_mode ? op->mode : 0644;
+	int fd AUTOCLOSE = openat(dir, last, O_WRONLY | O_CREAT | O_EXCL |
+				  O_NOFOLLOW | O_CLOEXEC, mode);
+	if (fd < 0 && errno == EEXIST) {
+		/* Replace the content of an existing regular file, never
+		 * following a symlink or blocking on a fifo. */
+		fd = openat(dir, last, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		struct stat st;
+		if (fd >= 0 && fstat(fd, &st) == 0 && !S_ISREG(st.st_mode))
+			return fail(b, EEXIST, "not a regular file");
+		if (fd >= 0 && (ftruncate(fd, 0) < 0 ||
+				(op->has_mode && fchmod(fd, mode) < 0)))
+			return fail(b, errno, "truncate");
+	}
+	if (fd < 0)
+		return fail(b, errno, "create");
+	if (write_all(fd, op->content, strlen(op->content)) < 0)
+		return fail(b, errno, "write");
+	return 0;
+}
+
+/* chmod by descriptor: fchmod refuses O_PATH descriptors and fchmodat2
+ * came with Linux 6.6, but the host's /proc is still reachable. */
+static int chmod_fd(int fd, mode_t mode)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	return chmod(path, mode);
+}
+
+static int op_chmod(struct build *b, const struct fs_op *op)
+{
+	int dst AUTOCLOSE = open_dest(b, op->dest, MAKE_NONE);
+	if (dst < 0)
+		return -1;
+	if (chmod_fd(dst, op->mode & 07777) < 0)
+		return fail(b, errno, "chmod %o", op->mode);
+	return 0;
+}
+
+static int op_proc(struct build *b, const struct fs_op *op)
+{
+	/* Mounted here, by the session process, a member of the new pid
+	 * namespace: the procfs shows that namespace. */
+	int dst AUTOCLOSE = open_dest(b, op->dest, MAKE_DIR);
+	if (dst < 0)
+		return -1;
+	int mnt AUTOCLOSE = fs_new(b, "proc", NULL, 0, MOUNT_ATTR_NOSUID |
+				   MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+	if (mnt < 0 || attach(b, mnt, dst, op->dest) < 0)
+		return -1;
+	/* Kernel knobs stay read-only, as in bubblewrap. */
+	static const char *const ro[] = { "sys", "sysrq-trigger", "irq", "bus" };
+	for (size_t i = 0; i < sizeof(ro) / sizeof(ro[0]); i++) {
+		int tree AUTOCLOSE = sys_open_tree(mnt, ro[i], OPEN_TREE_CLONE |
+						   AT_RECURSIVE | OPEN_TREE_CLOEXEC |
+						   AT_SYMLINK_NOFOLLOW);
+		if (tree < 0 && errno == ENOENT)
+			continue;
+		if (tree < 0)
+			return fail(b, errno, "open_tree %s/%s", op->dest, ro[i]);
+		if (set_attrs(b, tree, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+			      MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, ro[i]) < 0)
+			return -1;
+		if (sys_move_mount(tree, "", mnt, ro[i], MOVE_MOUNT_F_EMPTY_PATH) < 0)
+			return fail(b, errno, "move_mount %s/%s", op->dest, ro[i]);
+	}
+	return 0;
+}
+
+/* Attach TREE, a detached copy of a device node's mount, onto NAME in
+ * DEV (an empty file made for it), device access allowed. */
+static int dev_node(struct build *b, int dev, const char *name, int tree)
+{
+	int f = openat(dev, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+		       O_CLOEXEC, 0444);
+	if (f < 0)
+		return fail(b, errno, "create %s", name);
+	close(f);
+	if (set_attrs(b, tree, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, name) < 0)
+		return -1;
+	if (sys_move_mount(tree, "", dev, name, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		return fail(b, errno, "move_mount %s", name);
+	return 0;
+}
+
+/* When stdin is a terminal, the session keeps using it and programs that
+ * look for their terminal's name (tty, ttyname) find it as /dev/console,
+ * as with bubblewrap: the new devpts instance does not have it. The
+ * kernel only clones mounts of the caller's own namespace, and stdin was
+ * opened in the host's, so its node is looked up again by the path the
+ * kernel gives for it, without symlinks, and must be the same inode. */
+static int dev_console(struct build *b, int dev)
+{
+	struct stat in, found;
+	char path[PATH_MAX];
+	if (!isatty(STDIN_FILENO) || fstat(STDIN_FILENO, &in) < 0)
+		return 0;
+	ssize_t n = readlink("/proc/self/fd/0", path, sizeof(path) - 1);
+	if (n <= 0 || path[0] != '/')
+		return 0;
+	path[n] = '\0';
+	if (creds_fs_root(b->err) < 0)
+		return -1;
+	int fd AUTOCLOSE = sys_openat2(AT_FDCWD, path, O_PATH | O_CLOEXEC, RESOLVE_SAFE);
+	if (creds_fs_user(b->who, b->err) < 0)
+		return -1;
+	if (fd < 0 || fstat(fd, &found) < 0 || !S_ISCHR(found.st_mode) ||
+	    found.st_rdev != in.st_rdev || found.st_ino != in.st_ino ||
+	    found.st_dev != in.st_dev)
+		return 0; /* a terminal this namespace cannot name */
+	int tree AUTOCLOSE = sys_open_tree(fd, "", AT_EMPTY_PATH | OPEN_TREE_CLONE |
+					   OPEN_TREE_CLOEXEC);
+	if (tree < 0)
+		return fail(b, errno, "open_tree %s", path);
+	return dev_node(b, dev, "console", tree);
+}
+
+static int op_dev(struct build *b, const struct fs_op *op)
+{
+	int dst AUTOCLOSE = open_dest(b, op->dest, MAKE_DIR);
+	if (dst < 0)
+		return -1;
+	int dev AUTOCLOSE = tmpfs_new(b, DEV_SIZE, 0755, DEV_INODES);
+	if (dev < 0 || attach(b, dev, dst, op->dest) < 0)
+		return -1;
+
+	static const char *const nodes[] = { "null", "zero", "full", "random",
+					     "urandom", "tty" };
+	/* The host's nodes, by paths anyone can look up. */
+	for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
+		char host[32];
+		snprintf(host, sizeof(host), "/dev/%s", nodes[i]);
+		int tree AUTOCLOSE = sys_open_tree(AT_FDCWD, host, OPEN_TREE_CLONE |
+						   OPEN_TREE_CLOEXEC |
+						   AT_SYMLINK_NOFOLLOW);
+		struct stat st;
+		if (tree < 0)
+			return fail(b, errno, "open_tree %s", host);
+		if (fstat(tree, &st) < 0 || !S_ISCHR(st.st_mode))
+			return fail(b, 0, "%s is not a character device", host);
+		if (dev_node(b, dev, nodes[i], tree) < 0)
+			return -1;
+	}
+
+	if (mkdirat(dev, "pts", 0755) < 0)
+		return fail(b, errno, "mkdir pts");
+	static const struct fs_opt pts_opts[] = {
+		{ "newinstance", NULL }, { "ptmxmode", "0666" }, { "mode", "0620" },
+		{ "max", DEVPTS_MAX },
+	};
+	int pts AUTOCLOSE = fs_new(b, "devpts", pts_opts, 4,
+				   MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
+	if (pts < 0)
+		return -1;
+	if (sys_move_mount(pts, "", dev, "pts", MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		return fail(b, errno, "move_mount pts");
+
+	if (mkdirat(dev, "shm", 0755) < 0)
+		return fail(b, errno, "mkdir shm");
+	int shm AUTOCLOSE = tmpfs_new(b, TMPFS_DEFAULT_SIZE, 01777, NULL);
+	if (shm < 0)
+		return -1;
+	if (sys_move_mount(shm, "", dev, "shm", MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		return fail(b, errno, "move_mount shm");
+
+	/* As bubblewrap's /dev has them (core included: /proc/kcore is
+	 * root's only). */
+	static const char *const links[][2] = {
+		{ "ptmx", "pts/ptmx" },          { "core", "/proc/kcore" },
+		{ "fd", "/proc/self/fd" },
+		{ "stdin", "/proc/self/fd/0" },  { "stdout", "/proc/self/fd/1" },
+		{ "stderr", "/proc/self/fd/2" },
+	};
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++)
+		if (symlinkat(links[i][1], dev, links[i][0]) < 0)
+			return fail(b, errno, "symlink %s", links[i][0]);
+
+	return dev_console(b, dev);
+}
+
+static int op_mqueue(struct build *b, const struct fs_op *op)
+{
+	int dst AUTOCLOSE = open_dest(b, op->dest, MAKE_DIR);
+	if (dst < 0)
+		return -1;
+	int mnt AUTOCLOSE = fs_new(b, "mqueue", NULL, 0, MOUNT_ATTR_NOSUID |
+				   MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+	if (mnt < 0)
+		return -1;
+	return attach(b, mnt, dst, op->dest);
+}
+
+/* An overlay whose lower layer is what DEST shows now and whose upper and
+ * work directories sit on a fresh tmpfs that nothing else references:
+ * writes land there and vanish with the namespace. The overlay is made
+ * with root's file-system identity because overlayfs copies files up with
+ * its mounter's credentials (ownership included); the user still needs
+ * ordinary permission on each file to change it. Mounts below DEST are
+ * not part of the lower layer (overlayfs does not cross mounts). */
+static int op_tmp_overlay(struct build *b, const struct fs_op *op)
+{
+	int lower AUTOCLOSE = open_dest(b, op->dest, MAKE_NONE);
+	if (lower < 0)
+		return -1;
+	struct stat st;
+	if (fstat(lower, &st) < 0)
+		return fail(b, errno, "stat");
+	if (!S_ISDIR(st.st_mode))
+		return fail(b, ENOTDIR, "lower layer");
+	if (creds_fs_root(b->err) < 0)
+		return -1;
+
+	int rc = -1, ov = -1;
+	int tmp AUTOCLOSE = tmpfs_new(b, TMPFS_DEFAULT_SIZE, 0700, NULL);
+	if (tmp < 0)
+		goto out;
+	/* The merged root shows the upper directory's owner and mode. */
+	if (mkdirat(tmp, "upper", st.st_mode & 07777) < 0 ||
+	    fchownat(tmp, "upper", st.st_uid, st.st_gid, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    mkdirat(tmp, "work", 0700) < 0) {
+		fail(b, errno, "upper layer");
+		goto out;
+	}
+	/* overlayfs takes its layers from mounts of this namespace: attach
+	 * the tmpfs for a moment on top of the host's root (out of every
+	 * path lookup's way), then detach it once overlayfs holds its own
+	 * private copy. */
+	if (sys_move_mount(tmp, "", AT_FDCWD, "/", MOVE_MOUNT_F_EMPTY_PATH) < 0) {
+		fail(b, errno, "move_mount upper layer");
+		goto out;
+	}
+	char lowerdir[64], upperdir[64], workdir[64], tmpdir[64];
+	snprintf(lowerdir, sizeof(lowerdir), "/proc/self/fd/%d", lower);
+	snprintf(tmpdir, sizeof(tmpdir), "/proc/self/fd/%d", tmp);
+	snprintf(upperdir, sizeof(upperdir), "/proc/self/fd/%d/upper", tmp);
+	snprintf(workdir, sizeof(workdir), "/proc/self/fd/%d/work", tmp);
+	struct fs_opt opts[] = {
+		{ "lowerdir", lowerdir }, { "upperdir", upperdir }, { "workdir", workdir },
+	};
+	ov = fs_new(b, "overlay", opts, 3, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+	if (umount2(tmpdir, MNT_DETACH) < 0 && ov >= 0) {
+		fail(b, errno, "detaching the upper layer's tmpfs");
+		goto out;
+	}
+	if (ov >= 0)
+		rc = attach(b, ov, lower, op->dest);
+out:
+	close_fd(&ov);
+	if (creds_fs_user(b->who, b->err) < 0)
+		return -1;
+	return rc;
+}
+
+static int run_op(struct build *b, const struct fs_op *op)
+{
+	switch (op->type) {
+	case OP_BIND:
+	case OP_RO_BIND:
+	case OP_DEV_BIND: return op_bind(b, op);
+	case OP_REMOUNT_RO: return op_remount_ro(b, op);
+	case OP_TMPFS: return op_tmpfs(b, op);
+	case OP_DIR: return op_dir(b, op);
+	case OP_SYMLINK: return op_symlink(b, op);
+	case OP_FILE: return op_file(b, op);
+	case OP_CHMOD: return op_chmod(b, op);
+	case OP_PROC: return op_proc(b, op);
+	case OP_DEV: return op_dev(b, op);
+	case OP_MQUEUE: return op_mqueue(b, op);
+	case OP_TMP_OVERLAY: return op_tmp_overlay(b, op);
+	}
+	return fail(b, 0, "unknown operation type %d", (int)op->type);
+}
+
+int mounts_build(const struct plan *plan, int *rootfd, struct cc_error *err)
+{
+	struct build b = { .plan = plan, .who = &plan->who, .rootfd = -1, .err = err };
+	/* Owned by the user, mode 0755, as bubblewrap's root is. */
+	b.rootfd = tmpfs_new(&b, TMPFS_DEFAULT_SIZE, 0755, NULL);
+	if (b.rootfd < 0)
+		return -1;
+	if (sys_move_mount(b.rootfd, "", AT_FDCWD, "/", MOVE_MOUNT_F_EMPTY_PATH) < 0) {
+		fail(&b, errno, "move_mount");
+		close(b.rootfd);
+		return -1;
+	}
+	for (size_t i = 0; i < plan->nops; i++) {
+		b.op = &plan->ops[i];
+		if (run_op(&b, b.op) < 0) {
+			close(b.rootfd);
+			return -1;
+		}
+	}
+	*rootfd = b.rootfd;
+	return 0;
+}
+
+int mounts_pivot(int rootfd, struct cc_error *err)
+{
+	/* pivot_root(".", ".") stacks the old root on the new one; detaching
+	 * "." then removes the old root and every host mount with it. */
+	if (fchdir(rootfd) < 0)
+		return cc_fail_errno(err, "chdir to the new root");
+	if (sys_pivot_root(".", ".") < 0)
+		return cc_fail_errno(err, "pivot_root");
+	if (umount2(".", MNT_DETACH) < 0)
+		return cc_fail_errno(err, "detaching the old root");
+	if (chdir("/") < 0)
+		return cc_fail_errno(err, "chdir /");
+	/* ".." at the root follows a mount stacked on the root: it must lead
+	 * back to the root itself, or part of the old tree is still there. */
+	struct statx root, up;
+	if (statx(AT_FDCWD, "/", AT_SYMLINK_NOFOLLOW, STATX_INO | STATX_MNT_ID, &root) < 0 ||
+	    statx(AT_FDCWD, "/..", AT_SYMLINK_NOFOLLOW, STATX_INO | STATX_MNT_ID, &up) < 0)
+		return cc_fail_errno(err, "checking the new root");
+	if (!(root.stx_mask & up.stx_mask & STATX_MNT_ID) ||
+	    root.stx_mnt_id != up.stx_mnt_id || root.stx_ino != up.stx_ino ||
+	    root.stx_dev_major != up.stx_dev_major ||
+	    root.stx_dev_minor != up.stx_dev_minor)
+		return cc_fail(err, "the old root is still reachable after pivot_root");
+	return 0;
+}

@@ -1,0 +1,866 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The engine: execute a plan.
+ *
+ * Process tree, with a pid namespace (the usual case):
+ *
+ *   caller (root, on the host)   sandbox_run(): builds the seccomp filter,
+ *     |                          waits, relays signals, writes a user
+ *     |                          namespace's id maps
+ *     +- pid 1   clone3(NEWNS|NEWPID): forks the session process, creates
+ *          |     the other namespaces (net, ipc, uts, cgroup), then execs
+ *          |     cocoon-init from a descriptor opened on the host, so pid 1
+ *          |     holds none of the caller's memory
+ *          +- pid 2   the session process: builds the new root, joins pid
+ *                     1's namespaces, waits for cocoon-init to be loaded,
+ *                     pivots, becomes the user, execs the command
+ *
+ * Without a pid namespace the caller's child, cloned into all the
+ * namespaces at once, is the session process.
+ *
+ * The session process, in order: dumpable off; mount propagation
+ * private; the user's groups and fsuid/fsgid for the build; the root
+ * tmpfs and the plan's operations (mounts.c); the other namespaces
+ * joined, loopback up, hostname; pivot_root and the old root detached;
+ * the caller's resource limits; the seccomp filter (as root, unless a
+ * user namespace comes); ambient and bounding capabilities dropped,
+ * setgroups, setresgid, setresuid, capabilities emptied, root checked
+ * unreachable (credentials.c); the user namespace; no_new_privs; chdir;
+ * setsid when asked; the caller's umask and signal state; every
+ * descriptor above 2 closed on exec; execve.
+ *
+ * Why pid 1 execs cocoon-init before the root is built rather than after
+ * pivot_root: the dynamic loader of a program exec'd after the pivot
+ * would read the sandbox's /etc/ld.so.preload and libraries, which the
+ * user shapes (a created /etc or /lib belongs to the user) while pid 1 is
+ * still root with every capability. Exec'd before, it loads the host's;
+ * the session process only pivots once cocoon-init has closed its
+ * descriptors (the end of file on a pipe). Pid 1 creates the other
+ * namespaces (half a millisecond for a network namespace) and loads
+ * cocoon-init while the session process builds the root, on the other
+ * CPU, so neither wait costs much.
+ *
+ * Undoing a failure: everything is built inside namespaces that only
+ * these processes hold. A failing step makes the session process report
+ * its message over the socket and exit; cocoon-init (or the caller,
+ * without a pid namespace) then sees it end, the namespaces die with
+ * their last process and the mounts with them. The host's own mount
+ * table is never touched: propagation is made private before the first
+ * mount. The caller returns only after its child is reaped. What the
+ * build created inside a writable bind of a host directory (mount
+ * points, as the user) stays, as with bubblewrap; the planner refuses
+ * creating below a bind the user can write.
+ *
+ * Reports travel on a SOCK_SEQPACKET pair, close-on-exec in the children:
+ * 'E' + text is an error (the first one wins), 'U' + a pidfd asks the
+ * caller to write the user namespace's maps (answer 'K' or 'X'), and the
+ * end of file, once both children have exec'd, means the command runs.
+ *
+ * The caller must be single-threaded (checked): the first child is made
+ * with a raw clone3, which copies the caller as it is, locks other
+ * threads held included, and it allocates memory (libcap) before its
+ * exec. */
+#include "sandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <locale.h>
+#include <net/if.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "credentials.h"
+#include "mounts.h"
+#include "seccomp_filter.h"
+#include "syscalls.h"
+
+/* ---- Signals in the caller ----
+ *
+ * While the session runs, the caller relays TERM and HUP (a service
+ * stopping, a connection hanging up) and INT and QUIT sent by a process.
+ * A terminal sends INT and QUIT to its foreground process group, which
+ * holds the session as well: those are not sent a second time. */
+static const int forwarded[] = { SIGTERM, SIGHUP, SIGINT, SIGQUIT };
+#define NFORWARDED (sizeof(forwarded) / sizeof(forwarded[0]))
+static volatile sig_atomic_t pending[NFORWARDED];
+
+static void on_signal(int sig, siginfo_t *si, void *ctx)
+{
+	(void)ctx;
+	if ((sig == SIGINT || sig == SIGQUIT) && si->si_code == SI_KERNEL)
+		return;
+	for (size_t i = 0; i < NFORWARDED; i++)
+		if (forwarded[i] == sig)
+			pending[i] = 1;
+}
+
+struct saved_signals {
+	sigset_t mask;
+	struct sigaction act[NFORWARDED];
+	struct sigaction chld;
+};
+
+static void signals_take(struct saved_signals *saved)
+{
+	sigset_t block;
+	sigemptyset(&block);
+	for (size_t i = 0; i < NFORWARDED; i++)
+		sigaddset(&block, forwarded[i]);
+	sigprocmask(SIG_BLOCK, &block, &saved->mask);
+
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigfillset(&sa.sa_mask);
+	for (size_t i = 0; i < NFORWARDED; i++) {
+		pending[i] = 0;
+		sigaction(forwarded[i], &sa, &saved->act[i]);
+	}
+	/* The caller must not reap (or auto-reap, with SIG_IGN) our child. */
+	struct sigaction dfl;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(SIGCHLD, &dfl, &saved->chld);
+}
+
+static void signals_restore(const struct saved_signals *saved)
+{
+	for (size_t i = 0; i < NFORWARDED; i++)
+		sigaction(forwarded[i], &saved->act[i], NULL);
+	sigaction(SIGCHLD, &saved->chld, NULL);
+	sigprocmask(SIG_SETMASK, &saved->mask, NULL);
+}
+
+/* For the command: what the caller had, as if it had exec'd the command
+ * itself. A handler of the caller's becomes SIG_DFL here rather than at
+ * exec, so that a signal pending since the setup cannot run caller code
+ * in this process. */
+static void signals_for_command(const struct saved_signals *saved)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	for (size_t i = 0; i <= NFORWARDED; i++) {
+		const struct sigaction *old = i < NFORWARDED ? &saved->act[i]
+							     : &saved->chld;
+		int sig = i < NFORWARDED ? forwarded[i] : SIGCHLD;
+		sa.sa_handler = old->sa_handler == SIG_IGN ? SIG_IGN : SIG_DFL;
+		sigaction(sig, &sa, NULL);
+	}
+	sigprocmask(SIG_SETMASK, &saved->mask, NULL);
+}
+
+/* ---- State shared by the caller and its children ---- */
+
+struct run {
+	const struct sandbox_request *req;
+	const struct plan *plan;
+	struct seccomp_filter *filter; /* built before the clone */
+	struct saved_signals saved;
+	mode_t umask;   /* the caller's, for the command */
+	pid_t caller;   /* the caller's pid */
+	int sock;       /* the children's end of the report socket */
+	int initfd;     /* cocoon-init opened on the host; -1: no pid namespace */
+	/* With a pid namespace, pid 1 creates the other namespaces (these
+	 * CLONE_NEW* flags) after forking the session process, which joins
+	 * them once it needs them. */
+	unsigned long late_ns;
+	/* Session process: pid 1 writes one byte once late_ns exist, then
+	 * the end of file comes once cocoon-init is loaded. -1 without a
+	 * pid namespace. */
+	int ready;
+	bool joined;    /* session process: the byte was read */
+};
+
+static void report(int sock, const struct cc_error *err)
+{
+	char buf[1 + sizeof(err->msg)];
+	size_t n = strnlen(err->msg, sizeof(err->msg) - 1);
+	buf[0] = 'E';
+	memcpy(buf + 1, err->msg, n);
+	if (send(sock, buf, n + 1, MSG_NOSIGNAL) < 0) {
+		/* Nobody is listening any more: nothing to tell. */
+	}
+}
+
+static _Noreturn void child_fail(const struct run *run, const struct cc_error *err)
+{
+	report(run->sock, err);
+	_exit(127);
+}
+
+/* First steps of the caller's child. */
+static int child_begin(struct cc_error *err)
+{
+	/* Messages are formatted in the C locale: strerror in another one
+	 * would read translation catalogues, from the sandbox after the
+	 * pivot. */
+	setlocale(LC_ALL, "C");
+	/* A setuid entry point leaves the real uid the user's, which would
+	 * let the user signal (stop, kill) root's setup and cocoon-init. */
+	if (setresgid(0, 0, 0) < 0 || setresuid(0, 0, 0) < 0)
+		return cc_fail_errno(err, "becoming fully root");
+	return 0;
+}
+
+/* ---- The session process ---- */
+
+static int loopback_up(struct cc_error *err)
+{
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return cc_fail_errno(err, "socket for the loopback interface");
+	struct ifreq ifr;
+	memset(&ifr, 0, sizeof(ifr));
+	memcpy(ifr.ifr_name, "lo", 3);
+	int rc = 0;
+	if (ioctl(s, SIOCGIFFLAGS, &ifr) < 0)
+		rc = cc_fail_errno(err, "reading the loopback interface's flags");
+	ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+	if (rc == 0 && ioctl(s, SIOCSIFFLAGS, &ifr) < 0)
+		rc = cc_fail_errno(err, "bringing the loopback interface up");
+	close(s);
+	return rc;
+}
+
+static ssize_t read_ready(int fd, char *c)
+{
+	ssize_t n;
+	do
+		n = read(fd, c, 1);
+	while (n < 0 && errno == EINTR);
+	return n;
+}
+
+/* Enter the namespaces pid 1 created (setns on a pidfd enters them all
+ * at once). Creating a network namespace takes half a millisecond, which
+ * pid 1 spends while this process builds the root. */
+static int join_namespaces(struct run *run, struct cc_error *err)
+{
+	if (run->ready < 0 || run->joined)
+		return 0;
+	run->joined = true;
+	char c = 0;
+	if (read_ready(run->ready, &c) != 1 || c != 'n')
+		return cc_fail(err, "pid 1 did not create the namespaces");
+	if (!run->late_ns)
+		return 0;
+	int pidfd = sys_pidfd_open(1, 0);
+	if (pidfd < 0)
+		return cc_fail_errno(err, "pidfd_open 1");
+	int rc = setns(pidfd, (int)run->late_ns);
+	close(pidfd);
+	if (rc < 0)
+		return cc_fail_errno(err, "joining pid 1's namespaces");
+	return 0;
+}
+
+/* pivot_root changes the root of every process whose root is the old
+ * one, pid 1 included: cocoon-init's loader must be done with the host's
+ * libraries first. It closes every descriptor once running. */
+static int wait_for_init(struct run *run, struct cc_error *err)
+{
+	if (run->ready < 0)
+		return 0;
+	char c;
+	ssize_t n = read_ready(run->ready, &c);
+	close(run->ready);
+	run->ready = -1;
+	if (n != 0)
+		return cc_fail(err, "waiting for cocoon-init: unexpected %s",
+			       n < 0 ? strerror(errno) : "data");
+	return 0;
+}
+
+static bool plan_has(const struct plan *plan, enum op_type type)
+{
+	for (size_t i = 0; i < plan->nops; i++)
+		if (plan->ops[i].type == type)
+			return true;
+	return false;
+}
+
+static int apply_rlimits(const struct rlimit *lim, struct cc_error *err)
+{
+	for (int r = 0; r < RLIM_NLIMITS; r++)
+		if (setrlimit(r, &lim[r]) < 0)
+			return cc_fail_errno(err, "restoring resource limit %d", r);
+	return 0;
+}
+
+/* The user namespace comes last, after the switch to the user: it maps
+ * only the user's uid and gid, is owned by the user, and owns none of the
+ * sandbox's other namespaces, so the capabilities it grants reach
+ * nothing. The caller, root in the parent namespace, writes the maps:
+ * this process can no longer open its own map files (they belong to root
+ * while it is not dumpable), and making it dumpable would let the user
+ * ptrace a process that still holds the caller's memory. */
+static int user_namespace(const struct run *run, struct cc_error *err)
+{
+	if (unshare(CLONE_NEWUSER) < 0)
+		return cc_fail_errno(err, "unshare user namespace");
+	int pidfd = sys_pidfd_open(getpid(), 0);
+	if (pidfd < 0)
+		return cc_fail_errno(err, "pidfd_open");
+	char msg = 'U';
+	struct iovec iov = { &msg, 1 };
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} ctl;
+	memset(&ctl, 0, sizeof(ctl));
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &pidfd, sizeof(int));
+	ssize_t n = sendmsg(run->sock, &mh, MSG_NOSIGNAL);
+	close(pidfd);
+	if (n != 1)
+		return cc_fail_errno(err, "asking for the user namespace's maps");
+	char reply = 0;
+	do
+		n = recv(run->sock, &reply, 1, 0);
+	while (n < 0 && errno == EINTR);
+	if (n == 1 && reply == 'X')
+		_exit(127); /* the caller holds the reason */
+	if (n != 1 || reply != 'K')
+		return cc_fail(err, "the user namespace's maps were not written");
+	return 0;
+}
+
+static int enter_dir(const struct plan *plan, struct cc_error *err)
+{
+	if (plan->chdir) {
+		if (chdir(plan->chdir) < 0)
+			return cc_fail_errno(err, "chdir %s", plan->chdir);
+		return 0;
+	}
+	const char *home = plan->who.home;
+	if (home && home[0] == '/' && chdir(home) == 0)
+		return 0;
+	if (chdir("/") < 0)
+		return cc_fail_errno(err, "chdir /");
+	return 0;
+}
+
+/* execve, searching the environment's PATH (as execvp would) when the
+ * command names no directory. Runs as the user, inside the sandbox. */
+static void exec_command(const struct sandbox_request *req, struct cc_error *err)
+{
+	if (strchr(req->path, '/')) {
+		execve(req->path, req->argv, req->envp);
+		cc_fail_errno(err, "exec %s", req->path);
+		return;
+	}
+	const char *path = "/usr/local/bin:/usr/bin:/bin";
+	for (char *const *e = req->envp; *e; e++)
+		if (strncmp(*e, "PATH=", 5) == 0)
+			path = *e + 5;
+	int first_errno = ENOENT;
+	for (const char *p = path;; p++) {
+		const char *end = strchrnul(p, ':');
+		char file[PATH_MAX];
+		int n = snprintf(file, sizeof(file), "%.*s%s%s", (int)(end - p), p,
+				 end > p ? "/" : "", req->path);
+		if (n > 0 && (size_t)n < sizeof(file)) {
+			execve(file, req->argv, req->envp);
+			if (errno != ENOENT && errno != ENOTDIR && first_errno == ENOENT)
+				first_errno = errno;
+		}
+		if (!*end)
+			break;
+		p = end;
+	}
+	errno = first_errno;
+	cc_fail_errno(err, "exec %s", req->path);
+}
+
+static _Noreturn void session(struct run *run)
+{
+	const struct sandbox_request *req = run->req;
+	const struct plan *plan = run->plan;
+	const struct identity *who = &plan->who;
+	struct cc_error err = { "" };
+	int rootfd = -1;
+
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
+		cc_fail_errno(&err, "PR_SET_DUMPABLE");
+		goto fail;
+	}
+	umask(0); /* modes in the plan are exact */
+	/* Before any mount: nothing done here may reach the host, and no
+	 * host mount event may reach in (a mount propagated into a
+	 * read-only bind would come with the host's flags). */
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
+		cc_fail_errno(&err, "making mount propagation private");
+		goto fail;
+	}
+	/* An mqueue file system belongs to the ipc namespace of whoever
+	 * mounts it: join before building in that (rare) case. */
+	if (plan_has(plan, OP_MQUEUE) && join_namespaces(run, &err) < 0)
+		goto fail;
+	if (creds_build_begin(who, &err) < 0 || mounts_build(plan, &rootfd, &err) < 0)
+		goto fail;
+	if (join_namespaces(run, &err) < 0)
+		goto fail;
+	if ((plan->namespaces & NS_NET) && loopback_up(&err) < 0)
+		goto fail;
+	if (plan->hostname &&
+	    sethostname(plan->hostname, strlen(plan->hostname)) < 0) {
+		cc_fail_errno(&err, "sethostname %s", plan->hostname);
+		goto fail;
+	}
+	if (wait_for_init(run, &err) < 0 || mounts_pivot(rootfd, &err) < 0)
+		goto fail;
+	close(rootfd);
+
+	/* From here on the only file system is the sandbox's, parts of
+	 * which the user shapes. Nothing below reads a file while
+	 * privileged: no NSS (who was resolved before), no locale (C, set
+	 * at the start), no dlopen; the seccomp filter was built before the
+	 * clone. */
+	if (req->session_rlimits && apply_rlimits(req->session_rlimits, &err) < 0)
+		goto fail;
+	/* Loading a filter needs no_new_privs or CAP_SYS_ADMIN. Without a
+	 * user namespace it is loaded here, as root, the last privileged
+	 * step: that works whatever no_new_privs says, and it then binds
+	 * setuid programs run inside too. The filter refuses new user
+	 * namespaces, so with one it is loaded inside it, where the process
+	 * holds every capability (of that namespace only) until
+	 * creds_drop_all. */
+	bool userns = plan->namespaces & NS_USER;
+	if (!userns && seccomp_load_filter(run->filter, &err) < 0)
+		goto fail;
+	if (creds_become_user(who, &err) < 0)
+		goto fail;
+	if (userns && (user_namespace(run, &err) < 0 ||
+		       creds_drop_bounding(&err) < 0 ||
+		       seccomp_load_filter(run->filter, &err) < 0 ||
+		       creds_drop_all(&err) < 0))
+		goto fail;
+	if (plan->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
+		cc_fail_errno(&err, "PR_SET_NO_NEW_PRIVS");
+		goto fail;
+	}
+	if (enter_dir(plan, &err) < 0)
+		goto fail;
+	if (plan->new_session && setsid() < 0) {
+		cc_fail_errno(&err, "setsid");
+		goto fail;
+	}
+	/* Without a pid namespace nothing ends the session when the caller
+	 * is killed; this does, as cocoon-init's death would. */
+	if (run->initfd < 0 && (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 ||
+				getppid() != run->caller)) {
+		cc_fail(&err, "the caller is gone");
+		goto fail;
+	}
+	umask(run->umask);
+	signals_for_command(&run->saved);
+	/* The command gets 0, 1 and 2; the report socket stays open until
+	 * the exec succeeds. */
+	if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) < 0) {
+		cc_fail_errno(&err, "close_range");
+		goto fail;
+	}
+	exec_command(req, &err);
+fail:
+	child_fail(run, &err);
+}
+
+/* ---- pid 1 ---- */
+
+static _Noreturn void pid1(struct run *run)
+{
+	struct cc_error err = { "" };
+	if (child_begin(&err) < 0)
+		child_fail(run, &err);
+	/* The session ends with the caller. The caller may have died before
+	 * this: its end of the socket is then closed. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0) {
+		cc_fail_errno(&err, "PR_SET_PDEATHSIG");
+		child_fail(run, &err);
+	}
+	struct pollfd hup = { .fd = run->sock, .events = 0, .revents = 0 };
+	if (poll(&hup, 1, 0) > 0 && (hup.revents & (POLLHUP | POLLERR)))
+		_exit(127);
+
+	int ready[2];
+	if (pipe2(ready, O_CLOEXEC) < 0) {
+		cc_fail_errno(&err, "pipe");
+		child_fail(run, &err);
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		cc_fail_errno(&err, "fork");
+		child_fail(run, &err);
+	}
+	if (pid == 0) {
+		close(ready[1]);
+		run->ready = ready[0];
+		session(run);
+	}
+	close(ready[0]);
+	if (run->late_ns && unshare((int)run->late_ns) < 0) {
+		cc_fail_errno(&err, "creating the namespaces");
+		child_fail(run, &err);
+	}
+	if (write(ready[1], "n", 1) != 1) {
+		cc_fail_errno(&err, "telling the session process");
+		child_fail(run, &err);
+	}
+	/* The write end survives the exec; cocoon-init closes it (with every
+	 * other descriptor) once loaded. Out of the caller's process group,
+	 * cocoon-init gets none of the terminal's signals. */
+	if (fcntl(ready[1], F_SETFD, 0) < 0 || setpgid(0, 0) < 0 || chdir("/") < 0) {
+		cc_fail_errno(&err, "preparing cocoon-init");
+		child_fail(run, &err);
+	}
+	/* Signals stay blocked across the exec: a namespace's init drops
+	 * what it does not handle, and cocoon-init only takes them (with
+	 * sigwaitinfo) once loaded. Blocked, those sent meanwhile wait. */
+	sigset_t all;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+	char main_pid[24];
+	snprintf(main_pid, sizeof(main_pid), "%d", (int)pid);
+	char *argv[] = { (char *)"cocoon-init", main_pid, NULL };
+	char *envp[] = { NULL };
+	execveat(run->initfd, "", argv, envp, AT_EMPTY_PATH);
+	cc_fail_errno(&err, "exec cocoon-init (%s)", run->req->init_path);
+	child_fail(run, &err);
+}
+
+/* ---- The caller ---- */
+
+static int open_init(const char *path, struct cc_error *err)
+{
+	if (!path)
+		return cc_fail(err, "a pid namespace needs cocoon-init, and none was given");
+	int fd = open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return cc_fail_errno(err, "cocoon-init %s", path);
+	/* It runs as root with every capability: only root may have
+	 * written it. */
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != 0 ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		close(fd);
+		return cc_fail(err, "cocoon-init %s: not a regular file that only "
+			       "root can write", path);
+	}
+	return fd;
+}
+
+/* raw clone without CLONE_VM copies the process as it is: a lock that
+ * another thread held stays held in the child (glibc's fork would reset
+ * malloc's; this does not). unshare(CLONE_NEWNS) refuses threaded
+ * callers for a similar reason. */
+static int check_single_threaded(struct cc_error *err)
+{
+	struct stat st;
+	/* /proc/PID/task links: ".", ".." and one per thread. */
+	if (stat("/proc/self/task", &st) == 0 && st.st_nlink > 3)
+		return cc_fail(err, "the caller runs %lu threads; building a "
+			       "sandbox needs a single-threaded process",
+			       (unsigned long)st.st_nlink - 2);
+	return 0;
+}
+
+static pid_t pidfd_pid(int pidfd)
+{
+	char path[64], buf[2048];
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", pidfd);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	const char *p = strstr(buf, "\nPid:\t");
+	return p ? (pid_t)strtol(p + 6, NULL, 10) : -1;
+}
+
+static int write_proc(int dir, const char *name, const char *text,
+		      struct cc_error *err)
+{
+	int fd = openat(dir, name, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return cc_fail_errno(err, "user namespace: open %s", name);
+	ssize_t n = write(fd, text, strlen(text));
+	int e = errno;
+	close(fd);
+	if (n != (ssize_t)strlen(text)) {
+		errno = n < 0 ? e : EIO;
+		return cc_fail_errno(err, "user namespace: write %s", name);
+	}
+	return 0;
+}
+
+/* Map the user's own uid and gid (and nothing else) in the session
+ * process's new user namespace, and deny setgroups there so that nobody
+ * holding that namespace can drop the user's groups. */
+static int write_maps(int pidfd, const struct identity *who, struct cc_error *err)
+{
+	pid_t pid = pidfd_pid(pidfd);
+	if (pid <= 0)
+		return cc_fail(err, "user namespace: the session process is gone");
+	char path[64], uid_map[64], gid_map[64];
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	int dir = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	/* If the process behind the pidfd still runs, the directory opened
+	 * is its own and not that of a process that reused the pid. */
+	if (dir < 0 || sys_pidfd_send_signal(pidfd, 0) < 0) {
+		if (dir >= 0)
+			close(dir);
+		return cc_fail(err, "user namespace: the session process is gone");
+	}
+	snprintf(uid_map, sizeof(uid_map), "%u %u 1\n", (unsigned)who->uid,
+		 (unsigned)who->uid);
+	snprintf(gid_map, sizeof(gid_map), "%u %u 1\n", (unsigned)who->gid,
+		 (unsigned)who->gid);
+	int rc = 0;
+	if (write_proc(dir, "setgroups", "deny", err) < 0 ||
+	    write_proc(dir, "uid_map", uid_map, err) < 0 ||
+	    write_proc(dir, "gid_map", gid_map, err) < 0)
+		rc = -1;
+	close(dir);
+	return rc;
+}
+
+enum msg_result { MSG_DONE, MSG_NONE, MSG_EOF, MSG_FAIL };
+
+struct supervisor {
+	const struct identity *who;
+	int sock;
+	bool have_error;
+	struct cc_error first;
+};
+
+static enum msg_result read_message(struct supervisor *s)
+{
+	char buf[1 + sizeof(s->first.msg)];
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} ctl;
+	struct iovec iov = { buf, sizeof(buf) - 1 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf) };
+	ssize_t n = recvmsg(s->sock, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+	if (n < 0)
+		return errno == EAGAIN || errno == EINTR ? MSG_NONE : MSG_FAIL;
+	if (n == 0)
+		return MSG_EOF;
+	buf[n] = '\0';
+	int fd = -1;
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+		    c->cmsg_len == CMSG_LEN(sizeof(int)))
+			memcpy(&fd, CMSG_DATA(c), sizeof(int));
+
+	if (buf[0] == 'E' && !s->have_error) {
+		snprintf(s->first.msg, sizeof(s->first.msg), "%s", buf + 1);
+		s->have_error = true;
+	} else if (buf[0] == 'U') {
+		struct cc_error merr;
+		char reply = 'K';
+		if (fd < 0 || write_maps(fd, s->who, &merr) < 0) {
+			reply = 'X';
+			if (fd < 0)
+				cc_fail(&merr, "user namespace: no pidfd received");
+			if (!s->have_error) {
+				s->first = merr;
+				s->have_error = true;
+			}
+		}
+		if (send(s->sock, &reply, 1, MSG_NOSIGNAL) < 0) {
+			/* The session process is gone; its end shows why. */
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	return MSG_DONE;
+}
+
+/* Wait for the child while relaying messages and signals; returns its
+ * wait status. */
+static int supervise(struct run *run, struct supervisor *s, pid_t pid,
+		     int pidfd, int *wstatus, struct cc_error *err)
+{
+	sigset_t wait_mask = run->saved.mask;
+	for (size_t i = 0; i < NFORWARDED; i++)
+		sigdelset(&wait_mask, forwarded[i]);
+	struct pollfd pfd[2] = { { s->sock, POLLIN, 0 }, { pidfd, POLLIN, 0 } };
+	bool exited = false;
+	int rc = 0;
+	while (!exited) {
+		pfd[0].revents = pfd[1].revents = 0;
+		if (ppoll(pfd, 2, NULL, &wait_mask) < 0 && errno != EINTR) {
+			rc = cc_fail_errno(err, "waiting for the sandbox");
+			sys_pidfd_send_signal(pidfd, SIGKILL);
+			break;
+		}
+		for (size_t i = 0; i < NFORWARDED; i++)
+			if (pending[i]) {
+				pending[i] = 0;
+				sys_pidfd_send_signal(pidfd, forwarded[i]);
+			}
+		if (pfd[0].fd >= 0 && pfd[0].revents) {
+			enum msg_result m = read_message(s);
+			if (m == MSG_EOF || m == MSG_FAIL)
+				pfd[0].fd = -1;
+		}
+		if (pfd[1].revents)
+			exited = true;
+	}
+	while (waitpid(pid, wstatus, 0) < 0)
+		if (errno != EINTR)
+			return cc_fail_errno(err, "waitpid");
+	/* What was sent just before the end is still queued. */
+	while (pfd[0].fd >= 0 && read_message(s) == MSG_DONE)
+		;
+	return rc;
+}
+
+static pid_t clone_child(unsigned long long flags, int *pidfd)
+{
+	struct cc_clone_args args = {
+		.flags = flags | CLONE_PIDFD,
+		.pidfd = (uint64_t)(uintptr_t)pidfd,
+		.exit_signal = SIGCHLD,
+	};
+	pid_t pid = (pid_t)sys_clone3(&args);
+	if (pid >= 0 || errno != ENOSYS)
+		return pid;
+	/* clone3 filtered out (some container runtimes): the old clone,
+	 * without a stack it works like fork; argument order differs
+	 * between architectures but all but the flags are zero. */
+	pid = (pid_t)syscall(SYS_clone, flags | SIGCHLD, 0, 0, 0, 0);
+	if (pid > 0 && (*pidfd = sys_pidfd_open(pid, 0)) < 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return -1;
+	}
+	return pid;
+}
+
+int sandbox_run(const struct sandbox_request *req, int *status,
+		struct cc_error *err)
+{
+	const struct plan *plan = req->plan;
+	if (!plan || !plan->sandboxed)
+		return cc_fail(err, "the plan has no sandbox (sandbox = none)");
+	if (!req->path || !*req->path || !req->argv || !req->argv[0] || !req->envp)
+		return cc_fail(err, "no command to run");
+	if (geteuid() != 0)
+		return cc_fail(err, "building a sandbox needs root");
+	if (plan->hostname && !(plan->namespaces & NS_UTS))
+		return cc_fail(err, "'hostname' needs a uts namespace: it would "
+			       "rename the host");
+	if (mounts_check_plan(plan, err) < 0 || check_single_threaded(err) < 0)
+		return -1;
+
+	struct run run = { .req = req, .plan = plan, .caller = getpid(),
+			   .sock = -1, .initfd = -1, .ready = -1 };
+	/* The filter is built here, as root on the host: a `seccomp = FILE`
+	 * is read from the host, and its errors come before any namespace
+	 * exists. Loading it later is one system call. */
+	if (!(run.filter = seccomp_prepare(plan, err)))
+		return -1;
+	int sv[2] = { -1, -1 };
+	if ((plan->namespaces & NS_PID) &&
+	    (run.initfd = open_init(req->init_path, err)) < 0)
+		goto early_fail;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+		cc_fail_errno(err, "socketpair");
+		goto early_fail;
+	}
+	run.sock = sv[1];
+	run.umask = umask(0);
+	umask(run.umask);
+
+	unsigned long others = 0;
+	if (plan->namespaces & NS_NET)
+		others |= CLONE_NEWNET;
+	if (plan->namespaces & NS_IPC)
+		others |= CLONE_NEWIPC;
+	if (plan->namespaces & NS_UTS)
+		others |= CLONE_NEWUTS;
+	if (plan->namespaces & NS_CGROUP)
+		others |= CLONE_NEWCGROUP;
+	unsigned long long flags = CLONE_NEWNS;
+	if (plan->namespaces & NS_PID) {
+		flags |= CLONE_NEWPID;
+		run.late_ns = others;
+	} else {
+		flags |= others;
+	}
+
+	signals_take(&run.saved);
+	int pidfd = -1;
+	pid_t pid = clone_child(flags, &pidfd);
+	if (pid == 0) {
+		close(sv[0]);
+		if (run.initfd >= 0)
+			pid1(&run);
+		struct cc_error cerr = { "" };
+		if (child_begin(&cerr) < 0)
+			child_fail(&run, &cerr);
+		session(&run);
+	}
+	close(sv[1]);
+	if (run.initfd >= 0)
+		close(run.initfd);
+
+	int rc = -1, wstatus = 0;
+	struct supervisor s = { .who = &plan->who, .sock = sv[0] };
+	if (pid < 0)
+		cc_fail_errno(err, "clone");
+	else
+		rc = supervise(&run, &s, pid, pidfd, &wstatus, err);
+	signals_restore(&run.saved);
+	close(sv[0]);
+	if (pidfd >= 0)
+		close(pidfd);
+	seccomp_filter_free(run.filter);
+	if (rc < 0)
+		return -1;
+	if (s.have_error) {
+		*err = s.first;
+		return -1;
+	}
+	if (WIFEXITED(wstatus))
+		*status = WEXITSTATUS(wstatus);
+	else if (WIFSIGNALED(wstatus))
+		*status = 128 + WTERMSIG(wstatus);
+	else
+		*status = 255;
+	return 0;
+
+early_fail:
+	if (run.initfd >= 0)
+		close(run.initfd);
+	seccomp_filter_free(run.filter);
+	return -1;
+}

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* cocoon-init: pid 1 of a session's pid namespace.
+ *
+ * Usage (by the engine only): cocoon-init MAIN-PID
+ *
+ * It reaps every process reparented to it, relays the signals root sends
+ * it (TERM, HUP, INT, QUIT) to the session's main process, and when that
+ * process ends it kills whatever is left in the namespace and exits with
+ * the main process's status (128+N when killed by signal N), which is
+ * what the engine's caller returns.
+ *
+ * It runs as root, so the session's processes (the user's) cannot signal
+ * it; the kernel drops SIGKILL and SIGSTOP sent to a namespace's init from
+ * inside. It holds no descriptor (closing them all is also how the engine
+ * learns that it is loaded), no environment, and is not dumpable, so
+ * nothing of it is reachable from the session. It reads no file once
+ * running: its libraries came from the host, before the sandbox's root
+ * existed. */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* 128+N for a signal, like a shell. */
+static int relay(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 255;
+}
+
+static void close_all(void)
+{
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, 0U, ~0U, 0U) == 0)
+		return;
+#endif
+	for (int fd = 0; fd < 65536; fd++)
+		close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	close_all();
+	if (argc != 2 || getpid() != 1)
+		return 127;
+	char *end;
+	long main_pid = strtol(argv[1], &end, 10);
+	if (*end || main_pid <= 1)
+		return 127;
+
+	/* Handled signals stay blocked (the engine execs this with every
+	 * signal blocked, so none sent during loading is lost) and are taken
+	 * with sigwaitinfo; the rest are ignored. */
+	sigset_t all, wanted;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, NULL);
+	sigemptyset(&wanted);
+	static const int relayed[] = { SIGTERM, SIGHUP, SIGINT, SIGQUIT };
+	for (size_t i = 0; i < sizeof(relayed) / sizeof(relayed[0]); i++)
+		sigaddset(&wanted, relayed[i]);
+	sigaddset(&wanted, SIGCHLD);
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP && !sigismember(&wanted, sig))
+			sigaction(sig, &ign, NULL);
+	if (chdir("/") < 0) {
+		/* The root of whichever tree: nothing depends on it. */
+	}
+
+	int main_status = 0;
+	int main_alive = 1;
+	for (;;) {
+		for (;;) {
+			int status;
+			pid_t pid = waitpid(-1, &status, WNOHANG);
+			if (pid > 0) {
+				if (pid == main_pid) {
+					main_alive = 0;
+					main_status = status;
+				}
+				continue;
+			}
+			if (pid < 0 && errno == EINTR)
+				continue;
+			if (pid < 0 && main_alive) {
+				/* No child at all: the main process is not ours. */
+				main_alive = 0;
+				main_status = 127 << 8;
+			}
+			break;
+		}
+		if (!main_alive) {
+			/* Everything left in the namespace goes with the session. */
+			kill(-1, SIGKILL);
+			while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+				;
+			_exit(relay(main_status));
+		}
+		siginfo_t si;
+		if (sigwaitinfo(&wanted, &si) < 0)
+			continue;
+		if (si.si_signo != SIGCHLD)
+			kill((pid_t)main_pid, si.si_signo);
+	}
+}

@@ -1,0 +1,464 @@
+#!/usr/bin/perl
+# SPDX-License-Identifier: GPL-2.0-or-later
+# report.pl RAWDIR OUTDIR: turn the raw samples of tests/bench/run into
+# the figures (median, min, max over the samples), the ratios, the
+# targets, and the outputs: a table on stdout, OUTDIR/results.csv,
+# OUTDIR/results.json, OUTDIR/setup-vs-binds.svg and OUTDIR/README.md.
+#
+# RAWDIR holds
+#   samples.tsv   ID, VALUE, STATUS per line (bench-timer's output)
+#   manifest.tsv  what to make of them, one directive per line:
+#     fig     ID SECTION LABEL UNIT REFS   REFS: ids to divide by, "," between
+#     na      ID SECTION LABEL REASON
+#     slope   ID SECTION LABEL ID-A ID-B N-A N-B   (B - A) / (N-B - N-A)
+#     target  LABEL NUM-ID DEN-ID|- OP THRESHOLD   OP: <= < or info
+#     plot    SERIES X ID
+#   meta.tsv      KEY, VALUE per line (machine, versions, mode)
+#   hyperfine-*.json  hyperfine's exports (a cross-check, optional)
+#   profile.txt   optional, linked from the README when present
+use strict;
+use warnings;
+use utf8;
+use JSON::PP;
+
+my ($raw, $out) = @ARGV;
+die "usage: report.pl RAWDIR OUTDIR\n" unless $raw && $out;
+
+sub read_tsv {
+	my ($path) = @_;
+	open(my $fh, '<', $path) or die "report.pl: $path: $!\n";
+	my @rows;
+	while (my $line = <$fh>) {
+		chomp $line;
+		next if $line eq '' || $line =~ /^#/;
+		push @rows, [ split /\t/, $line, -1 ];
+	}
+	close $fh;
+	return @rows;
+}
+
+# ---- samples ----
+my (%samples, %failed);
+for my $r (read_tsv("$raw/samples.tsv")) {
+	my ($id, $value, $status) = @$r;
+	if (!defined $status || $status ne '0' || $value eq 'nan' || $value < 0) {
+		$failed{$id}++;
+		next;
+	}
+	push @{ $samples{$id} }, $value;
+}
+
+sub median {
+	my @x = sort { $a <=> $b } @_;
+	return undef unless @x;
+	my $n = @x;
+	return $n % 2 ? $x[ $n / 2 ] : ($x[ $n / 2 - 1 ] + $x[ $n / 2 ]) / 2;
+}
+
+my %meta = map { $_->[0] => $_->[1] } read_tsv("$raw/meta.tsv");
+
+# ---- figures ----
+my (@figures, %fig, @targets, %plot);
+for my $r (read_tsv("$raw/manifest.tsv")) {
+	my ($kind, @f) = @$r;
+	if ($kind eq 'fig') {
+		my ($id, $section, $label, $unit, $refs) = @f;
+		my @x = @{ $samples{$id} || [] };
+		my $f = { id => $id, section => $section, label => $label, unit => $unit,
+			  n => scalar @x, failed => $failed{$id} || 0,
+			  refs => [ $refs && $refs ne '-' ? split(/,/, $refs) : () ] };
+		if (@x) {
+			my @s = sort { $a <=> $b } @x;
+			@$f{qw(median min max)} = (median(@x), $s[0], $s[-1]);
+		}
+		push @figures, $f;
+		$fig{$id} = $f;
+	} elsif ($kind eq 'na') {
+		my ($id, $section, $label, $reason) = @f;
+		my $f = { id => $id, section => $section, label => $label, unit => '',
+			  n => 0, failed => 0, refs => [], na => $reason };
+		push @figures, $f;
+		$fig{$id} = $f;
+	} elsif ($kind eq 'slope') {
+		my ($id, $section, $label, $a, $b, $na, $nb) = @f;
+		my $f = { id => $id, section => $section, label => $label,
+			  unit => 'ms/bind', n => 0, failed => 0, refs => [] };
+		if ($fig{$a} && $fig{$b} && defined $fig{$a}{median} &&
+		    defined $fig{$b}{median}) {
+			$f->{median} = ($fig{$b}{median} - $fig{$a}{median}) / ($nb - $na);
+			$f->{n} = $fig{$b}{n};
+			$f->{derived} = "($b - $a) / " . ($nb - $na);
+		}
+		push @figures, $f;
+		$fig{$id} = $f;
+	} elsif ($kind eq 'target') {
+		my ($label, $num, $den, $op, $threshold) = @f;
+		push @targets, { label => $label, num => $num, den => $den, op => $op,
+				 threshold => $threshold };
+	} elsif ($kind eq 'plot') {
+		my ($series, $x, $id) = @f;
+		push @{ $plot{$series} }, [ $x, $id ];
+	}
+}
+
+# Ratios of medians.
+for my $f (@figures) {
+	for my $ref (@{ $f->{refs} }) {
+		my $g = $fig{$ref};
+		next unless $g && defined $g->{median} && defined $f->{median} && $g->{median} > 0;
+		$f->{ratios}{$ref} = $f->{median} / $g->{median};
+	}
+}
+
+for my $t (@targets) {
+	my $num = $fig{ $t->{num} };
+	my $den = $t->{den} ne '-' ? $fig{ $t->{den} } : undef;
+	my $value;
+	if ($num && defined $num->{median}) {
+		if (!$den) {
+			$value = $num->{median};
+		} elsif (defined $den->{median} && $den->{median} > 0) {
+			$value = $num->{median} / $den->{median};
+		}
+	}
+	$t->{value} = $value;
+	if (!defined $value) {
+		$t->{status} = $num && $num->{na} ? 'n/a' : 'NO DATA';
+	} elsif ($t->{op} eq 'info') {
+		$t->{status} = 'info';
+	} elsif ($t->{op} eq '<=') {
+		$t->{status} = $value <= $t->{threshold} ? 'PASS' : 'MISS';
+	} else {
+		$t->{status} = $value < $t->{threshold} ? 'PASS' : 'MISS';
+	}
+}
+
+# ---- formatting ----
+sub num {
+	my ($v) = @_;
+	return '' unless defined $v;
+	my $a = abs $v;
+	return sprintf('%.0f', $v) if $a >= 1000;
+	return sprintf('%.1f', $v) if $a >= 100;
+	return sprintf('%.2f', $v) if $a >= 1;
+	return sprintf('%.3f', $v);
+}
+
+# A reference named by what differs from the figure's own id: the
+# components (split at dots) both share at either end are dropped, so
+# "idle10.cocoon.pss_kib" against "idle10.bwrap.pss_kib" reads "bwrap".
+sub ref_name {
+	my ($id, $ref) = @_;
+	my @a = split /\./, $id;
+	my @b = split /\./, $ref;
+	while (@a > 1 && @b > 1 && $a[0] eq $b[0]) { shift @a; shift @b }
+	while (@a > 1 && @b > 1 && $a[-1] eq $b[-1]) { pop @a; pop @b }
+	return join('.', @b);
+}
+
+sub ratio_text {
+	my ($f) = @_;
+	return join(', ', map { sprintf('%s× %s', num($f->{ratios}{$_}), ref_name($f->{id}, $_)) }
+			  grep { defined $f->{ratios}{$_} } @{ $f->{refs} });
+}
+
+sub target_value_text {
+	my ($t) = @_;
+	return '—' unless defined $t->{value};
+	my $unit = $t->{den} ne '-' ? '×' : ' ' . ($fig{ $t->{num} }{unit} // '');
+	return num($t->{value}) . $unit;
+}
+
+sub target_goal_text {
+	my ($t) = @_;
+	return 'reported' if $t->{op} eq 'info';
+	my $unit = $t->{den} ne '-' ? '×' : ' ' . ($fig{ $t->{num} }{unit} // '');
+	return "$t->{op} $t->{threshold}$unit";
+}
+
+my @table_head = ('section', 'figure', 'median', 'min', 'max', 'unit', 'n', 'ratio (of medians)');
+my @table_rows;
+for my $f (@figures) {
+	if ($f->{na}) {
+		push @table_rows, [ $f->{section}, $f->{label}, $f->{na}, '', '', '', '', '' ];
+		next;
+	}
+	my $n = $f->{n} . ($f->{failed} ? " ($f->{failed} failed)" : '');
+	push @table_rows, [ $f->{section}, $f->{label}, num($f->{median}), num($f->{min}),
+			    num($f->{max}), $f->{unit}, $n, ratio_text($f) ];
+}
+
+# ---- stdout ----
+{
+	my @w = map { length $table_head[$_] } 0 .. $#table_head;
+	for my $r (@table_rows) {
+		next if $r->[2] =~ /^n\/a/; # its reason may run past the columns
+		for my $i (0 .. $#$r) {
+			my $l = length $r->[$i];
+			$w[$i] = $l if $l > $w[$i];
+		}
+	}
+	binmode STDOUT, ':utf8';
+	my $fmt = sub {
+		my @c = @_;
+		return join('  ', map { sprintf($_ >= 2 && $_ <= 4 ? "%*s" : "%-*s", $w[$_], $c[$_]) } 0 .. $#c) . "\n";
+	};
+	print "\n", $fmt->(@table_head);
+	print $fmt->(map { '-' x $_ } @w);
+	print $fmt->(@$_) for @table_rows;
+	print "\nTargets\n";
+	for my $t (@targets) {
+		printf "  %-7s %-62s %s (goal %s)\n", $t->{status}, $t->{label},
+		       target_value_text($t), target_goal_text($t);
+	}
+	print "\n";
+}
+
+# ---- CSV ----
+sub csv {
+	my @c = map { my $v = $_ // ''; $v =~ /[",\n]/ ? do { $v =~ s/"/""/g; "\"$v\"" } : $v } @_;
+	return join(',', @c) . "\n";
+}
+{
+	open(my $fh, '>:utf8', "$out/results.csv") or die "$out/results.csv: $!\n";
+	print $fh csv(qw(kind section id label unit median min max n failed note));
+	for my $f (@figures) {
+		print $fh csv('figure', $f->{section}, $f->{id}, $f->{label}, $f->{unit},
+			      map({ defined $_ ? sprintf('%.4f', $_) : '' } @$f{qw(median min max)}),
+			      $f->{n}, $f->{failed}, $f->{na} // $f->{derived} // '');
+		for my $ref (@{ $f->{refs} }) {
+			next unless defined $f->{ratios}{$ref};
+			print $fh csv('ratio', $f->{section}, "$f->{id}/$ref",
+				      "$f->{label} / $fig{$ref}{label}", 'x',
+				      sprintf('%.4f', $f->{ratios}{$ref}), '', '', '', '', 'ratio of medians');
+		}
+	}
+	for my $t (@targets) {
+		print $fh csv('target', '', $t->{num} . ($t->{den} ne '-' ? "/$t->{den}" : ''),
+			      $t->{label}, $t->{den} ne '-' ? 'x' : $fig{ $t->{num} }{unit},
+			      defined $t->{value} ? sprintf('%.4f', $t->{value}) : '', '', '', '', '',
+			      "$t->{status} (goal " . target_goal_text($t) . ')');
+	}
+	close $fh;
+}
+
+# ---- JSON ----
+my @hyperfine;
+for my $file (sort glob("$raw/hyperfine-*.json")) {
+	open(my $fh, '<', $file) or next;
+	local $/;
+	my $data = eval { decode_json(<$fh>) };
+	close $fh;
+	next unless $data && $data->{results};
+	for my $r (@{ $data->{results} }) {
+		my @t = map { $_ * 1000 } @{ $r->{times} || [] };
+		push @hyperfine, { command => $r->{command}, runs => scalar @t,
+				   median_ms => $r->{median} * 1000, min_ms => $r->{min} * 1000,
+				   max_ms => $r->{max} * 1000, mean_ms => $r->{mean} * 1000 };
+	}
+}
+{
+	my $json = JSON::PP->new->utf8->pretty->canonical;
+	my %doc = (
+		machine => \%meta,
+		figures => [ map {
+			my $f = $_;
+			+{ (map { defined $f->{$_} ? ($_ => $f->{$_}) : () }
+			    qw(id section label unit median min max n failed na derived)),
+			   (%{ $f->{ratios} || {} } ? (ratios => $f->{ratios}) : ()) }
+		} @figures ],
+		targets => [ map { +{ %$_ } } @targets ],
+		hyperfine_crosscheck => \@hyperfine,
+	);
+	open(my $fh, '>', "$out/results.json") or die "$out/results.json: $!\n";
+	print $fh $json->encode(\%doc);
+	close $fh;
+}
+
+# ---- SVG: setup time against the number of binds, log-log ----
+my $svg_name = 'setup-vs-binds.svg';
+{
+	my ($W, $H, $L, $R, $T, $B) = (640, 420, 70, 150, 40, 55);
+	my @all;
+	for my $s (values %plot) {
+		for my $p (@$s) {
+			my $f = $fig{ $p->[1] };
+			push @all, $f->{min}, $f->{max} if $f && defined $f->{median};
+		}
+	}
+	my @xs = map { $_->[0] } map { @$_ } values %plot;
+	if (@all && @xs) {
+		my $log = sub { log($_[0]) / log(10) };
+		my ($xmin, $xmax) = (sort { $a <=> $b } @xs)[ 0, -1 ];
+		my ($ymin, $ymax) = (sort { $a <=> $b } @all)[ 0, -1 ];
+		my ($lx0, $lx1) = (int($log->($xmin)) - 0.15, $log->($xmax) + 0.15);
+		my ($ly0, $ly1) = (POSIX_floor($log->($ymin)), POSIX_ceil($log->($ymax)));
+		$ly1 = $ly0 + 1 if $ly1 <= $ly0;
+		my $px = sub { $L + ($log->($_[0]) - $lx0) / ($lx1 - $lx0) * ($W - $L - $R) };
+		my $py = sub { $H - $B - ($log->($_[0]) - $ly0) / ($ly1 - $ly0) * ($H - $T - $B) };
+		my @o;
+		push @o, qq(<svg xmlns="http://www.w3.org/2000/svg" width="$W" height="$H" viewBox="0 0 $W $H" font-family="sans-serif" font-size="12">);
+		push @o, qq(<rect width="$W" height="$H" fill="white"/>);
+		push @o, qq(<text x="@{[$W/2 - $R/2 + $L/2]}" y="22" text-anchor="middle" font-size="14">Sandbox setup time against the number of bind mounts</text>);
+		# Grid and axes.
+		for my $e ($ly0 .. $ly1) {
+			for my $m (1 .. 9) {
+				my $v = $m * 10**$e;
+				last if $log->($v) > $ly1 + 1e-9;
+				my $y = sprintf('%.1f', $py->($v));
+				my $c = $m == 1 ? '#bbb' : '#eee';
+				push @o, qq(<line x1="$L" y1="$y" x2="@{[$W-$R]}" y2="$y" stroke="$c"/>);
+				push @o, qq(<text x="@{[$L-6]}" y="@{[$y+4]}" text-anchor="end">@{[$v >= 1 ? sprintf('%d', $v) : $v]}</text>) if $m == 1;
+			}
+		}
+		my %seen;
+		for my $x (sort { $a <=> $b } grep { !$seen{$_}++ } @xs) {
+			my $X = sprintf('%.1f', $px->($x));
+			push @o, qq(<line x1="$X" y1="$T" x2="$X" y2="@{[$H-$B]}" stroke="#ddd"/>);
+			push @o, qq(<text x="$X" y="@{[$H-$B+16]}" text-anchor="middle">$x</text>);
+		}
+		push @o, qq(<rect x="$L" y="$T" width="@{[$W-$L-$R]}" height="@{[$H-$T-$B]}" fill="none" stroke="#444"/>);
+		push @o, qq(<text x="@{[($L+$W-$R)/2]}" y="@{[$H-14]}" text-anchor="middle">bind mounts in the plan (log scale)</text>);
+		push @o, qq(<text x="16" y="@{[($T+$H-$B)/2]}" text-anchor="middle" transform="rotate(-90 16 @{[($T+$H-$B)/2]})">setup + /bin/true, ms (log scale)</text>);
+		my @colors = ('#1f5fbf', '#d9730d', '#2a9d4b', '#a23b72');
+		my $i = 0;
+		for my $series (sort keys %plot) {
+			my $c = $colors[ $i % @colors ];
+			my @pts = grep { $fig{ $_->[1] } && defined $fig{ $_->[1] }{median} }
+				  sort { $a->[0] <=> $b->[0] } @{ $plot{$series} };
+			my $path = join(' ', map { sprintf('%.1f,%.1f', $px->($_->[0]), $py->($fig{ $_->[1] }{median})) } @pts);
+			push @o, qq(<polyline points="$path" fill="none" stroke="$c" stroke-width="2"/>) if @pts > 1;
+			for my $p (@pts) {
+				my $f = $fig{ $p->[1] };
+				my ($X, $Y) = map { sprintf('%.1f', $_) } $px->($p->[0]), $py->($f->{median});
+				my ($Y0, $Y1) = map { sprintf('%.1f', $py->($_)) } $f->{min}, $f->{max};
+				push @o, qq(<line x1="$X" y1="$Y0" x2="$X" y2="$Y1" stroke="$c"/>);
+				push @o, qq(<line x1="@{[$X-4]}" y1="$Y0" x2="@{[$X+4]}" y2="$Y0" stroke="$c"/>);
+				push @o, qq(<line x1="@{[$X-4]}" y1="$Y1" x2="@{[$X+4]}" y2="$Y1" stroke="$c"/>);
+				push @o, qq(<circle cx="$X" cy="$Y" r="4" fill="$c"/>);
+				# Labels of the first series above their points, the others below.
+				my $ty = $i == 0 ? $Y - 7 : $Y + 16;
+				push @o, qq(<text x="@{[$X+7]}" y="$ty" fill="$c" font-size="11">@{[num($f->{median})]}</text>);
+			}
+			my $ly = $T + 20 + 22 * $i;
+			push @o, qq(<line x1="@{[$W-$R+14]}" y1="$ly" x2="@{[$W-$R+38]}" y2="$ly" stroke="$c" stroke-width="2"/>);
+			push @o, qq(<circle cx="@{[$W-$R+26]}" cy="$ly" r="4" fill="$c"/>);
+			push @o, qq(<text x="@{[$W-$R+44]}" y="@{[$ly+4]}">$series</text>);
+			$i++;
+		}
+		push @o, qq(<text x="@{[$W-$R+14]}" y="@{[$T+20+22*$i+6]}" font-size="10" fill="#555">dot: median</text>);
+		push @o, qq(<text x="@{[$W-$R+14]}" y="@{[$T+20+22*$i+20]}" font-size="10" fill="#555">bar: min to max</text>);
+		push @o, '</svg>';
+		open(my $fh, '>', "$out/$svg_name") or die "$out/$svg_name: $!\n";
+		print $fh join("\n", @o), "\n";
+		close $fh;
+	} else {
+		$svg_name = undef;
+	}
+}
+
+sub POSIX_floor { my $v = shift; my $i = int $v; return $i > $v ? $i - 1 : $i }
+sub POSIX_ceil { my $v = shift; my $i = int $v; return $i < $v ? $i + 1 : $i }
+
+# ---- README ----
+{
+	my @md;
+	my $m = sub { $meta{ $_[0] } // '?' };
+	push @md, '# cocoon benchmarks', '';
+	push @md, '<!-- Generated by tests/bench/run; do not edit by hand: run it again. -->', '';
+	push @md, "Generated by `tests/bench/run" . ($m->('mode') eq 'quick' ? ' --quick' : '') .
+		  "` on " . $m->('date') . ' (' . $m->('mode') . ' mode, ' . $m->('elapsed') .
+		  " s). Run it again with `make bench` (full) or `tests/bench/run --quick`.", '';
+	push @md, '## Machine', '';
+	push @md, '| | |', '|---|---|';
+	push @md, "| CPUs (nproc) | " . $m->('nproc') . ' |';
+	push @md, "| CPU model | " . $m->('cpu') . ' |';
+	push @md, "| kernel | " . $m->('kernel') . ' |';
+	push @md, "| memory | " . $m->('memory') . ' |';
+	push @md, "| system | " . $m->('os') . ' |';
+	push @md, "| cocoon | " . $m->('cocoon') . ' |';
+	push @md, "| compared with | " . $m->('tools') . ' |';
+	push @md, '';
+	push @md, '## Targets', '';
+	push @md, '| target | value | goal | result |', '|---|---|---|---|';
+	for my $t (@targets) {
+		push @md, "| $t->{label} | " . target_value_text($t) . ' | ' . target_goal_text($t) .
+			  " | **$t->{status}** |";
+	}
+	push @md, '';
+	push @md, '## Results', '';
+	push @md, 'Every figure is the median over the runs, with the fastest and slowest run.',
+		  'Ratios divide medians measured in the same interleaved run.', '';
+	push @md, '| ' . join(' | ', @table_head) . ' |';
+	push @md, '|' . join('|', map { $_ >= 2 && $_ <= 4 || $_ == 6 ? '---:' : '---' } 0 .. $#table_head) . '|';
+	for my $r (@table_rows) {
+		push @md, '| ' . join(' | ', map { my $c = $_; $c =~ s/\|/\\|/g; $c } @$r) . ' |';
+	}
+	push @md, '';
+	if ($svg_name) {
+		push @md, '## Setup time against the number of binds', '';
+		push @md, "![setup time against the number of binds, cocoon beside bubblewrap]($svg_name)", '';
+		push @md, 'Both axes are logarithmic: a slope of one decade per decade is linear growth, two is quadratic.', '';
+	}
+	if (@hyperfine) {
+		push @md, '## Cross-check with hyperfine', '';
+		push @md, 'The same commands timed by hyperfine (`-N`, one command after the other rather',
+			  'than interleaved; bubblewrap run by hyperfine as the user):', '';
+		push @md, '| command | median ms | min | max | runs |', '|---|---:|---:|---:|---:|';
+		for my $h (@hyperfine) {
+			(my $c = $h->{command}) =~ s/\|/\\|/g;
+			$c = substr($c, 0, 100) . '…' if length $c > 100;
+			push @md, "| `$c` | " . join(' | ', map { num($_) } @$h{qw(median_ms min_ms max_ms)}) .
+				  " | $h->{runs} |";
+		}
+		push @md, '';
+	}
+	push @md, '## How it measures', '';
+	push @md, split /\n/, <<'EOT';
+- A small C timer (`tests/bench/timer.c`) forks and execs each command with
+  stdin, stdout and stderr on /dev/null and takes the wall time from fork to
+  reap (CLOCK_MONOTONIC). Commands compared with each other run interleaved:
+  every round runs each of them once, in a new random order (fixed seed), so
+  each follows each other equally often (the kernel finishes tearing down a
+  network namespace in a worker after its last process is gone, which costs
+  whatever runs next); warm-up rounds are dropped.
+- "As the user": the timer itself switches to the throwaway user (groups,
+  gid, uid, home, a login-like environment) before the exec, as sshd does,
+  so no runuser or PAM time is counted. `cocoonctl run` and `unshare` run as
+  root, as they must.
+- Setup: `/bin/true` in the sandbox of `conf/examples/bwrap-readme.conf`
+  (the seed article's example). bubblewrap runs the command line that
+  `cocoonctl explain --bwrap` prints for the same policy, as the user
+  (Debian's bwrap is not setuid: it uses an unprivileged user namespace).
+  firejail runs `--quiet --noprofile --net=none --private-dev --private-tmp`,
+  and once more with `--seccomp --caps.drop=all --nonewprivs`.
+  cocoon runs once with `seccomp = none` and `no-new-privs = no` (what the
+  bubblewrap command line does, apart from bwrap's own no_new_privs) and
+  once with the default hardening (`seccomp = default`, `no-new-privs = yes`).
+- Login path: `cocoon-shell -c true` exec'd as the user, as sshd starts a
+  command through the login shell, against `bash -c true`, with the
+  bwrap-readme policy and with the shipped `conf/cocoon.conf` (the embedded
+  default profile) installed as the private tree's `cocoon.conf`.
+- Growth: the bwrap-readme policy (seccomp none) plus N `ro-bind`s of
+  generated root-owned directories onto `/b/dN`; bubblewrap runs the same
+  plan from `explain --bwrap`. Concurrency: K `cocoonctl run` (or bwrap)
+  started at once; "each" is one session's time, "all" until the last ends.
+- Footprint: K idle sessions running `sleep`; Pss (and its anonymous part)
+  from `/proc/PID/smaps_rollup` summed over every process the tool adds
+  (for cocoon: the waiting `cocoonctl` and `cocoon-init`), divided by K.
+  Kernel memory (namespaces, mounts, tmpfs) is not in Pss. Teardown: the
+  session's main process is killed; the time runs until the tool exits and
+  until the last process of the tree is reaped (the timer is their
+  subreaper), then the user's live processes are counted.
+EOT
+	if (-s "$raw/profile.txt") {
+		push @md, '', '## Profile', '', 'Where the time of `cocoonctl run` goes (`tests/bench/run --profile`):', '', '```';
+		open(my $fh, '<', "$raw/profile.txt");
+		push @md, map { chomp; $_ } <$fh>;
+		close $fh;
+		push @md, '```';
+	}
+	open(my $fh, '>:utf8', "$out/README.md") or die "$out/README.md: $!\n";
+	print $fh join("\n", @md), "\n";
+	close $fh;
+}

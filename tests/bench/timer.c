@@ -1,0 +1,519 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* bench-timer: the clock behind tests/bench/run. It prints raw samples,
+ * one per line ("ID<TAB>VALUE<TAB>STATUS"), and leaves the statistics to
+ * tests/bench/report.pl.
+ *
+ *   bench-timer alt N WARMUP -- ID USER CMD... [--- ID USER CMD...]...
+ *	N rounds; each round runs every command once, one after the other,
+ *	in a random order (A B C, C A B, B C A, ...) so that drift, cache
+ *	effects and work the kernel finishes after a command hit all of them
+ *	alike. VALUE is the wall time in ms from fork to reap.
+ *   bench-timer burst K ROUNDS -- ID USER CMD...
+ *	Each round starts K copies at once: ID.each is each copy's time from
+ *	its fork to its reap, ID.all the time until the last one is reaped.
+ *   bench-timer idle ROUNDS LEAF K -- ID USER CMD...
+ *	Starts K copies of CMD, waits until a process named LEAF appears in
+ *	each one's process tree (the session's command: the sandbox is
+ *	built), then reports per copy ID.pss_kib and ID.anon_kib (Pss and
+ *	Pss_Anon summed over every process of the trees that is not named
+ *	LEAF, i.e. what the sandbox tool adds, divided by K) and ID.procs
+ *	(how many such processes). With K = 1 it then kills the topmost
+ *	LEAF (the session's main process) and reports ID.exit_ms (until
+ *	CMD itself is reaped), ID.teardown_ms (until the last process of
+ *	the tree is reaped: the timer is their subreaper) and ID.leftover
+ *	(live processes of $BENCH_USER afterwards).
+ *
+ * USER is "-" for root or a user name: the command then runs as that user
+ * with its groups, a login-like environment (HOME, USER, LOGNAME, SHELL,
+ * PATH) and its home as working directory, the way sshd starts a command.
+ * Root's commands get the same minimal environment with HOME=/root.
+ * Standard output and error go to /dev/null; standard input is
+ * /dev/null. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_CMDS 16
+#define MAX_TREE 256
+
+struct cmd {
+	const char *id;
+	char **argv;
+	uid_t uid;
+	gid_t gid;
+	char *env[8];
+	const char *home;
+	gid_t groups[64];
+	int ngroups;
+};
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void die(const char *msg)
+{
+	fprintf(stderr, "bench-timer: %s\n", msg);
+	exit(2);
+}
+
+static char *str_printf(const char *fmt, const char *a)
+{
+	size_t n = strlen(fmt) + strlen(a) + 1;
+	char *s = malloc(n);
+	if (!s)
+		die("out of memory");
+	snprintf(s, n, fmt, a);
+	return s;
+}
+
+static void cmd_user(struct cmd *c, const char *user)
+{
+	const char *home = "/root", *shell = "/bin/sh", *name = "root";
+	c->uid = 0;
+	c->gid = 0;
+	c->ngroups = 0;
+	if (strcmp(user, "-") != 0) {
+		struct passwd *pw = getpwnam(user);
+		if (!pw)
+			die("unknown user");
+		c->uid = pw->pw_uid;
+		c->gid = pw->pw_gid;
+		home = strdup(pw->pw_dir);
+		shell = strdup(pw->pw_shell);
+		name = strdup(pw->pw_name);
+		/* Looked up here: NSS in the child would be timed. */
+		c->ngroups = 64;
+		if (getgrouplist(name, c->gid, c->groups, &c->ngroups) < 0)
+			die("too many groups");
+	}
+	c->home = home;
+	c->env[0] = str_printf("HOME=%s", home);
+	c->env[1] = str_printf("USER=%s", name);
+	c->env[2] = str_printf("LOGNAME=%s", name);
+	c->env[3] = str_printf("SHELL=%s", shell);
+	c->env[4] = (char *)"PATH=/usr/local/bin:/usr/bin:/bin";
+	c->env[5] = (char *)"LANG=C";
+	c->env[6] = NULL;
+}
+
+/* Parse "ID USER CMD... [--- ID USER CMD...]": argv is cut at each ---. */
+static int parse_cmds(char **argv, struct cmd *cmds)
+{
+	int n = 0;
+	char **p = argv;
+	while (*p) {
+		if (n == MAX_CMDS)
+			die("too many commands");
+		if (!p[0] || !p[1] || !p[2] || strcmp(p[2], "---") == 0)
+			die("each command needs ID USER CMD...");
+		cmds[n].id = p[0];
+		cmd_user(&cmds[n], p[1]);
+		cmds[n].argv = p + 2;
+		char **q = p + 2;
+		while (*q && strcmp(*q, "---") != 0)
+			q++;
+		if (*q) {
+			*q = NULL;
+			q++;
+		}
+		p = q;
+		n++;
+	}
+	if (n == 0)
+		die("no command");
+	return n;
+}
+
+static pid_t start(const struct cmd *c)
+{
+	pid_t pid = fork();
+	if (pid != 0)
+		return pid;
+	int null = open("/dev/null", O_RDWR);
+	dup2(null, 0);
+	dup2(null, 1);
+	dup2(null, 2);
+	if (null > 2)
+		close(null);
+	if (c->uid != 0) {
+		if (setgroups((size_t)c->ngroups, c->groups) < 0 || setgid(c->gid) < 0 ||
+		    setuid(c->uid) < 0)
+			_exit(126);
+	}
+	if (chdir(c->home) < 0 && chdir("/") < 0)
+		_exit(126);
+	execve(c->argv[0], c->argv, c->env);
+	_exit(127);
+}
+
+static int status_code(int st)
+{
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return 255;
+}
+
+static int run_one(const struct cmd *c, double *ms)
+{
+	double a = now_ms();
+	pid_t pid = start(c);
+	if (pid < 0)
+		die("fork");
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			die("waitpid");
+	*ms = now_ms() - a;
+	return status_code(st);
+}
+
+static int mode_alt(int argc, char **argv)
+{
+	if (argc < 4 || strcmp(argv[2], "--") != 0)
+		die("usage: alt N WARMUP -- ID USER CMD... [--- ...]");
+	int n = atoi(argv[0]), warm = atoi(argv[1]);
+	struct cmd cmds[MAX_CMDS];
+	int ncmds = parse_cmds(argv + 3, cmds);
+	/* Each round runs the commands in a new random order (a fixed seed:
+	 * the same orders every time), so that each one follows each other
+	 * one equally often on average: what a command leaves for the kernel
+	 * to finish (a network namespace is torn down by a kernel worker
+	 * after the process is gone) must not always land on the same next
+	 * command. Warm-up rounds are dropped. */
+	srandom(8);
+	int order[MAX_CMDS];
+	for (int round = -warm; round < n; round++) {
+		for (int k = 0; k < ncmds; k++)
+			order[k] = k;
+		for (int k = ncmds - 1; k > 0; k--) {
+			int j = (int)(random() % (k + 1)), t = order[k];
+			order[k] = order[j];
+			order[j] = t;
+		}
+		for (int k = 0; k < ncmds; k++) {
+			const struct cmd *c = &cmds[order[k]];
+			double ms;
+			int rc = run_one(c, &ms);
+			if (round >= 0)
+				printf("%s\t%.4f\t%d\n", c->id, ms, rc);
+		}
+	}
+	return 0;
+}
+
+static int mode_burst(int argc, char **argv)
+{
+	if (argc < 4 || strcmp(argv[2], "--") != 0)
+		die("usage: burst K ROUNDS -- ID USER CMD...");
+	int k = atoi(argv[0]), rounds = atoi(argv[1]);
+	struct cmd cmds[MAX_CMDS];
+	if (parse_cmds(argv + 3, cmds) != 1)
+		die("burst takes one command");
+	if (k < 1 || k > 4096)
+		die("bad K");
+	pid_t *pids = calloc((size_t)k, sizeof(pid_t));
+	double *t0 = calloc((size_t)k, sizeof(double));
+	if (!pids || !t0)
+		die("out of memory");
+	for (int r = 0; r < rounds; r++) {
+		double all = now_ms();
+		for (int i = 0; i < k; i++) {
+			t0[i] = now_ms();
+			if ((pids[i] = start(&cmds[0])) < 0)
+				die("fork");
+		}
+		int left = k, failed = 0;
+		while (left > 0) {
+			int st;
+			pid_t pid = waitpid(-1, &st, 0);
+			if (pid < 0) {
+				if (errno == EINTR)
+					continue;
+				die("waitpid");
+			}
+			double t = now_ms();
+			for (int i = 0; i < k; i++)
+				if (pids[i] == pid) {
+					int rc = status_code(st);
+					failed += rc != 0;
+					printf("%s.each\t%.4f\t%d\n", cmds[0].id, t - t0[i], rc);
+					pids[i] = 0;
+					left--;
+				}
+		}
+		printf("%s.all\t%.4f\t%d\n", cmds[0].id, now_ms() - all, failed ? 1 : 0);
+	}
+	return 0;
+}
+
+/* ---- Process trees ---- */
+
+struct proc {
+	pid_t pid;
+	int depth;
+	char comm[32];
+};
+
+static int read_comm(pid_t pid, char *comm, size_t size)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (!fgets(comm, (int)size, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	comm[strcspn(comm, "\n")] = '\0';
+	return 0;
+}
+
+/* Breadth first from ROOT through /proc/PID/task/TID/children. */
+static int tree(pid_t root, struct proc *out, int max)
+{
+	int n = 0;
+	out[n].pid = root;
+	out[n].depth = 0;
+	if (read_comm(root, out[n].comm, sizeof(out[n].comm)) < 0)
+		return 0;
+	n++;
+	for (int i = 0; i < n; i++) {
+		char path[96];
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)out[i].pid);
+		DIR *d = opendir(path);
+		if (!d)
+			continue;
+		struct dirent *de;
+		while ((de = readdir(d))) {
+			if (!isdigit((unsigned char)de->d_name[0]))
+				continue;
+			char cpath[320];
+			snprintf(cpath, sizeof(cpath), "/proc/%d/task/%s/children",
+				 (int)out[i].pid, de->d_name);
+			FILE *f = fopen(cpath, "r");
+			if (!f)
+				continue;
+			int child;
+			while (fscanf(f, "%d", &child) == 1 && n < max) {
+				out[n].pid = child;
+				out[n].depth = out[i].depth + 1;
+				if (read_comm(child, out[n].comm, sizeof(out[n].comm)) == 0)
+					n++;
+			}
+			fclose(f);
+		}
+		closedir(d);
+	}
+	return n;
+}
+
+/* Pss and Pss_Anon of PID in KiB; -1 when unreadable. */
+static int pss_kib(pid_t pid, long *pss, long *anon)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	*pss = *anon = -1;
+	while (fgets(line, sizeof(line), f)) {
+		long v;
+		if (sscanf(line, "Pss: %ld kB", &v) == 1)
+			*pss = v;
+		else if (sscanf(line, "Pss_Anon: %ld kB", &v) == 1)
+			*anon = v;
+	}
+	fclose(f);
+	return *pss < 0 || *anon < 0 ? -1 : 0;
+}
+
+/* Live (not zombie) processes owned by UID. */
+static int live_processes(uid_t uid)
+{
+	DIR *d = opendir("/proc");
+	if (!d)
+		return -1;
+	int count = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		char path[300], line[256];
+		snprintf(path, sizeof(path), "/proc/%s/status", de->d_name);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		char state = '?';
+		long ruid = -1;
+		while (fgets(line, sizeof(line), f)) {
+			if (sscanf(line, "State: %c", &state) == 1)
+				continue;
+			if (sscanf(line, "Uid: %ld", &ruid) == 1)
+				break;
+		}
+		fclose(f);
+		if (ruid == (long)uid && state != 'Z')
+			count++;
+	}
+	closedir(d);
+	return count;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+	nanosleep(&ts, NULL);
+}
+
+/* The topmost process named LEAF in PID's tree, or -1. */
+static pid_t find_leaf(pid_t pid, const char *leaf)
+{
+	struct proc procs[MAX_TREE];
+	int n = tree(pid, procs, MAX_TREE), best = -1;
+	for (int i = 0; i < n; i++)
+		if (strcmp(procs[i].comm, leaf) == 0 &&
+		    (best < 0 || procs[i].depth < procs[best].depth))
+			best = i;
+	return best < 0 ? -1 : procs[best].pid;
+}
+
+static void reap_all(void)
+{
+	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+		;
+}
+
+static int mode_idle(int argc, char **argv)
+{
+	if (argc < 5 || strcmp(argv[3], "--") != 0)
+		die("usage: idle ROUNDS LEAF K -- ID USER CMD...");
+	int rounds = atoi(argv[0]), k = atoi(argv[2]);
+	const char *leaf = argv[1];
+	struct cmd cmds[MAX_CMDS];
+	if (parse_cmds(argv + 4, cmds) != 1)
+		die("idle takes one command");
+	if (k < 1 || k > 1000)
+		die("bad K");
+	/* Orphans of the measured tree come to us, so "the last process is
+	 * gone" is when nothing is left to reap. */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
+		die("PR_SET_CHILD_SUBREAPER");
+	/* Whose surviving processes to count afterwards: BENCH_USER. */
+	const char *user = getenv("BENCH_USER");
+	struct passwd *pw = user ? getpwnam(user) : NULL;
+	uid_t user_uid = pw ? pw->pw_uid : (uid_t)-1;
+	pid_t *pids = calloc((size_t)k, sizeof(pid_t));
+	pid_t *mains = calloc((size_t)k, sizeof(pid_t));
+	if (!pids || !mains)
+		die("out of memory");
+	const char *id = cmds[0].id;
+	for (int r = 0; r < rounds; r++) {
+		for (int i = 0; i < k; i++)
+			if ((pids[i] = start(&cmds[0])) < 0)
+				die("fork");
+		double deadline = now_ms() + 30000;
+		int up = 0;
+		for (int i = 0; i < k; i++)
+			mains[i] = -1;
+		while (up < k && now_ms() < deadline) {
+			sleep_ms(2);
+			for (int i = 0; i < k; i++)
+				if (mains[i] < 0 && (mains[i] = find_leaf(pids[i], leaf)) > 0)
+					up++;
+		}
+		if (up < k) {
+			for (int i = 0; i < k; i++)
+				kill(pids[i], SIGKILL);
+			reap_all();
+			printf("%s.pss_kib\tnan\t1\n", id);
+			continue;
+		}
+		/* Let every process of the trees settle (a shell that execs
+		 * LEAF may have started other LEAFs first), then look again. */
+		sleep_ms(50);
+		for (int i = 0; i < k; i++)
+			if ((mains[i] = find_leaf(pids[i], leaf)) < 0)
+				die("the session's main process vanished");
+		long sum = 0, sum_anon = 0;
+		int counted = 0, bad = 0;
+		for (int i = 0; i < k; i++) {
+			struct proc procs[MAX_TREE];
+			int n = tree(pids[i], procs, MAX_TREE);
+			for (int j = 0; j < n; j++) {
+				if (strcmp(procs[j].comm, leaf) == 0)
+					continue;
+				long pss, anon;
+				if (pss_kib(procs[j].pid, &pss, &anon) < 0) {
+					bad = 1;
+					continue;
+				}
+				sum += pss;
+				sum_anon += anon;
+				counted++;
+			}
+		}
+		printf("%s.pss_kib\t%.1f\t%d\n", id, (double)sum / k, bad);
+		printf("%s.anon_kib\t%.1f\t%d\n", id, (double)sum_anon / k, bad);
+		printf("%s.procs\t%.1f\t0\n", id, (double)counted / k);
+		if (k > 1) {
+			for (int i = 0; i < k; i++)
+				kill(mains[i], SIGKILL);
+			reap_all();
+			continue;
+		}
+		/* The session ends: its main process is gone. */
+		double t0 = now_ms(), t_exit = -1;
+		kill(mains[0], SIGKILL);
+		for (;;) {
+			int st;
+			pid_t pid = waitpid(-1, &st, 0);
+			if (pid < 0 && errno == EINTR)
+				continue;
+			if (pid < 0)
+				break;
+			if (pid == pids[0])
+				t_exit = now_ms() - t0;
+		}
+		double t_last = now_ms() - t0;
+		printf("%s.exit_ms\t%.4f\t0\n", id, t_exit);
+		printf("%s.teardown_ms\t%.4f\t0\n", id, t_last);
+		if (pw)
+			printf("%s.leftover\t%d\t0\n", id, live_processes(user_uid));
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc < 2)
+		die("usage: bench-timer alt|burst|idle ...");
+	signal(SIGPIPE, SIG_IGN);
+	if (strcmp(argv[1], "alt") == 0)
+		return mode_alt(argc - 2, argv + 2);
+	if (strcmp(argv[1], "burst") == 0)
+		return mode_burst(argc - 2, argv + 2);
+	if (strcmp(argv[1], "idle") == 0)
+		return mode_idle(argc - 2, argv + 2);
+	die("unknown mode");
+}
