@@ -44,7 +44,7 @@ DEB_PACKAGES := build-essential pkg-config libinih-dev libpam0g-dev libcap-dev \
 	libseccomp-dev perl groff-base clang libclang-rt-14-dev bubblewrap pamtester openssh-server \
 	openssh-client iproute2 procps util-linux sudo login passwd rsync git tmux bsdextrautils
 
-.PHONY: all deps check check-deps unit sanitize fuzz fuzz-short demo install uninstall clean
+.PHONY: all deps check check-build check-deps unit sanitize fuzz fuzz-short demo install uninstall clean
 
 all: $(PROGRAMS)
 
@@ -106,9 +106,11 @@ check-deps:
 # Tests run against an installed tree whose compiled-in paths point into
 # build/check/root, so they never touch /etc/cocoon.
 CHECK_ROOT := $(CURDIR)/build/check/root
-check: check-deps
+check-build:
 	$(MAKE) BUILDDIR=build/check PREFIX=$(CHECK_ROOT)/usr SYSCONFDIR=$(CHECK_ROOT)/etc \
 		PAMDIR=$(CHECK_ROOT)/lib/security install unit
+
+check: check-deps check-build
 	COCOON_ROOT=$(CHECK_ROOT) COCOON_BUILD=$(CURDIR)/build/check \
 		prove -f $(UNIT_SRC:tests/unit/%.c=build/check/tests/%) $(TESTS)
 	$(MAKE) sanitize

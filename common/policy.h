@@ -63,6 +63,12 @@ int policy_load(struct policy *policy, const char *config,
  * owned by root and not writable by group or others. */
 int path_trusted(const char *path, struct cc_error *err);
 
+/* Read a whole file that passes path_trusted, checked again once open
+ * (regular, root-owned, not writable by group or others, at most MAX
+ * bytes). *text is NUL-terminated and the caller's to free. */
+int read_trusted_file(const char *path, size_t max, char **text, size_t *len,
+		      struct cc_error *err);
+
 /* The section's display name, "[user alice]", into buf. */
 const char *section_title(const struct section *s, char *buf, size_t size);
 const struct section *policy_find_profile(const struct policy *policy,

@@ -86,20 +86,20 @@ static const char *remember_file(struct policy *policy, const char *path)
 	return *slot;
 }
 
-/* Read one trusted file. missing_ok: ENOENT returns 1 and does nothing. */
-static int load_file(struct policy *policy, const char *path, bool missing_ok,
-		     struct cc_error *err)
+int read_trusted_file(const char *path, size_t max, char **text, size_t *len,
+		      struct cc_error *err)
 {
-	struct stat st;
-	if (missing_ok && lstat(path, &st) < 0 && errno == ENOENT)
-		return 1;
 	if (path_trusted(path, err) < 0)
 		return -1;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
+	/* O_NONBLOCK: a FIFO put there must not hang a login. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0 && errno == ELOOP)
+		return cc_fail(err, "%s: a symbolic link, not followed", path);
 	if (fd < 0)
 		return cc_fail_errno(err, "%s", path);
 	int rc = -1;
-	char *text = NULL;
+	char *buf = NULL;
+	struct stat st;
 	/* Check the opened file too, in case it changed since path_trusted. */
 	if (fstat(fd, &st) < 0) {
 		cc_fail_errno(err, "%s", path);
@@ -111,14 +111,14 @@ static int load_file(struct policy *policy, const char *path, bool missing_ok,
 	}
 	if (check_owner(path, &st, err) < 0)
 		goto out;
-	if (st.st_size > MAX_POLICY_SIZE) {
-		cc_fail(err, "%s: larger than %d bytes", path, MAX_POLICY_SIZE);
+	if ((size_t)st.st_size > max) {
+		cc_fail(err, "%s: larger than %zu bytes", path, max);
 		goto out;
 	}
-	text = xmalloc((size_t)st.st_size + 1);
+	buf = xmalloc((size_t)st.st_size + 1);
 	size_t got = 0;
 	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, text + got, (size_t)st.st_size - got);
+		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -129,12 +129,31 @@ static int load_file(struct policy *policy, const char *path, bool missing_ok,
 			break;
 		got += (size_t)n;
 	}
-	policy_parse_text(policy, remember_file(policy, path), text, got);
+	buf[got] = '\0';
+	*text = buf;
+	*len = got;
+	buf = NULL;
 	rc = 0;
 out:
-	free(text);
+	free(buf);
 	close(fd);
 	return rc;
+}
+
+/* Read one policy file. missing_ok: ENOENT returns 1 and does nothing. */
+static int load_file(struct policy *policy, const char *path, bool missing_ok,
+		     struct cc_error *err)
+{
+	struct stat st;
+	if (missing_ok && lstat(path, &st) < 0 && errno == ENOENT)
+		return 1;
+	char *text;
+	size_t len;
+	if (read_trusted_file(path, MAX_POLICY_SIZE, &text, &len, err) < 0)
+		return -1;
+	policy_parse_text(policy, remember_file(policy, path), text, len);
+	free(text);
+	return 0;
 }
 
 static int compare_names(const void *a, const void *b)

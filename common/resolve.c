@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "seccomp_filter.h"
 #include "util.h"
 
 #define MAX_PROFILE_DEPTH 16
@@ -430,6 +431,22 @@ void policy_validate(const struct policy *policy, struct diag_list *diags)
 			 "'sandbox = none' there makes unconfined the explicit choice)");
 }
 
+/* A seccomp FILE is read when a session starts; check reads it now. */
+static void check_seccomp_file(const struct directive *d, struct diag_list *diags)
+{
+	struct plan plan;
+	struct cc_error err;
+	plan_init(&plan);
+	plan.seccomp = SECCOMP_FILE;
+	plan.seccomp_file = xstrdup(d->words[0]);
+	struct seccomp_filter *filter = seccomp_prepare(&plan, &err);
+	if (filter)
+		seccomp_filter_free(filter);
+	else
+		diag_once(diags, DIAG_ERROR, d->file, d->line, err.msg);
+	plan_free(&plan);
+}
+
 void policy_check_names(const struct policy *policy, struct diag_list *diags)
 {
 	for (size_t i = 0; i < policy->nsections; i++) {
@@ -450,6 +467,9 @@ void policy_check_names(const struct policy *policy, struct diag_list *diags)
 		if (sc && strcmp(sc->words[0], "none") == 0)
 			diag_add(diags, DIAG_WARNING, sc->file, sc->line,
 				 "seccomp = none: sessions get no system call filter");
+		for (size_t k = 0; k < s->ndirs; k++)
+			if (s->dirs[k].spec->id == D_SECCOMP && s->dirs[k].words[0][0] == '/')
+				check_seccomp_file(&s->dirs[k], diags);
 		const struct directive *nnp = find_last_directive(s, D_NO_NEW_PRIVS);
 		if (nnp && strcmp(nnp->words[0], "no") == 0)
 			diag_add(diags, DIAG_WARNING, nnp->file, nnp->line,

@@ -627,55 +627,12 @@ static int load_file(const char *path, struct file_rules *rules,
 {
 	if (path[0] != '/')
 		return cc_fail(err, "seccomp file %s: not an absolute path", path);
-	if (path_trusted(path, err) < 0)
+	char *text;
+	size_t len;
+	if (read_trusted_file(path, MAX_FILTER_FILE_SIZE, &text, &len, err) < 0)
 		return cc_prefix(err, "seccomp file");
-	/* O_NONBLOCK: a FIFO put there must not hang the login. */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0 && errno == ELOOP)
-		return cc_fail(err, "seccomp file %s: a symbolic link, not followed",
-			       path);
-	if (fd < 0)
-		return cc_fail_errno(err, "seccomp file %s", path);
-	int rc = -1;
-	char *text = NULL;
-	struct stat st;
-	if (fstat(fd, &st) < 0) {
-		cc_fail_errno(err, "seccomp file %s", path);
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		cc_fail(err, "seccomp file %s: not a regular file", path);
-		goto out;
-	}
-	if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH))) {
-		cc_fail(err, "seccomp file %s: must be owned by root and not "
-			"writable by group or others", path);
-		goto out;
-	}
-	if (st.st_size > MAX_FILTER_FILE_SIZE) {
-		cc_fail(err, "seccomp file %s: larger than %d bytes", path,
-			MAX_FILTER_FILE_SIZE);
-		goto out;
-	}
-	text = xmalloc((size_t)st.st_size + 1);
-	size_t got = 0;
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, text + got, (size_t)st.st_size - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			cc_fail_errno(err, "seccomp file %s: read", path);
-			goto out;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	text[got] = '\0';
-	rc = parse_text(text, got, path, rules, err);
-out:
+	int rc = parse_text(text, len, path, rules, err);
 	free(text);
-	close(fd);
 	return rc;
 }
 

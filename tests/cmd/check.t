@@ -40,6 +40,19 @@ like "$OUT" "cocoon.conf:4: warning: user 'no-such-user-here' is not known to NS
 like "$OUT" "cocoon.conf:3: warning: seccomp = none" "seccomp = none warned"
 like "$OUT" "cocoon.conf:1: warning: [default] weakens its profile: seccomp = none" "weakening warned"
 
+# A seccomp FILE is read and checked by check, not only at login.
+printf 'mount\nnot_a_syscall\n' > "$CONF_DIR/extra.seccomp"
+chmod 0644 "$CONF_DIR/extra.seccomp"
+policy_write cocoon.conf <<CONF
+[default]
+profile = default
+seccomp = $CONF_DIR/extra.seccomp
+CONF
+run "$CTL" check
+is "$RC" 1 "a bad seccomp file fails check"
+like "$OUT" "cocoon.conf:3: error:" "at the directive's line"
+like "$OUT" "extra.seccomp:2" "naming the file's bad line"
+
 # Trust: like sudoers, writable-by-others policy files are refused.
 policy_write cocoon.conf <<'CONF'
 [default]
