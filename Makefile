@@ -104,18 +104,24 @@ check-deps:
 	if [ -n "$$missing" ]; then echo "make check: installing$$missing"; $(MAKE) deps; fi
 
 # Tests run against an installed tree whose compiled-in paths point into
-# build/check/root, so they never touch /etc/cocoon.
-CHECK_ROOT := $(CURDIR)/build/check/root
+# a directory of its own under /run, never to /etc/cocoon. /run because
+# policy files must sit below root-owned directories that nobody else can
+# write, wherever this checkout is (/tmp would not do). One per checkout;
+# removed when the tests end.
+TREE_ID    := $(shell printf '%s' '$(CURDIR)' | cksum | cut -d' ' -f1)
+CHECK_ROOT := /run/cocoon-check.$(TREE_ID)
 check-build:
 	$(MAKE) BUILDDIR=build/check PREFIX=$(CHECK_ROOT)/usr SYSCONFDIR=$(CHECK_ROOT)/etc \
 		PAMDIR=$(CHECK_ROOT)/lib/security install unit
 
 check: check-deps check-build
+	status=0; \
 	COCOON_ROOT=$(CHECK_ROOT) COCOON_BUILD=$(CURDIR)/build/check \
-		prove -f $(UNIT_SRC:tests/unit/%.c=build/check/tests/%) $(TESTS)
-	$(MAKE) sanitize
-	prove -f $(UNIT_SRC:tests/unit/%.c=build/asan/tests/%)
-	$(MAKE) fuzz-short
+		prove -f $(UNIT_SRC:tests/unit/%.c=build/check/tests/%) $(TESTS) || status=1; \
+	rm -rf $(CHECK_ROOT); \
+	$(MAKE) sanitize && prove -f $(UNIT_SRC:tests/unit/%.c=build/asan/tests/%) || status=1; \
+	$(MAKE) fuzz-short || status=1; \
+	exit $$status
 
 # The unit tests again under AddressSanitizer and UndefinedBehaviorSanitizer.
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -139,12 +145,15 @@ fuzz: $(FUZZ_BIN)
 fuzz-short:
 	$(MAKE) fuzz FUZZ_SECONDS=45
 
-# The README's first command: a sandboxed shell on the embedded default.
-DEMO_ROOT := $(CURDIR)/build/demo/root
+# The README's first command: a sandboxed shell on the embedded default
+# (no policy file in the demo tree). The tree sits under /run for the same
+# reason as the tests' and goes away afterwards.
+DEMO_ROOT := /run/cocoon-demo.$(TREE_ID)
 demo: check-deps
 	$(MAKE) BUILDDIR=build/demo PREFIX=$(DEMO_ROOT)/usr SYSCONFDIR=$(DEMO_ROOT)/etc \
 		PAMDIR=$(DEMO_ROOT)/lib/security install
-	tests/demo-session.sh $(DEMO_ROOT)
+	status=0; tests/demo-session.sh $(DEMO_ROOT) || status=$$?; \
+	rm -rf $(DEMO_ROOT); exit $$status
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBEXECDIR)/cocoon \
