@@ -36,6 +36,6 @@ ps ax, ls /, touch /usr/x (read-only), hostname. Leave with exit.
 
 MSG
 "$ctl" run --user "$user" -- /bin/bash -l
-status=$?
-echo "the sandboxed shell exited with status $status; removing $user"
-exit $status
+echo "the sandboxed shell exited with status $?; removing $user"
+# The demo worked whatever the shell's last command returned.
+exit 0
