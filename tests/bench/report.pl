@@ -376,6 +376,7 @@ sub POSIX_ceil { my $v = shift; my $i = int $v; return $i < $v ? $i + 1 : $i }
 	push @md, "| kernel | " . $m->('kernel') . ' |';
 	push @md, "| memory | " . $m->('memory') . ' |';
 	push @md, "| system | " . $m->('os') . ' |';
+	push @md, "| load average (1 min) | " . $m->('load') . ' |';
 	push @md, "| cocoon | " . $m->('cocoon') . ' |';
 	push @md, "| compared with | " . $m->('tools') . ' |';
 	push @md, '';

@@ -81,6 +81,12 @@ policy "bind = /dev/null /devnull"
 inside 'echo x > /devnull && echo ok'
 like "$OUT" "Permission denied" "bind: device nodes are nodev"
 
+policy "dev-bind-try = /dev/null /devnull
+dev-bind-try = /dev/no-such-node /nothing"
+inside 'echo x > /devnull && echo ok; test -e /nothing || echo skipped'
+is "$OUT" "ok
+skipped" "dev-bind-try: device nodes work, a missing source is skipped"
+
 # remount-ro
 policy "bind = $work/data /data
 remount-ro = /data"
@@ -159,6 +165,16 @@ policy "unshare = pid user"
 inside 'cat /proc/self/uid_map; readlink /proc/self/ns/user'
 like "$OUT" "$uid" "unshare = user: maps the user's own uid"
 [ "$(echo "$OUT" | grep -c '^ ')" -eq 1 ]; ok $? "unshare = user: and nothing else"
+
+# Without a pid namespace the host's processes are visible (no proc
+# mount either: a procfs needs its own pid namespace).
+policy_reset
+printf '[profile p]\nro-bind = /usr\nro-bind = /etc\nsymlink = usr/bin /bin\nsymlink = usr/lib /lib\nsymlink = usr/lib64 /lib64\nro-bind = /proc\n[default]\nprofile = p\n' | policy_write cocoon.conf
+inside 'ls /proc | grep -c "^[0-9]"'
+[ "${OUT:-0}" -gt 10 ]; ok $? "without unshare = pid the host's processes are visible ($OUT)"
+policy ""
+inside 'n=0; for p in /proc/[0-9]*; do n=$((n + 1)); done; echo $n'
+is "$OUT" "2" "unshare = pid: only init and the command"
 
 # new-session
 policy "new-session = yes"

@@ -47,6 +47,16 @@ cocoon-init
 run runuser -l ccsh1 -c 'cat /proc/1/comm'
 is "$OUT" "cocoon-init" "runuser -l is sandboxed"
 
+# shell = PATH picks the real shell; cocoon-shell itself is refused.
+printf '[default]\nprofile = default\nshell = /bin/sh\n' | policy_write cocoon.conf
+run su ccsh1 -c 'echo "$SHELL"; readlink /proc/$$/exe'
+is "$OUT" "/bin/sh
+/usr/bin/dash" "shell = PATH is the real shell, and SHELL names it"
+printf '[default]\nprofile = default\nshell = %s\n' "$SHELL_BIN" | policy_write cocoon.conf
+run su ccsh1 -c 'echo ESCAPED'
+unlike "$OUT" "ESCAPED" "a policy whose shell is cocoon-shell itself is refused"
+like "$OUT" "is cocoon-shell itself" "and says why"
+
 # A policy that refuses: the login is refused, not let through.
 printf '[default]\nprofile = nope\n' | policy_write cocoon.conf
 run su ccsh1 -c 'echo ESCAPED'
