@@ -126,7 +126,10 @@ int main(int argc, char **argv, char **envp)
 	 * reach the session; nothing above 2 is ours yet. */
 	close_range(3, ~0U, 0);
 	reset_signals();
-	umask(022);
+	/* Our own files get a known umask; the session gets the caller's
+	 * back (login and pam_umask chose it), set just before the engine
+	 * runs, which builds the root with exact modes whatever it is. */
+	mode_t caller_umask = umask(022);
 	uid_t caller = getuid();
 	if (geteuid() != 0)
 		die("not installed setuid root");
@@ -174,6 +177,7 @@ int main(int argc, char **argv, char **envp)
 			die("cannot switch to %s: %s", plan.who.user, strerror(errno));
 		for (int r = 0; r < RLIM_NLIMITS; r++)
 			setrlimit(r, &saved_limits[r]);
+		umask(caller_umask);
 		if (chdir(plan.who.home) < 0 && chdir("/") < 0)
 			die("chdir: %s", strerror(errno));
 		execve(shell, shell_args, session_env);
@@ -189,6 +193,7 @@ int main(int argc, char **argv, char **envp)
 		.session_rlimits = saved_limits,
 	};
 	int status;
+	umask(caller_umask);
 	if (sandbox_run(&req, &status, &err) < 0)
 		die("%s", err.msg);
 	return status;

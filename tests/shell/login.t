@@ -37,6 +37,29 @@ is "$RC" 137 "death by signal N is 128+N"
 run runuser -u ccsh2 -- bash -c "exec -a -cocoon-shell $SHELL_BIN -c 'shopt -q login_shell && echo login || echo not-login'"
 is "$OUT" "login" "argv[0] starting with - starts a login shell"
 
+# The caller controls argv, environment, umask, rlimits and descriptors.
+run runuser -u ccsh2 -- env LD_PRELOAD=/nonexistent.so BASH_ENV=/tmp/x GCONV_PATH=/tmp \
+	PATH=/tmp/evil LANG=C.UTF-8 "$SHELL_BIN" -c 'echo "${LD_PRELOAD-none} ${BASH_ENV-none} ${GCONV_PATH-none} $PATH $LANG"'
+is "$OUT" "none none none /usr/local/bin:/usr/bin:/bin:/usr/local/games:/usr/games C.UTF-8" \
+	"a hostile environment does not reach the session; PATH is set afresh"
+run runuser -u ccsh2 -- bash -c "umask 077; ulimit -S -n 64; exec $SHELL_BIN -c 'umask; ulimit -n'"
+is "$OUT" "0077
+64" "the caller's umask and limits come back for the session"
+run runuser -u ccsh2 -- bash -c "exec 0<&- 2>&-; $SHELL_BIN -c 'echo closed-stdio-ok'"
+is "$OUT" "closed-stdio-ok" "closed standard descriptors are handled"
+run runuser -u ccsh2 -- bash -c "exec 7</etc/hostname; $SHELL_BIN -c 'ls /proc/self/fd'"
+is "$(echo $OUT)" "0 1 2 3" "an inherited descriptor does not reach the session (3 is ls's own)"
+# While privileged it cannot be signalled or traced by the caller.
+runuser -u ccsh2 -- "$SHELL_BIN" -c 'sleep 5' &
+bgpid=$!
+sleep 1
+shellpid=$(pgrep -P "$bgpid" -x cocoon-shell || echo "$bgpid")
+run runuser -u ccsh2 -- kill -STOP "$shellpid"
+like "$OUT" "Operation not permitted" "the caller cannot stop cocoon-shell"
+run runuser -u ccsh2 -- cat "/proc/$shellpid/environ"
+like "$OUT" "Permission denied" "nor read its memory or environment"
+wait "$bgpid"
+
 # su and runuser with cocoon-shell as the passwd shell.
 run su ccsh1 -c 'cat /proc/1/comm'
 is "$OUT" "cocoon-init" "su USER -c CMD is sandboxed"
@@ -110,6 +133,7 @@ run timeout 60 script -qec "ssh -tt $(SSH_OPTS) -l ccsh1 127.0.0.1" /dev/null <<
 t=$(tty); echo "TTY=$t"; exec 3<>"$t" && echo REOPENED; exec 3>&-
 sleep 30 &
 jobs; kill %1; test -t 0 && echo HAS-TTY
+stty rows 41 cols 101; stty size
 script -qec 'tty >/dev/null && echo SCRIPT-PTY' /dev/null
 tmux -L cctest new-session -d 'sleep 5' && tmux -L cctest ls && tmux -L cctest kill-server && echo TMUX-OK
 exit
@@ -118,7 +142,16 @@ like "$OUT" "TTY=/dev/" "tty names the session's terminal"
 like "$OUT" "REOPENED" "the terminal can be reopened by its name"
 like "$OUT" "sleep 30" "job control works"
 like "$OUT" "HAS-TTY" "stdin is the terminal"
+like "$OUT" "41 101" "the window size can be changed and read"
+
 like "$OUT" "SCRIPT-PTY" "script allocates a pty inside"
 like "$OUT" "TMUX-OK" "tmux works inside"
+
+# Ctrl-Z, fg and Ctrl-C, typed with pauses as a person would.
+run timeout 60 script -qec "ssh -tt $(SSH_OPTS) -l ccsh1 127.0.0.1" /dev/null < <(
+	sleep 2; echo 'sleep 40'; sleep 1; printf '\032'; sleep 1
+	echo 'jobs; fg'; sleep 1; printf '\003'; sleep 1; echo 'echo AFTER-FG; exit'; sleep 1)
+like "$OUT" "Stopped" "Ctrl-Z stops the foreground job"
+like "$OUT" "AFTER-FG" "fg resumes it and Ctrl-C ends it, the shell goes on"
 
 done_testing
