@@ -55,7 +55,31 @@ struct build {
 	int rootfd; /* the topmost mount at the sandbox's root */
 	const struct fs_op *op; /* the operation running, for messages */
 	struct cc_error *err;
+	/* Service mode (MOUNTS_SERVICE): a root service process lives in the
+	 * result, so what the build creates is root's, not the user's. */
+	bool service;
 };
+
+/* The file-system identity the build returns to after a step that
+ * needed another: the user's, or root's in service mode. */
+static int fs_default(struct build *b)
+{
+	return b->service ? creds_fs_root(b->err) : creds_fs_user(b->who, b->err);
+}
+
+/* Where root-owned tmpfs without mode= get 0755 in service mode rather
+ * than the sticky, world-writable mode of a /tmp. */
+static bool is_system_path(const char *dest)
+{
+	static const char *const sys[] = { "/", "/run", "/var", "/dev", "/etc",
+					   "/usr", "/lib", "/lib32", "/lib64",
+					   "/libx32", "/bin", "/sbin", "/boot",
+					   "/opt", "/srv", "/proc", "/sys" };
+	for (size_t i = 0; i < sizeof(sys) / sizeof(sys[0]); i++)
+		if (strcmp(dest, sys[i]) == 0)
+			return true;
+	return false;
+}
 
 static bool is_bind(enum op_type type)
 {
@@ -154,8 +178,9 @@ int mounts_check_plan(const struct plan *plan, struct cc_error *err)
 
 /* Open the directory that holds DEST, one component at a time from the
  * root, never following a symlink, creating missing directories (0755,
- * as the user: what bubblewrap creates belongs to the user too). The
- * last component goes to LAST. */
+ * as the user: what bubblewrap creates belongs to the user too; as root
+ * in service mode, where a root service reads the tree). The last
+ * component goes to LAST. */
 static int open_parent(struct build *b, const char *dest,
 		       char last[NAME_MAX + 1])
 {
@@ -329,8 +354,8 @@ static int tmpfs_new(struct build *b, const char *size, unsigned mode,
 {
 	char modes[16], uid[16], gid[16];
 	snprintf(modes, sizeof(modes), "%o", mode & 07777);
-	snprintf(uid, sizeof(uid), "%u", (unsigned)b->who->uid);
-	snprintf(gid, sizeof(gid), "%u", (unsigned)b->who->gid);
+	snprintf(uid, sizeof(uid), "%u", b->service ? 0U : (unsigned)b->who->uid);
+	snprintf(gid, sizeof(gid), "%u", b->service ? 0U : (unsigned)b->who->gid);
 	struct fs_opt opts[] = {
 		{ "size", size }, { "mode", modes }, { "uid", uid }, { "gid", gid },
 		{ "nr_inodes", inodes },
@@ -349,8 +374,14 @@ static int op_bind(struct build *b, const struct fs_op *op)
 		 * resolve it once, as the user (their fsuid, fsgid and groups
 		 * are the build's default), refusing symlinks in every
 		 * component, and mount from that descriptor. */
+		if (b->service && creds_fs_user(b->who, b->err) < 0)
+			return -1;
 		int src AUTOCLOSE = sys_openat2(AT_FDCWD, op->source,
 						O_PATH | O_CLOEXEC, RESOLVE_SAFE);
+		int e = errno;
+		if (b->service && creds_fs_root(b->err) < 0)
+			return -1;
+		errno = e;
 		if (src < 0 && errno == ENOENT && op->optional)
 			return 0;
 		if (src < 0)
@@ -365,7 +396,7 @@ static int op_bind(struct build *b, const struct fs_op *op)
 		tree = sys_open_tree(AT_FDCWD, op->source, OPEN_TREE_CLONE |
 				     AT_RECURSIVE | OPEN_TREE_CLOEXEC);
 		int e = errno;
-		if (creds_fs_user(b->who, b->err) < 0)
+		if (fs_default(b) < 0)
 			return -1;
 		errno = e;
 		if (tree < 0 && errno == ENOENT && op->optional)
@@ -421,7 +452,11 @@ static int op_tmpfs(struct build *b, const struct fs_op *op)
 	int dst AUTOCLOSE = open_dest(b, op->dest, MAKE_DIR);
 	if (dst < 0)
 		return -1;
-	int mnt AUTOCLOSE = tmpfs_new(b, size, op->has_mode ? op->mode : 0755, NULL);
+	unsigned mode = op->has_mode ? op->mode : 0755;
+	/* Root's in service mode: a /tmp without mode= must stay usable. */
+	if (b->service && !op->has_mode && !is_system_path(op->dest))
+		mode = 01777;
+	int mnt AUTOCLOSE = tmpfs_new(b, size, mode, NULL);
 	if (mnt < 0)
 		return -1;
 	return attach(b, mnt, dst, op->dest);
@@ -435,8 +470,13 @@ static int op_dir(struct build *b, const struct fs_op *op)
 	int dir AUTOCLOSE = open_parent(b, op->dest, last);
 	if (dir < 0)
 		return -1;
-	if (mkdirat(dir, last, op->has_mode ? op->mode : 0755) == 0)
+	if (mkdirat(dir, last, op->has_mode ? op->mode : 0755) == 0) {
+		/* Made as root in service mode; a `dir` is the user's. */
+		if (b->service && fchownat(dir, last, b->who->uid, b->who->gid,
+					   AT_SYMLINK_NOFOLLOW) < 0)
+			return fail(b, errno, "chown");
 		return 0;
+	}
 	if (errno != EEXIST)
 		return fail(b, errno, "mkdir");
 	/* An existing directory is fine, as with bubblewrap. */
@@ -594,7 +634,7 @@ static int dev_console(struct build *b, int dev)
 	if (creds_fs_root(b->err) < 0)
 		return -1;
 	int fd AUTOCLOSE = sys_openat2(AT_FDCWD, path, O_PATH | O_CLOEXEC, RESOLVE_SAFE);
-	if (creds_fs_user(b->who, b->err) < 0)
+	if (fs_default(b) < 0)
 		return -1;
 	if (fd < 0 || fstat(fd, &found) < 0 || !S_ISCHR(found.st_mode) ||
 	    found.st_rdev != in.st_rdev || found.st_ino != in.st_ino ||
@@ -738,7 +778,7 @@ static int op_tmp_overlay(struct build *b, const struct fs_op *op)
 		rc = attach(b, ov, lower, op->dest);
 out:
 	close_fd(&ov);
-	if (creds_fs_user(b->who, b->err) < 0)
+	if (fs_default(b) < 0)
 		return -1;
 	return rc;
 }
@@ -763,10 +803,15 @@ static int run_op(struct build *b, const struct fs_op *op)
 	return fail(b, 0, "unknown operation type %d", (int)op->type);
 }
 
-int mounts_build(const struct plan *plan, int *rootfd, struct cc_error *err)
+int mounts_build(const struct plan *plan, unsigned flags, int *rootfd,
+		 struct cc_error *err)
 {
-	struct build b = { .plan = plan, .who = &plan->who, .rootfd = -1, .err = err };
-	/* Owned by the user, mode 0755, as bubblewrap's root is. */
+	struct build b = { .plan = plan, .who = &plan->who, .rootfd = -1, .err = err,
+			   .service = flags & MOUNTS_SERVICE };
+	if (b.service && creds_fs_root(err) < 0)
+		return -1;
+	/* Owned by the user, mode 0755, as bubblewrap's root is (root's in
+	 * service mode). */
 	b.rootfd = tmpfs_new(&b, TMPFS_DEFAULT_SIZE, 0755, NULL);
 	if (b.rootfd < 0)
 		return -1;
@@ -809,5 +854,154 @@ int mounts_pivot(int rootfd, struct cc_error *err)
 	    root.stx_dev_major != up.stx_dev_major ||
 	    root.stx_dev_minor != up.stx_dev_minor)
 		return cc_fail(err, "the old root is still reachable after pivot_root");
+	return 0;
+}
+
+/* ---- Service mode ---- */
+
+/* Bind the host's PATH at the same place when its parent exists in the
+ * new root; skip it otherwise (a bind-try). */
+static int bind_host_record(struct build *b, const char *path)
+{
+	int tree AUTOCLOSE = sys_open_tree(AT_FDCWD, path, OPEN_TREE_CLONE |
+					   OPEN_TREE_CLOEXEC | AT_SYMLINK_NOFOLLOW);
+	if (tree < 0)
+		return errno == ENOENT ? 0
+				       : cc_fail_errno(b->err, "open_tree %s", path);
+	struct stat st;
+	if (fstat(tree, &st) < 0 || !(S_ISREG(st.st_mode) || S_ISSOCK(st.st_mode)))
+		return 0;
+	char parent[PATH_MAX];
+	snprintf(parent, sizeof(parent), "%s", path);
+	char *slash = strrchr(parent, '/');
+	*slash = '\0';
+	const char *last = slash + 1;
+	int pdir AUTOCLOSE = sys_openat2(b->rootfd, parent + 1,
+					 O_PATH | O_DIRECTORY | O_CLOEXEC,
+					 RESOLVE_IN_ROOT | RESOLVE_SAFE);
+	if (pdir < 0)
+		return 0;
+	int f = openat(pdir, last, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+		       O_CLOEXEC, 0644);
+	if (f >= 0)
+		close(f);
+	else if (errno != EEXIST)
+		return 0; /* a read-only parent: skipped */
+	int dst AUTOCLOSE = sys_openat2(pdir, last, O_PATH | O_CLOEXEC,
+					RESOLVE_BENEATH | RESOLVE_SAFE);
+	struct stat dst_st;
+	if (dst < 0 || fstat(dst, &dst_st) < 0 || S_ISDIR(dst_st.st_mode))
+		return 0;
+	struct mount_attr attr = { .attr_set = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+					       MOUNT_ATTR_NOEXEC };
+	if (sys_mount_setattr(tree, "", AT_EMPTY_PATH, &attr) < 0)
+		return cc_fail_errno(b->err, "mount_setattr %s", path);
+	if (sys_move_mount(tree, "", dst, "", MOVE_MOUNT_F_EMPTY_PATH |
+			   MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		return cc_fail_errno(b->err, "binding the host's %s", path);
+	return 0;
+}
+
+static int write_file_at(int dir, const char *name, const void *data, size_t len,
+			 struct cc_error *err)
+{
+	int fd AUTOCLOSE = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL |
+				  O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0 || write_all(fd, data, len) < 0)
+		return cc_fail_errno(err, "writing /run/cocoon/%s", name);
+	return 0;
+}
+
+/* A regular file inside the new root, symlinks resolved inside it. */
+static int open_in_root(struct build *b, const char *path, const char *what)
+{
+	if (path[0] != '/')
+		return cc_fail(b->err, "%s %s is not an absolute path", what, path);
+	int fd = sys_openat2(b->rootfd, path + 1, O_PATH | O_CLOEXEC,
+			     RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+	struct stat st;
+	if (fd < 0)
+		return cc_fail_errno(b->err, "%s %s in the sandbox", what, path);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return cc_fail(b->err, "%s %s in the sandbox is not a regular file",
+			       what, path);
+	}
+	return fd;
+}
+
+int mounts_service_setup(const struct plan *plan, int rootfd,
+			 const struct service_setup *s, struct cc_error *err)
+{
+	struct build b = { .plan = plan, .who = &plan->who, .rootfd = rootfd,
+			   .err = err, .service = true };
+	static const char *const records[] = { "/run/utmp", "/var/log/wtmp",
+					       "/var/log/btmp", "/var/log/lastlog",
+					       "/dev/log" };
+	/* glibc and OpenSSH write utmp at /var/run/utmp (_PATH_UTMP): where
+	 * the plan made a /var without a /var/run, it leads to /run as on
+	 * the host. */
+	int var AUTOCLOSE = sys_openat2(rootfd, "var", O_PATH | O_DIRECTORY | O_CLOEXEC,
+					RESOLVE_IN_ROOT | RESOLVE_SAFE);
+	if (var >= 0 && symlinkat("../run", var, "run") < 0 && errno != EEXIST &&
+	    errno != EROFS)
+		return cc_fail_errno(err, "symlink /var/run");
+	for (size_t i = 0; i < sizeof(records) / sizeof(records[0]); i++)
+		if (bind_host_record(&b, records[i]) < 0)
+			return -1;
+
+	/* The launcher: cocoon-init's rules, root's alone to write. */
+	int launcher AUTOCLOSE = sys_open_tree(AT_FDCWD, s->launcher, OPEN_TREE_CLONE |
+					       OPEN_TREE_CLOEXEC);
+	struct stat st;
+	if (launcher < 0 || fstat(launcher, &st) < 0)
+		return cc_fail_errno(err, "cocoon-launch %s", s->launcher);
+	if (!S_ISREG(st.st_mode) || st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))
+		return cc_fail(err, "cocoon-launch %s: not a regular file that only "
+			       "root can write", s->launcher);
+
+	int dst AUTOCLOSE = open_dest(&b, "/run/cocoon", MAKE_DIR);
+	if (dst < 0)
+		return cc_prefix(err, "service mode");
+	int tmp AUTOCLOSE = tmpfs_new(&b, "1m", 0755, "64");
+	if (tmp < 0 || attach(&b, tmp, dst, "/run/cocoon") < 0)
+		return cc_prefix(err, "service mode");
+	if (write_file_at(tmp, "launch", s->launch, strlen(s->launch), err) < 0 ||
+	    (s->bpf && write_file_at(tmp, "seccomp.bpf", s->bpf, s->bpf_len, err) < 0) ||
+	    write_file_at(tmp, "shell", "", 0, err) < 0)
+		return -1;
+
+	/* The real shell first: the launcher may cover its very path. */
+	int real AUTOCLOSE = open_in_root(&b, s->real_shell, "the real shell");
+	if (real < 0)
+		return -1;
+	int real_tree AUTOCLOSE = sys_open_tree(real, "", AT_EMPTY_PATH |
+						OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	if (real_tree < 0 ||
+	    set_attrs(&b, real_tree, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+		      MOUNT_ATTR_NODEV, s->real_shell) < 0 ||
+	    sys_move_mount(real_tree, "", tmp, "shell", MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		return cc_fail_errno(err, "binding the real shell %s", s->real_shell);
+	if (set_attrs(&b, tmp, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
+		      "/run/cocoon") < 0)
+		return -1;
+
+	int login = sys_openat2(rootfd, s->login_shell + 1, O_PATH | O_CLOEXEC,
+				RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+	if (login < 0 && errno == ENOENT)
+		login = open_dest(&b, s->login_shell, MAKE_FILE);
+	if (login < 0)
+		return cc_fail(err, "the login shell %s cannot be covered in the "
+			       "sandbox: %s", s->login_shell, err->msg);
+	int login_fd AUTOCLOSE = login;
+	if (fstat(login_fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return cc_fail(err, "the login shell %s in the sandbox is not a "
+			       "regular file", s->login_shell);
+	if (set_attrs(&b, launcher, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+		      MOUNT_ATTR_NODEV, s->launcher) < 0)
+		return -1;
+	if (sys_move_mount(launcher, "", login_fd, "", MOVE_MOUNT_F_EMPTY_PATH |
+			   MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		return cc_fail_errno(err, "binding cocoon-launch over %s", s->login_shell);
 	return 0;
 }

@@ -17,7 +17,27 @@ int mounts_check_plan(const struct plan *plan, struct cc_error *err);
  * *rootfd is the topmost mount at the sandbox's root (what pivot_root
  * makes the new root). Expects creds_build_begin() to have run: the
  * user's file-system identity is the default while building. */
-int mounts_build(const struct plan *plan, int *rootfd, struct cc_error *err);
+#define MOUNTS_SERVICE 1u /* a root service process will live in the result */
+int mounts_build(const struct plan *plan, unsigned flags, int *rootfd,
+		 struct cc_error *err);
+
+/* Service mode, after mounts_build: what a PAM service inside needs.
+ * The host's login records (/run/utmp, /var/log/{w,b}tmp, lastlog) and
+ * /dev/log bound where their parent exists; a read-only tmpfs at
+ * /run/cocoon holding `launch` (the launcher's settings), `seccomp.bpf`
+ * and `shell` (the real shell, bound from inside the new root); the
+ * launcher bound over the login shell's path. Runs with root's
+ * file-system identity. */
+struct service_setup {
+	const char *launch;      /* text of /run/cocoon/launch */
+	const void *bpf;         /* the exported filter; NULL: none */
+	size_t bpf_len;
+	const char *launcher;    /* cocoon-launch, a host path */
+	const char *login_shell; /* path inside the sandbox the launcher covers */
+	const char *real_shell;  /* path inside the sandbox of the real shell */
+};
+int mounts_service_setup(const struct plan *plan, int rootfd,
+			 const struct service_setup *s, struct cc_error *err);
 
 /* Make ROOTFD the root and detach the old one. Afterwards nothing of the
  * host's tree is reachable by path. */

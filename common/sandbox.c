@@ -88,6 +88,7 @@
 #include "mounts.h"
 #include "seccomp_filter.h"
 #include "syscalls.h"
+#include "util.h"
 
 /* ---- Signals in the caller ----
  *
@@ -185,6 +186,9 @@ struct run {
 	 * pid namespace. */
 	int ready;
 	bool joined;    /* session process: the byte was read */
+	/* Service mode: the session process builds, pivots, reports 'S'
+	 * and exits; cocoon-init holds the namespaces. */
+	const struct service_setup *service;
 };
 
 static void report(int sock, const struct cc_error *err)
@@ -417,7 +421,10 @@ static _Noreturn void session(struct run *run)
 	 * mounts it: join before building in that (rare) case. */
 	if (plan_has(plan, OP_MQUEUE) && join_namespaces(run, &err) < 0)
 		goto fail;
-	if (creds_build_begin(who, &err) < 0 || mounts_build(plan, &rootfd, &err) < 0)
+	if (creds_build_begin(who, &err) < 0 ||
+	    mounts_build(plan, run->service ? MOUNTS_SERVICE : 0, &rootfd, &err) < 0)
+		goto fail;
+	if (run->service && mounts_service_setup(plan, rootfd, run->service, &err) < 0)
 		goto fail;
 	if (join_namespaces(run, &err) < 0)
 		goto fail;
@@ -431,6 +438,12 @@ static _Noreturn void session(struct run *run)
 	if (wait_for_init(run, &err) < 0 || mounts_pivot(rootfd, &err) < 0)
 		goto fail;
 	close(rootfd);
+	if (run->service) {
+		/* Built: the service joins through pid 1, which holds it all. */
+		if (send(run->sock, "S", 1, MSG_NOSIGNAL) != 1)
+			_exit(127);
+		_exit(0);
+	}
 
 	/* From here on the only file system is the sandbox's, parts of
 	 * which the user shapes. Nothing below reads a file while
@@ -494,8 +507,9 @@ static _Noreturn void pid1(struct run *run)
 	if (child_begin(&err) < 0)
 		child_fail(run, &err);
 	/* The session ends with the caller. The caller may have died before
-	 * this: its end of the socket is then closed. */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0) {
+	 * this: its end of the socket is then closed. (In service mode the
+	 * parent is a helper that exits at once; sandbox_end kills pid 1.) */
+	if (!run->service && prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0) {
 		cc_fail_errno(&err, "PR_SET_PDEATHSIG");
 		child_fail(run, &err);
 	}
@@ -542,6 +556,8 @@ static _Noreturn void pid1(struct run *run)
 	sigprocmask(SIG_SETMASK, &all, NULL);
 	char main_pid[24];
 	snprintf(main_pid, sizeof(main_pid), "%d", (int)pid);
+	if (run->service)
+		snprintf(main_pid, sizeof(main_pid), "hold");
 	char *argv[] = { (char *)"cocoon-init", main_pid, NULL };
 	char *envp[] = { NULL };
 	execveat(run->initfd, "", argv, envp, AT_EMPTY_PATH);
@@ -863,4 +879,354 @@ early_fail:
 		close(run.initfd);
 	seccomp_filter_free(run.filter);
 	return -1;
+}
+
+/* ---- Service mode ----
+ *
+ *   service (root, a PAM module's caller)   sandbox_enter()
+ *     +- helper       fork; clones pid 1, sends its pidfd, exits
+ *          +- pid 1   clone(NEWNS|NEWPID): as above, but execs
+ *               |     "cocoon-init hold" (no main process: it reaps,
+ *               |     and ends when killed)
+ *               +- pid 2  builds the root in service mode (root-owned,
+ *                         mounts_service_setup), pivots, reports 'S',
+ *                         exits
+ *
+ * pid 1 is then nobody's child that the service could wait for (login
+ * and su wait for any child). The service saves descriptors of its own
+ * namespaces and working directory, then enters pid 1's namespaces with
+ * one setns on the pidfd: its mount namespace now, its pid namespace for
+ * the children the service forks from then on. */
+
+static const struct {
+	const char *name;
+	int type;
+	unsigned ns; /* plan bit; 0: always */
+} saved_ns[] = {
+	{ "mnt", CLONE_NEWNS, 0 },
+	{ "pid_for_children", CLONE_NEWPID, 0 },
+	{ "net", CLONE_NEWNET, NS_NET },
+	{ "ipc", CLONE_NEWIPC, NS_IPC },
+	{ "uts", CLONE_NEWUTS, NS_UTS },
+	{ "cgroup", CLONE_NEWCGROUP, NS_CGROUP },
+};
+#define NSAVED (sizeof(saved_ns) / sizeof(saved_ns[0]))
+
+struct sandbox_handle {
+	pid_t owner; /* the process that entered */
+	int pidfd;   /* pid 1 */
+	int ns[NSAVED];
+	int cwd;
+	bool inside;
+};
+
+static void handle_close(struct sandbox_handle *h)
+{
+	for (size_t i = 0; i < NSAVED; i++)
+		if (h->ns[i] >= 0)
+			close(h->ns[i]);
+	if (h->cwd >= 0)
+		close(h->cwd);
+	if (h->pidfd >= 0)
+		close(h->pidfd);
+	free(h);
+}
+
+static bool is_cocoon_shell(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	return strcmp(path, COCOON_BINDIR "/cocoon-shell") == 0 ||
+	       strcmp(base ? base + 1 : path, "cocoon-shell") == 0;
+}
+
+static int service_check(const struct sandbox_request *req, struct cc_error *err)
+{
+	const struct plan *plan = req->plan;
+	if (!plan || !plan->sandboxed)
+		return cc_fail(err, "the plan has no sandbox (sandbox = none)");
+	if (plan->namespaces & NS_USER)
+		return cc_fail(err, "a user namespace cannot hold a root service: "
+			       "'unshare = user' is refused for PAM sessions");
+	if (!(plan->namespaces & NS_PID))
+		return cc_fail(err, "a PAM session needs a pid namespace "
+			       "('unshare = pid'): it is what ends the session");
+	if (plan->seccomp != SECCOMP_NONE && !plan->no_new_privs)
+		return cc_fail(err, "a PAM session with a seccomp filter needs "
+			       "'no-new-privs = yes': the user's launcher cannot "
+			       "load the filter otherwise");
+	if (!req->init_path || !req->launcher_path)
+		return cc_fail(err, "service mode needs cocoon-init and cocoon-launch");
+	if (geteuid() != 0)
+		return cc_fail(err, "building a sandbox needs root");
+	if (plan->hostname && !(plan->namespaces & NS_UTS))
+		return cc_fail(err, "'hostname' needs a uts namespace: it would "
+			       "rename the host");
+	if (mounts_check_plan(plan, err) < 0 || check_single_threaded(err) < 0)
+		return -1;
+	return 0;
+}
+
+/* Read the children's reports until 'S' (built), an error, or the end. */
+static int service_wait(int sock, int *pidfd, struct cc_error *err)
+{
+	struct supervisor s = { .sock = sock };
+	for (;;) {
+		struct pollfd pfd = { sock, POLLIN, 0 };
+		int n = poll(&pfd, 1, 60000);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return cc_fail(err, "building the sandbox: %s",
+				       n == 0 ? "timed out" : strerror(errno));
+		char buf[1 + sizeof(s.first.msg)];
+		union {
+			struct cmsghdr align;
+			char buf[CMSG_SPACE(sizeof(int))];
+		} ctl;
+		struct iovec iov = { buf, sizeof(buf) - 1 };
+		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+				     .msg_control = ctl.buf,
+				     .msg_controllen = sizeof(ctl.buf) };
+		ssize_t got = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return cc_fail(err, "building the sandbox: it ended without "
+				       "a report");
+		buf[got] = '\0';
+		for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
+			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+			    c->cmsg_len == CMSG_LEN(sizeof(int))) {
+				int fd;
+				memcpy(&fd, CMSG_DATA(c), sizeof(int));
+				if (buf[0] == 'P' && *pidfd < 0)
+					*pidfd = fd;
+				else
+					close(fd);
+			}
+		if (buf[0] == 'E')
+			return cc_fail(err, "%s", buf + 1);
+		if (buf[0] == 'S')
+			return *pidfd >= 0 ? 0 : cc_fail(err, "no pidfd for pid 1");
+	}
+}
+
+static int send_pidfd(int sock, int pidfd)
+{
+	char msg = 'P';
+	struct iovec iov = { &msg, 1 };
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} ctl;
+	memset(&ctl, 0, sizeof(ctl));
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &pidfd, sizeof(int));
+	return sendmsg(sock, &mh, MSG_NOSIGNAL) == 1 ? 0 : -1;
+}
+
+int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out,
+		  struct cc_error *err)
+{
+	*out = NULL;
+	if (service_check(req, err) < 0)
+		return -1;
+	const struct plan *plan = req->plan;
+
+	const char *login = plan->who.login_shell && plan->who.login_shell[0] == '/'
+				    ? plan->who.login_shell : "/bin/sh";
+	const char *real = plan->shell ? plan->shell
+				       : is_cocoon_shell(login) ? "/bin/bash" : login;
+	if (is_cocoon_shell(real))
+		return cc_fail(err, "the policy's shell %s is cocoon-shell itself", real);
+
+	struct run run = { .req = req, .plan = plan, .caller = getpid(),
+			   .sock = -1, .initfd = -1, .ready = -1 };
+	if (!(run.filter = seccomp_prepare(plan, err)))
+		return -1;
+	struct service_setup setup = { .launcher = req->launcher_path,
+				       .login_shell = login, .real_shell = real };
+	seccomp_filter_program(run.filter, &setup.bpf, &setup.bpf_len);
+	char launch[64];
+	snprintf(launch, sizeof(launch), "no-new-privs=%s\nseccomp=%s\n",
+		 plan->no_new_privs ? "yes" : "no", setup.bpf ? "yes" : "no");
+	setup.launch = launch;
+	run.service = &setup;
+
+	struct sandbox_handle *h = xcalloc(1, sizeof(*h));
+	h->owner = getpid();
+	h->pidfd = h->cwd = -1;
+	for (size_t i = 0; i < NSAVED; i++)
+		h->ns[i] = -1;
+	for (size_t i = 0; i < NSAVED; i++) {
+		if (saved_ns[i].ns && !(plan->namespaces & saved_ns[i].ns))
+			continue;
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/self/ns/%s", saved_ns[i].name);
+		if ((h->ns[i] = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+			cc_fail_errno(err, "saving the host's namespace: %s", path);
+			goto fail;
+		}
+	}
+	if ((h->cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0 &&
+	    (h->cwd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		cc_fail_errno(err, "saving the working directory");
+		goto fail;
+	}
+	if ((run.initfd = open_init(req->init_path, err)) < 0)
+		goto fail;
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+		cc_fail_errno(err, "socketpair");
+		goto fail;
+	}
+	run.sock = sv[1];
+	run.umask = umask(0);
+	umask(run.umask);
+	unsigned long others = 0;
+	if (plan->namespaces & NS_NET)
+		others |= CLONE_NEWNET;
+	if (plan->namespaces & NS_IPC)
+		others |= CLONE_NEWIPC;
+	if (plan->namespaces & NS_UTS)
+		others |= CLONE_NEWUTS;
+	if (plan->namespaces & NS_CGROUP)
+		others |= CLONE_NEWCGROUP;
+	run.late_ns = others;
+
+	/* The service's own SIGCHLD handling (sudo reaps from a handler)
+	 * must not take the helper; signals stay as the caller had them
+	 * otherwise. */
+	struct sigaction dfl, old_chld;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(SIGCHLD, &dfl, &old_chld);
+	sigset_t all, old_mask;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old_mask);
+	pid_t helper = fork();
+	if (helper == 0) {
+		close(sv[0]);
+		run.saved.mask = old_mask;
+		int pidfd = -1;
+		pid_t pid = clone_child(CLONE_NEWNS | CLONE_NEWPID, &pidfd);
+		if (pid == 0)
+			pid1(&run);
+		if (pid < 0) {
+			struct cc_error cerr;
+			cc_fail_errno(&cerr, "clone");
+			child_fail(&run, &cerr);
+		}
+		_exit(send_pidfd(run.sock, pidfd) < 0 ? 127 : 0);
+	}
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
+	close(sv[1]);
+	close(run.initfd);
+	run.initfd = -1;
+	int rc = -1;
+	if (helper < 0)
+		cc_fail_errno(err, "fork");
+	else
+		rc = service_wait(sv[0], &h->pidfd, err);
+	close(sv[0]);
+	if (helper > 0)
+		while (waitpid(helper, NULL, 0) < 0 && errno == EINTR)
+			;
+	sigaction(SIGCHLD, &old_chld, NULL);
+	seccomp_filter_free(run.filter);
+	run.filter = NULL;
+	if (rc < 0)
+		goto fail;
+	if (setns(h->pidfd, (int)(CLONE_NEWNS | CLONE_NEWPID | others)) < 0) {
+		cc_fail_errno(err, "joining the sandbox's namespaces");
+		goto fail;
+	}
+	h->inside = true;
+	*out = h;
+	return 0;
+fail:
+	if (run.initfd >= 0)
+		close(run.initfd);
+	seccomp_filter_free(run.filter);
+	if (h->pidfd >= 0)
+		sys_pidfd_send_signal(h->pidfd, SIGKILL);
+	handle_close(h);
+	return -1;
+}
+
+int sandbox_return(struct sandbox_handle *h, struct cc_error *err)
+{
+	/* A forked child (sshd's post-auth child running pam_end, say) stays
+	 * where it is: only the process that entered goes back. */
+	if (!h || !h->inside || h->owner != getpid())
+		return 0;
+	for (size_t i = 0; i < NSAVED; i++)
+		if (h->ns[i] >= 0 && setns(h->ns[i], saved_ns[i].type) < 0)
+			return cc_fail_errno(err, "returning to the host's %s namespace",
+					     saved_ns[i].name);
+	if (fchdir(h->cwd) < 0)
+		return cc_fail_errno(err, "returning to the working directory");
+	h->inside = false;
+	return 0;
+}
+
+void sandbox_end(struct sandbox_handle *h)
+{
+	if (!h)
+		return;
+	/* SIGKILL to a namespace's init kills every process in it. */
+	if (h->owner == getpid() && h->pidfd >= 0)
+		sys_pidfd_send_signal(h->pidfd, SIGKILL);
+	handle_close(h);
+}
+
+int sandbox_check_service_plan(const struct plan *plan,
+			       const char *const *system_paths,
+			       struct cc_error *err)
+{
+	for (size_t i = 0; i < plan->nops; i++) {
+		const struct fs_op *op = &plan->ops[i];
+		for (const char *const *sp = system_paths; *sp; sp++) {
+			bool root = strcmp(*sp, "/") == 0;
+			bool covers = root ? strcmp(op->dest, "/") == 0
+					   : path_is_under(op->dest, *sp) ||
+					     path_is_under(*sp, op->dest);
+			const char *why = NULL;
+			if (covers && (op->type == OP_BIND || op->type == OP_RO_BIND ||
+				       op->type == OP_DEV_BIND) && op->source_user_writable)
+				why = "a source a non-root user can write";
+			else if (op->type == OP_DIR && strcmp(op->dest, *sp) == 0 && !root)
+				why = "a `dir`, which belongs to the user";
+			else if (op->type == OP_SYMLINK && strcmp(op->dest, *sp) == 0 &&
+				 !root) {
+				/* Where it leads must be a system path too. */
+				char target[PATH_MAX];
+				if (op->source[0] == '/')
+					snprintf(target, sizeof(target), "%s", op->source);
+				else
+					snprintf(target, sizeof(target), "%.*s/%s",
+						 (int)(strrchr(op->dest, '/') - op->dest),
+						 op->dest, op->source);
+				bool ok = !strstr(target, "/..") && !strstr(target, "/./");
+				bool under = false;
+				for (const char *const *t = system_paths; ok && *t; t++)
+					if (strcmp(*t, "/") != 0 && path_is_under(target, *t))
+						under = true;
+				if (!ok || !under)
+					why = "a symlink that leads out of the system paths";
+			}
+			if (why)
+				return cc_fail(err, "%s:%d: %s %s: %s comes from %s, and the "
+					       "root service process would read it",
+					       op->file ? op->file : "?", op->line,
+					       op_type_name(op->type, op->optional),
+					       op->dest, *sp, why);
+		}
+	}
+	return 0;
 }

@@ -20,6 +20,8 @@ struct sandbox_request {
 	 * just before exec: the caller's own limits, which a setuid entry
 	 * point replaced with known ones for its privileged work. */
 	const struct rlimit *session_rlimits;
+	/* Service mode (sandbox_enter) only: cocoon-launch on the host. */
+	const char *launcher_path;
 };
 
 /* Build the sandbox, run the command in it and wait for it. On success
@@ -28,5 +30,31 @@ struct sandbox_request {
  * -1 with err set and nothing half-built left behind. */
 int sandbox_run(const struct sandbox_request *req, int *status,
 		struct cc_error *err);
+
+/* ---- Service mode: a PAM service moves into the sandbox ----
+ *
+ * sandbox_enter builds the plan's sandbox around cocoon-init as pid 1 (in
+ * "hold" mode: it only reaps, and ends when killed), which is not the
+ * caller's child, and moves the caller (root, single-threaded) into its
+ * namespaces: the mount namespace now, the pid namespace for the
+ * caller's future children. The caller stays root there; no seccomp
+ * filter or no_new_privs is put on it: cocoon-launch, bound over the
+ * user's login shell, puts them on what the user runs. NS_USER plans
+ * are refused. */
+struct sandbox_handle;
+int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out,
+		  struct cc_error *err);
+/* Back to the host's namespaces and working directory (idempotent; a
+ * no-op in any process but the one that entered). */
+int sandbox_return(struct sandbox_handle *handle, struct cc_error *err);
+/* In the process that entered: kill the session's pid namespace (without
+ * waiting). In any process: release the handle. NULL is fine. */
+void sandbox_end(struct sandbox_handle *handle);
+/* Refuse a plan whose system paths (SYSTEM_PATHS, NULL-terminated) come
+ * from a source a non-root uid can write or from a user-owned `dir`: a
+ * root service reads them. */
+int sandbox_check_service_plan(const struct plan *plan,
+			       const char *const *system_paths,
+			       struct cc_error *err);
 
 #endif

@@ -698,3 +698,13 @@ int seccomp_apply(const struct plan *plan, struct cc_error *err)
 	seccomp_filter_free(filter);
 	return rc;
 }
+
+int seccomp_filter_program(const struct seccomp_filter *filter, const void **data,
+			   size_t *len)
+{
+	if (!filter)
+		return -1;
+	*data = filter->insns;
+	*len = filter->insns ? (size_t)filter->len * sizeof(struct sock_filter) : 0;
+	return 0;
+}

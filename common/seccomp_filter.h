@@ -43,6 +43,12 @@ int seccomp_load_filter(struct seccomp_filter *filter, struct cc_error *err);
 
 void seccomp_filter_free(struct seccomp_filter *filter);
 
+/* The prepared BPF program (struct sock_filter array) and its size in
+ * bytes, for a loader in another process (cocoon-launch); *data NULL and
+ * *len 0 when the filter loads nothing. */
+int seccomp_filter_program(const struct seccomp_filter *filter, const void **data,
+			   size_t *len);
+
 /* seccomp_prepare, then seccomp_load_filter. */
 int seccomp_apply(const struct plan *plan, struct cc_error *err);
 

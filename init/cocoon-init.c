@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cocoon-init: pid 1 of a session's pid namespace.
  *
- * Usage (by the engine only): cocoon-init MAIN-PID
+ * Usage (by the engine only): cocoon-init MAIN-PID | cocoon-init hold
+ *
+ * "hold" (service mode, pam_cocoon): there is no main process; it reaps
+ * whatever is reparented to it and lives until killed (SIGKILL from the
+ * host ends the whole namespace).
  *
  * It reaps every process reparented to it, relays the signals root sends
  * it (TERM, HUP, INT, QUIT) to the session's main process, and when that
@@ -19,6 +23,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -51,8 +56,9 @@ int main(int argc, char **argv)
 	if (argc != 2 || getpid() != 1)
 		return 127;
 	char *end;
-	long main_pid = strtol(argv[1], &end, 10);
-	if (*end || main_pid <= 1)
+	int hold = strcmp(argv[1], "hold") == 0;
+	long main_pid = hold ? -1 : strtol(argv[1], &end, 10);
+	if (!hold && (*end || main_pid <= 1))
 		return 127;
 
 	/* Handled signals stay blocked (the engine execs this with every
@@ -75,7 +81,7 @@ int main(int argc, char **argv)
 	}
 
 	int main_status = 0;
-	int main_alive = 1;
+	int main_alive = !hold;
 	for (;;) {
 		for (;;) {
 			int status;
@@ -96,7 +102,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		}
-		if (!main_alive) {
+		if (!main_alive && !hold) {
 			/* Everything left in the namespace goes with the session. */
 			kill(-1, SIGKILL);
 			while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
@@ -106,7 +112,7 @@ int main(int argc, char **argv)
 		siginfo_t si;
 		if (sigwaitinfo(&wanted, &si) < 0)
 			continue;
-		if (si.si_signo != SIGCHLD)
+		if (si.si_signo != SIGCHLD && !hold)
 			kill((pid_t)main_pid, si.si_signo);
 	}
 }

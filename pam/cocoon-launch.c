@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* cocoon-launch: in a session that pam_cocoon built, the user's login
+ * shell path leads here. The service process itself must not carry the
+ * session's seccomp filter or no_new_privs (they would outlive the session
+ * in it), so every process the user runs through the login shell gets
+ * them from this small launcher instead, which then runs the real shell.
+ *
+ * It runs as the user, on nosuid mounts; its settings come from files
+ * that root wrote into the sandbox's /run/cocoon, which the user cannot
+ * change. Any failure ends here: no shell starts without its settings. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/keyctl.h>
+#include <linux/seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define SETTINGS "/run/cocoon/launch"
+#define FILTER "/run/cocoon/seccomp.bpf"
+#define REAL_SHELL "/run/cocoon/shell"
+#define MAX_FILTER (64 * 1024)
+
+static void die(const char *what)
+{
+	fprintf(stderr, "cocoon-launch: %s: %s\n", what, strerror(errno));
+	exit(126);
+}
+
+/* Read a root-owned file that nobody else can write. */
+static size_t read_root_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0)
+		die(path);
+	if (!S_ISREG(st.st_mode) || st.st_uid != 0 || (st.st_mode & 022)) {
+		errno = EPERM;
+		die(path);
+	}
+	size_t got = 0;
+	for (;;) {
+		ssize_t n = read(fd, buf + got, size - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			die(path);
+		if (n == 0)
+			break;
+		got += (size_t)n;
+		if (got == size) {
+			errno = EFBIG;
+			die(path);
+		}
+	}
+	close(fd);
+	return got;
+}
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	char settings[256];
+	size_t n = read_root_file(SETTINGS, settings, sizeof(settings) - 1);
+	settings[n] = '\0';
+	int nnp = strstr(settings, "no-new-privs=yes\n") != NULL;
+	int filter = strstr(settings, "seccomp=yes\n") != NULL;
+
+	/* A keyring of this session's own: through su, the caller's would
+	 * otherwise be inherited. keyctl is refused by the filter below. */
+	if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 && errno != ENOSYS)
+		die("new session keyring");
+	if (nnp && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		die("no_new_privs");
+	if (filter) {
+		static struct sock_filter code[MAX_FILTER / sizeof(struct sock_filter)];
+		size_t bytes = read_root_file(FILTER, (char *)code, sizeof(code));
+		if (bytes == 0 || bytes % sizeof(struct sock_filter)) {
+			errno = EINVAL;
+			die(FILTER);
+		}
+		struct sock_fprog prog = {
+			.len = (unsigned short)(bytes / sizeof(struct sock_filter)),
+			.filter = code,
+		};
+		if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
+			die("loading the seccomp filter");
+	}
+	execv(REAL_SHELL, argv);
+	die(REAL_SHELL);
+}

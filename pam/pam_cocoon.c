@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* pam_cocoon: put every session of a PAM service into the user's sandbox.
+ *
+ * open_session resolves the policy for PAM_USER and PAM_SERVICE and moves
+ * the service process into the sandbox's namespaces, so that everything
+ * it forks from then on (every ssh channel, sftp, the login shell) is
+ * inside. The service stays root there until it goes back to the host's
+ * namespaces at the first of setcred(DELETE_CRED) and close_session; a
+ * second line, `pam_cocoon.so return` at the top of the session stack,
+ * brings it back before the other modules' close hooks run. */
+#include <grp.h>
+#include <pwd.h>
+#include <security/pam_ext.h>
+#include <security/pam_modules.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "resolve.h"
+#include "sandbox.h"
+#include "util.h"
+
+#define DATA_NAME "pam_cocoon_session"
+
+struct module_args {
+	const char *conf;
+	const char *exempt;
+	bool debug;
+	bool audit;
+	bool return_only;
+};
+
+static int parse_args(pam_handle_t *pamh, int argc, const char **argv,
+		      struct module_args *args)
+{
+	memset(args, 0, sizeof(*args));
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (str_starts_with(a, "conf="))
+			args->conf = a + 5;
+		else if (str_starts_with(a, "exempt="))
+			args->exempt = a + 7;
+		else if (strcmp(a, "debug") == 0)
+			args->debug = true;
+		else if (strcmp(a, "mode=audit") == 0)
+			args->audit = true;
+		else if (strcmp(a, "mode=enforce") == 0)
+			args->audit = false;
+		else if (strcmp(a, "return") == 0)
+			args->return_only = true;
+		else {
+			pam_syslog(pamh, LOG_ERR, "unknown argument '%s'", a);
+			return -1;
+		}
+	}
+	if (args->conf && args->conf[0] != '/') {
+		pam_syslog(pamh, LOG_ERR, "conf=%s is not an absolute path", args->conf);
+		return -1;
+	}
+	return 0;
+}
+
+/* exempt=alice,@wheel: names users, and groups with '@'. */
+static bool is_exempt(const char *list, const struct identity *who)
+{
+	if (!list)
+		return false;
+	char *copy = xstrdup(list);
+	bool hit = false;
+	for (char *save = NULL, *item = strtok_r(copy, ",", &save); item && !hit;
+	     item = strtok_r(NULL, ",", &save))
+		hit = item[0] == '@' ? identity_in_group(who, item + 1)
+				     : strcmp(item, who->user) == 0;
+	free(copy);
+	return hit;
+}
+
+/* pam_end's cleanup, in whichever process calls it: sandbox_end kills
+ * the session only in the process that entered it (a forked child's
+ * pam_end, sshd's post-auth child say, merely frees its copy). */
+static void end_session(pam_handle_t *pamh, void *data, int error_status)
+{
+	(void)pamh;
+	(void)error_status;
+	struct cc_error err;
+	sandbox_return(data, &err);
+	sandbox_end(data);
+}
+
+/* Back to the host's namespaces; the session itself goes on. */
+static int return_to_host(pam_handle_t *pamh)
+{
+	const void *data = NULL;
+	if (pam_get_data(pamh, DATA_NAME, &data) != PAM_SUCCESS || !data)
+		return PAM_IGNORE;
+	struct cc_error err;
+	if (sandbox_return((struct sandbox_handle *)data, &err) < 0) {
+		pam_syslog(pamh, LOG_ERR, "returning to the host: %s", err.msg);
+		return PAM_SESSION_ERR;
+	}
+	return PAM_SUCCESS;
+}
+
+/* The service process lives in the sandbox as root: whatever it reads
+ * there (NSS files, PAM configuration, libraries) must be root's. */
+static const char *const system_paths[] = {
+	"/", "/etc", "/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin",
+	"/sbin", "/dev", "/run", "/var", NULL,
+};
+
+int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **argv)
+{
+	(void)flags;
+	struct module_args args;
+	if (parse_args(pamh, argc, argv, &args) < 0)
+		return PAM_SESSION_ERR;
+	if (args.return_only)
+		return PAM_IGNORE;
+
+	const void *existing = NULL;
+	if (pam_get_data(pamh, DATA_NAME, &existing) == PAM_SUCCESS && existing)
+		return PAM_SUCCESS;
+
+	const char *user = NULL, *service = NULL;
+	if (pam_get_item(pamh, PAM_USER, (const void **)&user) != PAM_SUCCESS || !user ||
+	    pam_get_item(pamh, PAM_SERVICE, (const void **)&service) != PAM_SUCCESS ||
+	    !service) {
+		pam_syslog(pamh, LOG_ERR, "no user or service name");
+		return PAM_SESSION_ERR;
+	}
+	struct identity who;
+	struct cc_error err;
+	if (identity_lookup(user, &who, &err) < 0) {
+		pam_syslog(pamh, LOG_ERR, "%s", err.msg);
+		return PAM_SESSION_ERR;
+	}
+	/* Root and the exempt get in before the policy is read, so an
+	 * administrator is never locked out by a broken policy. */
+	if (who.uid == 0 || is_exempt(args.exempt, &who)) {
+		if (args.debug)
+			pam_syslog(pamh, LOG_DEBUG, "%s is not sandboxed (%s)", user,
+				   who.uid == 0 ? "root" : "exempt");
+		identity_free(&who);
+		return PAM_IGNORE;
+	}
+
+	struct plan plan;
+	enum resolve_result rc = plan_for_session(args.conf, &who, service, &plan, &err);
+	identity_free(&who);
+	int status = PAM_SESSION_ERR;
+	if (rc == RESOLVE_ERROR) {
+		pam_syslog(pamh, LOG_ERR, "refusing the session of %s on %s: %s", user,
+			   service, err.msg);
+		goto out;
+	}
+	if (rc == RESOLVE_NOT_COVERED || !plan.sandboxed) {
+		if (args.debug)
+			pam_syslog(pamh, LOG_DEBUG, "%s on %s is not sandboxed (%s)", user,
+				   service, rc == RESOLVE_NOT_COVERED ? "no rule" : "sandbox = none");
+		status = PAM_IGNORE;
+		goto out;
+	}
+	if (sandbox_check_service_plan(&plan, system_paths, &err) < 0) {
+		pam_syslog(pamh, LOG_ERR, "refusing the session of %s on %s: %s", user,
+			   service, err.msg);
+		goto out;
+	}
+	if (args.audit) {
+		pam_syslog(pamh, LOG_NOTICE, "mode=audit: %s on %s would get plan %s "
+			   "(%s); leaving the session unconfined", user, service,
+			   plan.hash, plan.rule);
+		status = PAM_IGNORE;
+		goto out;
+	}
+	struct sandbox_handle *handle = NULL;
+	struct sandbox_request req = {
+		.plan = &plan,
+		.init_path = COCOON_LIBEXECDIR "/cocoon-init",
+		.launcher_path = COCOON_LIBEXECDIR "/cocoon-launch",
+	};
+	if (sandbox_enter(&req, &handle, &err) < 0) {
+		pam_syslog(pamh, LOG_ERR, "refusing the session of %s on %s: %s", user,
+			   service, err.msg);
+		goto out;
+	}
+	if (pam_set_data(pamh, DATA_NAME, handle, end_session) != PAM_SUCCESS) {
+		sandbox_return(handle, &err);
+		sandbox_end(handle);
+		pam_syslog(pamh, LOG_ERR, "refusing the session of %s: pam_set_data failed",
+			   user);
+		goto out;
+	}
+	if (args.debug)
+		pam_syslog(pamh, LOG_DEBUG, "%s on %s sandboxed by %s, plan %s", user,
+			   service, plan.rule, plan.hash);
+	status = PAM_SUCCESS;
+out:
+	plan_free(&plan);
+	return status;
+}
+
+int pam_sm_close_session(pam_handle_t *pamh, int flags, int argc, const char **argv)
+{
+	(void)flags;
+	struct module_args args;
+	if (parse_args(pamh, argc, argv, &args) < 0)
+		return PAM_SESSION_ERR;
+	int rc = return_to_host(pamh);
+	if (args.return_only || rc == PAM_IGNORE)
+		return rc == PAM_IGNORE ? PAM_SUCCESS : rc;
+	/* Ends every process of the session, without waiting for them (the
+	 * replaced data's cleanup runs sandbox_end). */
+	pam_set_data(pamh, DATA_NAME, NULL, NULL);
+	if (args.debug)
+		pam_syslog(pamh, LOG_DEBUG, "session ended");
+	return rc;
+}
+
+int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc, const char **argv)
+{
+	(void)argc;
+	(void)argv;
+	/* login and su delete credentials before closing the session. */
+	if (flags & PAM_DELETE_CRED) {
+		int rc = return_to_host(pamh);
+		return rc == PAM_IGNORE ? PAM_SUCCESS : rc;
+	}
+	return PAM_SUCCESS; /* sshd establishes twice: harmless */
+}

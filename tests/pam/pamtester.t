@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# pam_cocoon driven by pamtester through a test service of its own
+# (/etc/pam.d/cocoon-test-pam): what it does for covered, uncovered,
+# root and exempt users, with broken and unsafe policies, and that
+# closing leaves nothing behind.
+. "$(dirname "$0")/../lib.sh"
+PAMDIR=$COCOON_ROOT/lib/security
+SERVICE=cocoon-test-pam
+work=$(mktemp -d /run/cocoon-pam-test.XXXXXX)
+chmod 0755 "$work"
+logpid=""
+cleanup() {
+	[ -n "$logpid" ] && kill "$logpid" 2>/dev/null && wait "$logpid" 2>/dev/null
+	[ -n "$logpid" ] && rm -f /dev/log
+	rm -f "/etc/pam.d/$SERVICE"
+	policy_reset; cleanup_users; rm -rf "$work"
+}
+trap cleanup EXIT
+
+if [ -e /dev/log ]; then
+	echo "1..0 # skip /dev/log exists: this test needs its own syslog receiver"
+	exit 0
+fi
+perl -MIO::Socket::UNIX -e '
+	my $s = IO::Socket::UNIX->new(Type => SOCK_DGRAM, Local => "/dev/log") or die $!;
+	open my $o, ">>", $ARGV[0] or die; $o->autoflush(1);
+	while (defined $s->recv(my $m, 8192)) { print $o "$m\n" }' "$work/syslog" &
+logpid=$!
+for i in $(seq 50); do [ -S /dev/log ] && break; sleep 0.1; done
+
+add_user ccpt1
+add_user ccpt2
+policy_reset
+cat > "/etc/pam.d/$SERVICE" <<PAM
+auth required pam_permit.so
+account required pam_permit.so
+session required $PAMDIR/pam_cocoon.so return
+session required $PAMDIR/pam_cocoon.so debug exempt=ccpt2
+session optional pam_permit.so
+PAM
+
+# log_since MARK: what was logged after line MARK. setcred(4) is PAM_DELETE_CRED,
+# which pamtester has no name for.
+log_lines() { wc -l < "$work/syslog"; }
+log_since() { sleep 0.3; tail -n "+$(($1 + 1))" "$work/syslog"; }
+inits() { pgrep -x cocoon-init | while read -r p; do
+	[ "$(ps -o stat= -p "$p")" != Z ] && echo "$p"; done | wc -l; }
+# inits_back_to N: close kills pid 1 without waiting; give it a moment.
+inits_back_to() { local i; for i in $(seq 50); do
+	[ "$(inits)" -le "$1" ] && break; sleep 0.1; done; inits; }
+
+mounts=$(wc -l < /proc/self/mountinfo)
+inits_before=$(inits)
+m=$(log_lines)
+run pamtester "$SERVICE" ccpt1 open_session 'setcred(PAM_ESTABLISH_CRED)' \
+	'setcred(PAM_ESTABLISH_CRED)' 'setcred(4)' close_session
+is "$RC" 0 "open, setcred twice, delete, close: all succeed"
+like "$(log_since "$m")" "ccpt1 on $SERVICE sandboxed by" "the session was sandboxed"
+like "$(log_since "$m")" "session ended" "and ended at close"
+is "$(inits_back_to "$inits_before")" "$inits_before" "no cocoon-init is left"
+is "$(wc -l < /proc/self/mountinfo)" "$mounts" "no mount is left on the host"
+
+m=$(log_lines)
+run pamtester "$SERVICE" root open_session close_session
+is "$RC" 0 "root's session opens"
+like "$(log_since "$m")" "root is not sandboxed (root)" "unsandboxed, before the policy is read"
+
+printf '[default]\nprofile = nosuch\n' | policy_write cocoon.conf
+m=$(log_lines)
+run pamtester "$SERVICE" ccpt1 open_session close_session
+[ "$RC" -ne 0 ]; ok $? "a broken policy refuses a covered user"
+like "$(log_since "$m")" "refusing the session of ccpt1 on $SERVICE" "syslog says why"
+run pamtester "$SERVICE" ccpt2 open_session close_session
+is "$RC" 0 "an exempt user gets in despite the broken policy"
+
+printf '[default]\nservice = sshd\nprofile = default\n' | policy_write cocoon.conf
+m=$(log_lines)
+run pamtester "$SERVICE" ccpt1 open_session close_session
+is "$RC" 0 "a user no rule covers gets in"
+like "$(log_since "$m")" "is not sandboxed (no rule)" "unsandboxed"
+
+printf '[default]\nprofile = default\nunshare = pid ipc uts user\n' | policy_write cocoon.conf
+m=$(log_lines)
+run pamtester "$SERVICE" ccpt1 open_session close_session
+[ "$RC" -ne 0 ]; ok $? "a plan with a user namespace is refused"
+like "$(log_since "$m")" "'unshare = user' is refused for PAM sessions" "with the reason"
+
+printf '[default]\nprofile = default\nno-new-privs = no\n' | policy_write cocoon.conf
+m=$(log_lines)
+run pamtester "$SERVICE" ccpt1 open_session close_session
+[ "$RC" -ne 0 ]; ok $? "seccomp without no-new-privs is refused"
+like "$(log_since "$m")" "needs 'no-new-privs = yes'" "with the reason"
+
+install -d -o ccpt1 -m 0755 "$work/usr"
+printf '[default]\nprofile = default\nbind = %s /usr/local\n' "$work/usr" | policy_write cocoon.conf
+m=$(log_lines)
+run pamtester "$SERVICE" ccpt1 open_session close_session
+[ "$RC" -ne 0 ]; ok $? "a user-writable bind below /usr is refused"
+like "$(log_since "$m")" "/usr comes from a source a non-root user can write" "with the reason"
+
+printf '[default]\nprofile = default\ndir = /etc\n' | policy_write cocoon.conf
+run pamtester "$SERVICE" ccpt1 open_session close_session
+[ "$RC" -ne 0 ]; ok $? "a user-owned dir at /etc is refused"
+
+printf '[default]\nprofile = default\n' | policy_write cocoon.conf
+sed -i 's/debug exempt=ccpt2/mode=audit/' "/etc/pam.d/$SERVICE"
+m=$(log_lines)
+inits_before=$(inits)
+run pamtester "$SERVICE" ccpt1 open_session close_session
+is "$RC" 0 "mode=audit lets the session in"
+like "$(log_since "$m")" "mode=audit: ccpt1 on $SERVICE would get plan" "and logs the plan"
+is "$(inits_back_to "$inits_before")" "$inits_before" "without building a sandbox"
+
+done_testing

@@ -1,0 +1,160 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# pam_cocoon in a real sshd's session stack: commands, a pty login, scp,
+# sftp (internal-sftp), port forwards, multiplexed channels, utmp, and
+# cleanup after logout and after a killed client.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../sshd.sh"
+PAMDIR=$COCOON_ROOT/lib/security
+work=$(mktemp -d /run/cocoon-pam-test.XXXXXX)
+chmod 0755 "$work"
+logpid=""
+made_utmp=""
+# Login records go to the host's utmp, which this machine lacks.
+if [ ! -e /run/utmp ]; then
+	install -m 0664 -g utmp /dev/null /run/utmp && made_utmp=yes
+fi
+cleanup() {
+	sshd_cleanup
+	[ -n "$logpid" ] && kill "$logpid" 2>/dev/null && wait "$logpid" 2>/dev/null
+	[ -S /dev/log ] && [ -n "$logpid" ] && rm -f /dev/log
+	[ -n "$made_utmp" ] && rm -f /run/utmp
+	policy_reset; cleanup_users; rm -rf "$work"
+}
+trap cleanup EXIT
+
+add_user ccpam1
+add_user ccpam2
+policy_reset
+mounts_before=$(wc -l < /proc/self/mountinfo)
+
+# A syslog receiver at /dev/log for the test's duration.
+if [ ! -e /dev/log ]; then
+	perl -MIO::Socket::UNIX -e '
+		my $s = IO::Socket::UNIX->new(Type => SOCK_DGRAM, Local => "/dev/log") or die $!;
+		open my $o, ">>", $ARGV[0] or die; $o->autoflush(1);
+		while (defined $s->recv(my $m, 8192)) { print $o "$m\n" }' "$work/syslog" &
+	logpid=$!
+	for i in $(seq 50); do [ -S /dev/log ] && break; sleep 0.1; done
+fi
+
+# OpenSSH 9.2 takes no Subsystem in a Match block: ForceCommand does it.
+SSHD_EXTRA_CONFIG="Match User ccpam2
+	ForceCommand internal-sftp" \
+sshd_start "session required $PAMDIR/pam_cocoon.so exempt=ccpam3 debug" || { echo "Bail out! sshd"; exit 1; }
+# The `return` line first in the session stack.
+sed -i "0,/^session/s||session required $PAMDIR/pam_cocoon.so return\n&|" /etc/pam.d/$SSHD_SERVICE
+sshd_allow ccpam1
+sshd_allow ccpam2
+
+run ssh_as ccpam1 'cat /proc/1/comm; grep -E "^(NoNewPrivs|Seccomp):" /proc/self/status; id -un'
+is "$RC" 0 "ssh host CMD succeeds"
+like "$OUT" "cocoon-init" "the command runs in the sandbox's pid namespace"
+like "$OUT" "NoNewPrivs:	1" "with no_new_privs"
+like "$OUT" "Seccomp:	2" "and the seccomp filter"
+like "$OUT" "ccpam1" "as the user"
+run ssh_as ccpam1 'readlink /proc/$$/exe; stat -c "%n %U %a" / /run /tmp /run/user/$(id -u)'
+is "$OUT" "/run/cocoon/shell
+/ root 755
+/run root 755
+/tmp root 1777
+/run/user/$(id -u ccpam1) ccpam1 700" "the real shell runs through the launcher; the root service's tree is root's, a dir the user's"
+run ssh_as ccpam1 'touch /tmp/x /etc/x /run/x 2>&1; ls /tmp'
+like "$OUT" "x" "the user can write /tmp"
+like "$OUT" "/run/x" "but not /run"
+
+run ssh_as ccpam1 -tt 'tty; cat /proc/1/comm; exit 3'
+is "$RC" 3 "a pty session runs, and its status comes back"
+like "$OUT" "/dev/pts/" "with a terminal"
+like "$OUT" "cocoon-init" "in the sandbox"
+
+# An interactive login with a pty, and utmp on the host while it runs.
+( sleep 3; echo 'cat /proc/1/comm'; echo 'exit' ) | ssh_as ccpam1 -tt > "$work/pty.out" 2>&1 &
+ptypid=$!
+sleep 2
+who_out=$(who)
+wait "$ptypid"
+like "$(cat "$work/pty.out")" "cocoon-init" "an interactive login shell is in the sandbox"
+like "$who_out" "ccpam1" "who on the host shows the session while it runs"
+
+# scp and sftp.
+echo hello > "$work/file"; chmod 0644 "$work/file"
+run timeout 60 scp -q $(SSH_OPTS | sed 's/-p /-P /') "$work/file" ccpam1@127.0.0.1:copied
+is "$RC" 0 "scp to the sandbox"
+run ssh_as ccpam1 'cat ~/copied'
+is "$OUT" "hello" "the file arrived in the home"
+echo inside > /home/ccpam2/mark
+printf 'get mark %s/mark\nls /run/cocoon\n' "$work" > "$work/batch"
+run timeout 60 sftp $(SSH_OPTS | sed 's/-p /-P /') -b "$work/batch" ccpam2@127.0.0.1
+is "$RC" 0 "internal-sftp works"
+like "$OUT" "seccomp.bpf" "internal-sftp sees the sandbox's mount namespace (/run/cocoon)"
+is "$(cat "$work/mark" 2>/dev/null)" "inside" "and fetches from the home"
+
+# Port forwards leave from sshd's own process: net namespace matters.
+perl -MIO::Socket::INET -e '
+	my $l = IO::Socket::INET->new(Listen => 5, LocalAddr => "127.0.0.1", LocalPort => 0, ReuseAddr => 1) or die;
+	open my $p, ">", $ARGV[0]; print $p $l->sockport, "\n"; close $p;
+	while (my $c = $l->accept) { print $c "HOSTSVC\n"; close $c }' "$work/port" &
+svcpid=$!
+for i in $(seq 50); do [ -s "$work/port" ] && break; sleep 0.1; done
+svcport=$(cat "$work/port")
+fwd() {
+	local lport=$((30000 + RANDOM % 5000))
+	ssh $(SSH_OPTS) -l ccpam1 -N -L "$lport:127.0.0.1:$svcport" 127.0.0.1 & local sp=$!
+	sleep 1.5
+	FWD=$(timeout 5 perl -MIO::Socket::INET -e '
+		my $c = IO::Socket::INET->new(PeerAddr => "127.0.0.1", PeerPort => $ARGV[0]) or exit 1;
+		print scalar <$c>' "$lport")
+	kill "$sp" 2>/dev/null; wait "$sp" 2>/dev/null
+}
+fwd
+is "$FWD" "HOSTSVC" "ssh -L reaches a host loopback service without a net namespace"
+printf '[default]\nprofile = default\nunshare = net\n' | policy_write cocoon.conf
+fwd
+is "$FWD" "" "ssh -L cannot reach it with unshare = net"
+policy_reset
+kill "$svcpid"; wait "$svcpid" 2>/dev/null
+
+# Two channels of one connection (ControlMaster) share one sandbox.
+ctl="$work/ctl"
+ssh $(SSH_OPTS) -l ccpam1 -o ControlMaster=yes -o ControlPath="$ctl" -N 127.0.0.1 &
+masterpid=$!
+for i in $(seq 50); do [ -S "$ctl" ] && break; sleep 0.1; done
+a=$(ssh_as ccpam1 -o ControlPath="$ctl" 'readlink /proc/1/ns/pid; readlink /proc/self/ns/mnt')
+b=$(ssh_as ccpam1 -o ControlPath="$ctl" 'readlink /proc/1/ns/pid; readlink /proc/self/ns/mnt')
+[ -n "$a" ] && [ "$a" = "$b" ]; ok $? "two multiplexed channels share one sandbox"
+kill "$masterpid"; wait "$masterpid" 2>/dev/null
+
+# A client killed mid-session.
+ssh $(SSH_OPTS) -l ccpam1 127.0.0.1 'sleep 100' &
+killpid=$!
+sleep 1.5
+kill -9 "$killpid"; wait "$killpid" 2>/dev/null
+for i in $(seq 50); do ps -o stat= -u ccpam1 | grep -vq '^Z' || break; sleep 0.1; done
+live=$(ps -o stat= -u ccpam1 | grep -vc '^Z')
+is "$live" "0" "after logout and a killed client, no live process of the user"
+[ "$live" = 0 ] || ps -o pid,ppid,stat,args -u ccpam1 | sed 's/^/# /'
+is "$(wc -l < /proc/self/mountinfo)" "$mounts_before" "and no new mount on the host"
+
+# A broken policy: the covered user is refused with a reason in syslog,
+# an exempt user gets in.
+add_user ccpam3
+sshd_allow ccpam3
+printf '[default]\nprofile = nosuch\n' | policy_write cocoon.conf
+run ssh_as ccpam1 true
+isnt_ok() { [ "$1" -ne 0 ]; ok $? "$2"; }
+isnt_ok "$RC" "a covered user with a broken policy is refused"
+sleep 0.5
+like "$(cat "$work/syslog" 2>/dev/null)" "refusing the session of ccpam1" "syslog says why"
+run ssh_as ccpam3 'cat /proc/1/comm'
+is "$RC" 0 "an exempt user with a broken policy gets in"
+unlike "$OUT" "cocoon-init" "unsandboxed"
+
+# A user-writable /etc is refused.
+install -d -o ccpam1 -m 0755 "$work/etc"
+printf '[default]\nprofile = default\nro-bind = %s /etc\n' "$work/etc" | policy_write cocoon.conf
+run ssh_as ccpam1 true
+isnt_ok "$RC" "a plan with a user-writable /etc is refused"
+like "$(cat "$work/syslog" 2>/dev/null)" "/etc comes from a source a non-root user can write" "syslog says why"
+
+done_testing

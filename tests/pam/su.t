@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# pam_cocoon in su's session stack (the real /etc/pam.d/su, restored from
+# a backup on exit): su USER -c CMD and su - USER run in the sandbox, the
+# status comes back, and nothing is left afterwards.
+. "$(dirname "$0")/../lib.sh"
+PAMDIR=$COCOON_ROOT/lib/security
+backup=$(mktemp /run/cocoon-pam-su.XXXXXX)
+cp -p /etc/pam.d/su "$backup" || { echo "Bail out! backup of /etc/pam.d/su"; exit 1; }
+trap 'cat "$backup" > /etc/pam.d/su; rm -f "$backup"; policy_reset; cleanup_users' EXIT
+
+add_user ccsu1
+policy_reset
+{
+	printf 'session required %s/pam_cocoon.so return\n' "$PAMDIR"
+	cat "$backup"
+	printf 'session required %s/pam_cocoon.so\n' "$PAMDIR"
+} > /etc/pam.d/su
+
+inits() { pgrep -x cocoon-init | while read -r p; do
+	[ "$(ps -o stat= -p "$p")" != Z ] && echo "$p"; done | wc -l; }
+# inits_back_to N: close kills pid 1 without waiting; give it a moment.
+inits_back_to() { local i; for i in $(seq 50); do
+	[ "$(inits)" -le "$1" ] && break; sleep 0.1; done; inits; }
+inits_before=$(inits)
+mounts=$(wc -l < /proc/self/mountinfo)
+
+run su ccsu1 -c 'cat /proc/1/comm; grep -E "^(NoNewPrivs|Seccomp):" /proc/self/status'
+is "$RC" 0 "su USER -c CMD succeeds"
+like "$OUT" "cocoon-init" "in the sandbox's pid namespace"
+like "$OUT" "NoNewPrivs:	1" "with no_new_privs"
+like "$OUT" "Seccomp:	2" "and the filter"
+run su - ccsu1 -c 'shopt -q login_shell && echo login; pwd; cat /proc/1/comm'
+is "$OUT" "login
+/home/ccsu1
+cocoon-init" "su - USER is a sandboxed login shell in the home"
+run su ccsu1 -c 'printf "<%s>" "$0" "$@"' zero 'a b' '$(id)'
+is "$OUT" "<zero><a b><\$(id)>" "arguments pass unchanged through the launcher"
+run su ccsu1 -c 'exit 5'
+is "$RC" 5 "the exit status comes back"
+run su ccsu1 -c 'sleep 100 & echo started'
+is "$RC" 0 "a background process is left running at logout"
+for i in $(seq 50); do ps -o stat= -u ccsu1 | grep -vq '^Z' || break; sleep 0.1; done
+is "$(ps -o stat= -u ccsu1 | grep -vc '^Z')" "0" "and is gone with the session"
+is "$(inits_back_to "$inits_before")" "$inits_before" "no cocoon-init is left"
+is "$(wc -l < /proc/self/mountinfo)" "$mounts" "no mount is left on the host"
+
+done_testing
