@@ -81,10 +81,12 @@ $(BUILDDIR)/cocoon-shell: shell/cocoon-shell.c $(LIB)
 $(BUILDDIR)/cocoon-init: init/cocoon-init.c
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
-# Static, like cocoon-init: it runs inside the sandbox, as the user,
-# before any filter is on; no loader work in a tree the user may shape.
+# Static: it runs inside the sandbox, as the user, before any filter is on;
+# no loader work in a tree the user may shape, and no LD_PRELOAD from the
+# session's environment running before the filter. It execs the real shell
+# at once, so its size costs nothing while the session runs.
 $(BUILDDIR)/cocoon-launch: pam/cocoon-launch.c
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -static -o $@ $<
 
 # Only the pam_sm_* entry points are exported: libcocoon's names
 # (xmalloc...) must neither clash with nor bind to the service's own.
