@@ -473,8 +473,9 @@ void policy_check_names(const struct policy *policy, struct diag_list *diags)
 		const struct directive *nnp = find_last_directive(s, D_NO_NEW_PRIVS);
 		if (nnp && strcmp(nnp->words[0], "no") == 0)
 			diag_add(diags, DIAG_WARNING, nnp->file, nnp->line,
-				 "no-new-privs = no: setuid programs inside the sandbox "
-				 "can gain privileges");
+				 "no-new-privs = no: only defence in depth is lost "
+				 "(every mount is nosuid and the bounding set is empty), "
+				 "and pam_cocoon then refuses a seccomp filter");
 	}
 }
 
