@@ -7,7 +7,7 @@ for page in "$top"/man/*.[1-8]; do
 	run groff -man -ww -z "$page"
 	is "$OUT" "" "$(basename "$page") renders without warnings"
 done
-for want in cocoonctl.8 cocoon.conf.5 cocoon-shell.1; do
+for want in cocoonctl.8 cocoon.conf.5 cocoon-shell.1 pam_cocoon.8; do
 	[ -f "$top/man/$want" ]; ok $? "man/$want exists"
 done
 # Every example policy shipped is valid.
