@@ -859,8 +859,9 @@ int mounts_pivot(int rootfd, struct cc_error *err)
 
 /* ---- Service mode ---- */
 
-/* Bind the host's PATH at the same place when its parent exists in the
- * new root; skip it otherwise (a bind-try). */
+/* Bind the host's PATH at the same place, when the host has it. Missing
+ * parents are made (root's, 0755: every system path of a service plan is
+ * root's); a parent that cannot be made or written skips it. */
 static int bind_host_record(struct build *b, const char *path)
 {
 	int tree AUTOCLOSE = sys_open_tree(AT_FDCWD, path, OPEN_TREE_CLONE |
@@ -871,14 +872,12 @@ static int bind_host_record(struct build *b, const char *path)
 	struct stat st;
 	if (fstat(tree, &st) < 0 || !(S_ISREG(st.st_mode) || S_ISSOCK(st.st_mode)))
 		return 0;
-	char parent[PATH_MAX];
-	snprintf(parent, sizeof(parent), "%s", path);
-	char *slash = strrchr(parent, '/');
-	*slash = '\0';
-	const char *last = slash + 1;
-	int pdir AUTOCLOSE = sys_openat2(b->rootfd, parent + 1,
-					 O_PATH | O_DIRECTORY | O_CLOEXEC,
-					 RESOLVE_IN_ROOT | RESOLVE_SAFE);
+	char last[NAME_MAX + 1];
+	struct cc_error ignored;
+	struct cc_error *saved = b->err;
+	b->err = &ignored;
+	int pdir AUTOCLOSE = open_parent(b, path, last);
+	b->err = saved;
 	if (pdir < 0)
 		return 0;
 	int f = openat(pdir, last, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
@@ -903,10 +902,10 @@ static int bind_host_record(struct build *b, const char *path)
 }
 
 static int write_file_at(int dir, const char *name, const void *data, size_t len,
-			 struct cc_error *err)
+			 mode_t mode, struct cc_error *err)
 {
 	int fd AUTOCLOSE = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL |
-				  O_NOFOLLOW | O_CLOEXEC, 0644);
+				  O_NOFOLLOW | O_CLOEXEC, mode);
 	if (fd < 0 || write_all(fd, data, len) < 0)
 		return cc_fail_errno(err, "writing /run/cocoon/%s", name);
 	return 0;
@@ -966,9 +965,11 @@ int mounts_service_setup(const struct plan *plan, int rootfd,
 	int tmp AUTOCLOSE = tmpfs_new(&b, "1m", 0755, "64");
 	if (tmp < 0 || attach(&b, tmp, dst, "/run/cocoon") < 0)
 		return cc_prefix(err, "service mode");
-	if (write_file_at(tmp, "launch", s->launch, strlen(s->launch), err) < 0 ||
-	    (s->bpf && write_file_at(tmp, "seccomp.bpf", s->bpf, s->bpf_len, err) < 0) ||
-	    write_file_at(tmp, "shell", "", 0, err) < 0)
+	if (write_file_at(tmp, "launch", s->launch, strlen(s->launch), 0644, err) < 0 ||
+	    (s->bpf && write_file_at(tmp, "seccomp.bpf", s->bpf, s->bpf_len, 0644,
+				     err) < 0) ||
+	    (s->id && write_file_at(tmp, "id", s->id, strlen(s->id), 0444, err) < 0) ||
+	    write_file_at(tmp, "shell", "", 0, 0644, err) < 0)
 		return -1;
 
 	/* The real shell first: the launcher may cover its very path. */

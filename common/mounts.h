@@ -23,13 +23,15 @@ int mounts_build(const struct plan *plan, unsigned flags, int *rootfd,
 
 /* Service mode, after mounts_build: what a PAM service inside needs.
  * The host's login records (/run/utmp, /var/log/{w,b}tmp, lastlog) and
- * /dev/log bound where their parent exists; a read-only tmpfs at
- * /run/cocoon holding `launch` (the launcher's settings), `seccomp.bpf`
- * and `shell` (the real shell, bound from inside the new root); the
+ * /dev/log bound when the host has them (missing parents made, root's);
+ * a read-only tmpfs at /run/cocoon holding `launch` (the launcher's
+ * settings), `seccomp.bpf`, `id` (the session's id) and `shell` (the real
+ * shell, bound from inside the new root); the
  * launcher bound over the login shell's path. Runs with root's
  * file-system identity. */
 struct service_setup {
 	const char *launch;      /* text of /run/cocoon/launch */
+	const char *id;          /* text of /run/cocoon/id (0444); NULL: none */
 	const void *bpf;         /* the exported filter; NULL: none */
 	size_t bpf_len;
 	const char *launcher;    /* cocoon-launch, a host path */

@@ -189,6 +189,10 @@ struct run {
 	/* Service mode: the session process builds, pivots, reports 'S'
 	 * and exits; cocoon-init holds the namespaces. */
 	const struct service_setup *service;
+	/* Service mode: a pidfd of the service process, handed to
+	 * cocoon-init, which ends the session when the service dies
+	 * without closing it. */
+	int service_pidfd;
 };
 
 static void report(int sock, const struct cc_error *err)
@@ -554,11 +558,19 @@ static _Noreturn void pid1(struct run *run)
 	sigset_t all;
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
-	char main_pid[24];
+	char main_pid[24], service_fd[24];
 	snprintf(main_pid, sizeof(main_pid), "%d", (int)pid);
-	if (run->service)
+	char *argv[] = { (char *)"cocoon-init", main_pid, NULL, NULL };
+	if (run->service) {
+		/* The service's pidfd, the one descriptor cocoon-init keeps. */
+		if (fcntl(run->service_pidfd, F_SETFD, 0) < 0) {
+			cc_fail_errno(&err, "preparing cocoon-init");
+			child_fail(run, &err);
+		}
 		snprintf(main_pid, sizeof(main_pid), "hold");
-	char *argv[] = { (char *)"cocoon-init", main_pid, NULL };
+		snprintf(service_fd, sizeof(service_fd), "%d", run->service_pidfd);
+		argv[2] = service_fd;
+	}
 	char *envp[] = { NULL };
 	execveat(run->initfd, "", argv, envp, AT_EMPTY_PATH);
 	cc_fail_errno(&err, "exec cocoon-init (%s)", run->req->init_path);
@@ -886,8 +898,9 @@ early_fail:
  *   service (root, a PAM module's caller)   sandbox_enter()
  *     +- helper       fork; clones pid 1, sends its pidfd, exits
  *          +- pid 1   clone(NEWNS|NEWPID): as above, but execs
- *               |     "cocoon-init hold" (no main process: it reaps,
- *               |     and ends when killed)
+ *               |     "cocoon-init hold FD" (no main process: it reaps,
+ *               |     and ends when killed or when the service, whose
+ *               |     pidfd FD is, dies)
  *               +- pid 2  builds the root in service mode (root-owned,
  *                         mounts_service_setup), pivots, reports 'S',
  *                         exits
@@ -1046,16 +1059,34 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 		return cc_fail(err, "the policy's shell %s is cocoon-shell itself", real);
 
 	struct run run = { .req = req, .plan = plan, .caller = getpid(),
-			   .sock = -1, .initfd = -1, .ready = -1 };
+			   .sock = -1, .initfd = -1, .ready = -1,
+			   .service_pidfd = -1 };
 	if (!(run.filter = seccomp_prepare(plan, err)))
 		return -1;
 	struct service_setup setup = { .launcher = req->launcher_path,
 				       .login_shell = login, .real_shell = real };
 	seccomp_filter_program(run.filter, &setup.bpf, &setup.bpf_len);
-	char launch[64];
-	snprintf(launch, sizeof(launch), "no-new-privs=%s\nseccomp=%s\n",
-		 plan->no_new_privs ? "yes" : "no", setup.bpf ? "yes" : "no");
+	/* The launcher's settings, a line each; chdir and home are for the
+	 * user's shell (the service keeps its own working directory). */
+	if (plan->chdir && strchr(plan->chdir, '\n')) {
+		seccomp_filter_free(run.filter);
+		return cc_fail(err, "chdir: a newline in the path");
+	}
+	const char *home = plan->who.home && plan->who.home[0] == '/' &&
+			   !strchr(plan->who.home, '\n') ? plan->who.home : NULL;
+	char launch[64 + 2 * PATH_MAX];
+	int len = snprintf(launch, sizeof(launch), "no-new-privs=%s\nseccomp=%s\n"
+			   "%s%s%s%s%s%s", plan->no_new_privs ? "yes" : "no",
+			   setup.bpf ? "yes" : "no",
+			   plan->chdir ? "chdir=" : "", plan->chdir ? plan->chdir : "",
+			   plan->chdir ? "\n" : "", home ? "home=" : "",
+			   home ? home : "", home ? "\n" : "");
+	if (len < 0 || (size_t)len >= sizeof(launch)) {
+		seccomp_filter_free(run.filter);
+		return cc_fail(err, "chdir or home: path too long");
+	}
 	setup.launch = launch;
+	setup.id = req->session_id;
 	run.service = &setup;
 
 	struct sandbox_handle *h = xcalloc(1, sizeof(*h));
@@ -1080,6 +1111,10 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	}
 	if ((run.initfd = open_init(req->init_path, err)) < 0)
 		goto fail;
+	if ((run.service_pidfd = sys_pidfd_open(getpid(), 0)) < 0) {
+		cc_fail_errno(err, "pidfd_open of the service process");
+		goto fail;
+	}
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
 		cc_fail_errno(err, "socketpair");
@@ -1128,6 +1163,8 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	close(sv[1]);
 	close(run.initfd);
 	run.initfd = -1;
+	close(run.service_pidfd);
+	run.service_pidfd = -1;
 	int rc = -1;
 	if (helper < 0)
 		cc_fail_errno(err, "fork");
@@ -1152,6 +1189,8 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 fail:
 	if (run.initfd >= 0)
 		close(run.initfd);
+	if (run.service_pidfd >= 0)
+		close(run.service_pidfd);
 	seccomp_filter_free(run.filter);
 	if (h->pidfd >= 0)
 		sys_pidfd_send_signal(h->pidfd, SIGKILL);

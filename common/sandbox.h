@@ -20,8 +20,11 @@ struct sandbox_request {
 	 * just before exec: the caller's own limits, which a setuid entry
 	 * point replaced with known ones for its privileged work. */
 	const struct rlimit *session_rlimits;
-	/* Service mode (sandbox_enter) only: cocoon-launch on the host. */
+	/* Service mode (sandbox_enter) only: cocoon-launch on the host, and
+	 * the session's id, written to the sandbox's /run/cocoon/id (NULL:
+	 * none). */
 	const char *launcher_path;
+	const char *session_id;
 };
 
 /* Build the sandbox, run the command in it and wait for it. On success
@@ -34,7 +37,8 @@ int sandbox_run(const struct sandbox_request *req, int *status,
 /* ---- Service mode: a PAM service moves into the sandbox ----
  *
  * sandbox_enter builds the plan's sandbox around cocoon-init as pid 1 (in
- * "hold" mode: it only reaps, and ends when killed), which is not the
+ * "hold" mode: it only reaps, and ends when killed or when the caller
+ * dies without ending it), which is not the
  * caller's child, and moves the caller (root, single-threaded) into its
  * namespaces: the mount namespace now, the pid namespace for the
  * caller's future children. The caller stays root there; no seccomp

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cocoon-init: pid 1 of a session's pid namespace.
  *
- * Usage (by the engine only): cocoon-init MAIN-PID | cocoon-init hold
+ * Usage (by the engine only): cocoon-init MAIN-PID | cocoon-init hold FD
  *
  * "hold" (service mode, pam_cocoon): there is no main process; it reaps
  * whatever is reparented to it and lives until killed (SIGKILL from the
- * host ends the whole namespace).
+ * host ends the whole namespace) or until the service process (sshd's
+ * monitor, login, su) ends without closing the session: FD is a pidfd
+ * of that process, the one descriptor it keeps. It then kills whatever
+ * is left in the namespace and exits.
  *
  * It reaps every process reparented to it, relays the signals root sends
  * it (TERM, HUP, INT, QUIT) to the session's main process, and when that
@@ -21,10 +24,12 @@
  * running: its libraries came from the host, before the sandbox's root
  * existed. */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -39,24 +44,39 @@ static int relay(int status)
 	return 255;
 }
 
-static void close_all(void)
+/* Close every descriptor but KEEP (-1: none). */
+static void close_all(int keep)
 {
 #ifdef SYS_close_range
-	if (syscall(SYS_close_range, 0U, ~0U, 0U) == 0)
+	if ((keep <= 0 || syscall(SYS_close_range, 0U, (unsigned)keep - 1, 0U) == 0) &&
+	    syscall(SYS_close_range, (unsigned)keep + 1, ~0U, 0U) == 0)
 		return;
 #endif
 	for (int fd = 0; fd < 65536; fd++)
-		close(fd);
+		if (fd != keep)
+			close(fd);
+}
+
+/* Everything left in the namespace goes with the session. */
+static _Noreturn void end_all(int status)
+{
+	kill(-1, SIGKILL);
+	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+		;
+	_exit(status);
 }
 
 int main(int argc, char **argv)
 {
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-	close_all();
-	if (argc != 2 || getpid() != 1)
+	char *end = NULL;
+	int hold = argc == 3 && strcmp(argv[1], "hold") == 0;
+	long service = hold ? strtol(argv[2], &end, 10) : -1;
+	if (hold && (*end || service < 0 || service > 65535))
+		service = -1;
+	close_all((int)service);
+	if ((!hold && argc != 2) || (hold && service < 0) || getpid() != 1)
 		return 127;
-	char *end;
-	int hold = strcmp(argv[1], "hold") == 0;
 	long main_pid = hold ? -1 : strtol(argv[1], &end, 10);
 	if (!hold && (*end || main_pid <= 1))
 		return 127;
@@ -80,6 +100,12 @@ int main(int argc, char **argv)
 		/* The root of whichever tree: nothing depends on it. */
 	}
 
+	/* In hold mode SIGCHLD (the signals are blocked) is read from a
+	 * descriptor polled together with the service's pidfd. */
+	int sigfd = -1;
+	if (hold && (sigfd = signalfd(-1, &wanted, SFD_CLOEXEC)) < 0)
+		end_all(127);
+
 	int main_status = 0;
 	int main_alive = !hold;
 	for (;;) {
@@ -102,12 +128,21 @@ int main(int argc, char **argv)
 			}
 			break;
 		}
-		if (!main_alive && !hold) {
-			/* Everything left in the namespace goes with the session. */
-			kill(-1, SIGKILL);
-			while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
-				;
-			_exit(relay(main_status));
+		if (!main_alive && !hold)
+			end_all(relay(main_status));
+		if (hold) {
+			struct pollfd pfd[2] = { { sigfd, POLLIN, 0 },
+						 { (int)service, POLLIN, 0 } };
+			if (poll(pfd, 2, -1) < 0)
+				continue;
+			/* The service is gone without closing the session. */
+			if (pfd[1].revents)
+				end_all(0);
+			struct signalfd_siginfo ssi;
+			if (pfd[0].revents && read(sigfd, &ssi, sizeof(ssi)) < 0) {
+				/* Reaping below needs nothing from it. */
+			}
+			continue;
 		}
 		siginfo_t si;
 		if (sigwaitinfo(&wanted, &si) < 0)

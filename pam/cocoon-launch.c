@@ -10,6 +10,7 @@
  * change. Any failure ends here: no shell starts without its settings. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/filter.h>
 #include <linux/keyctl.h>
 #include <linux/seccomp.h>
@@ -62,14 +63,36 @@ static size_t read_root_file(const char *path, char *buf, size_t size)
 	return got;
 }
 
+/* The value of KEY in the settings, a "key=value" line each; NULL when
+ * absent. Cuts SETTINGS into lines on the first call. */
+static const char *setting(char *settings, size_t len, const char *key)
+{
+	size_t klen = strlen(key);
+	for (size_t i = 0; i < len; i++)
+		if (settings[i] == '\n')
+			settings[i] = '\0';
+	for (const char *line = settings; line < settings + len;
+	     line += strlen(line) + 1)
+		if (strncmp(line, key, klen) == 0 && line[klen] == '=')
+			return line + klen + 1;
+	return NULL;
+}
+
+static int is_yes(const char *value)
+{
+	return value && strcmp(value, "yes") == 0;
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
-	char settings[256];
+	static char settings[2 * PATH_MAX + 256];
 	size_t n = read_root_file(SETTINGS, settings, sizeof(settings) - 1);
 	settings[n] = '\0';
-	int nnp = strstr(settings, "no-new-privs=yes\n") != NULL;
-	int filter = strstr(settings, "seccomp=yes\n") != NULL;
+	int nnp = is_yes(setting(settings, n, "no-new-privs"));
+	int filter = is_yes(setting(settings, n, "seccomp"));
+	const char *dir = setting(settings, n, "chdir");
+	const char *home = setting(settings, n, "home");
 
 	/* A keyring of this session's own: through su, the caller's would
 	 * otherwise be inherited. keyctl is refused by the filter below. */
@@ -91,6 +114,9 @@ int main(int argc, char **argv)
 		if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
 			die("loading the seccomp filter");
 	}
+	/* The plan's working directory; the home, then /, when it fails. */
+	if (dir && chdir(dir) < 0 && (!home || chdir(home) < 0) && chdir("/") < 0)
+		die("chdir /");
 	execv(REAL_SHELL, argv);
 	die(REAL_SHELL);
 }

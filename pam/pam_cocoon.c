@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <syslog.h>
 
 #include "resolve.h"
@@ -102,6 +103,58 @@ static int return_to_host(pam_handle_t *pamh)
 	return PAM_SUCCESS;
 }
 
+/* 16 random bytes in hex: the session's id, for tools to find it. */
+static int new_session_id(char id[33])
+{
+	unsigned char raw[16];
+	size_t got = 0;
+	while (got < sizeof(raw)) {
+		ssize_t n = getrandom(raw + got, sizeof(raw) - got, 0);
+		if (n < 0)
+			return -1;
+		got += (size_t)n;
+	}
+	for (size_t i = 0; i < sizeof(raw); i++)
+		snprintf(id + 2 * i, 3, "%02x", raw[i]);
+	return 0;
+}
+
+/* The plan's setenv and unsetenv go to the PAM environment, which the
+ * service exports to the user's processes. clearenv and new-session
+ * need the command's own process, which a module never sees. */
+static int apply_environment(pam_handle_t *pamh, const struct plan *plan,
+			     const char *id)
+{
+	if (plan->clearenv || plan->new_session)
+		pam_syslog(pamh, LOG_NOTICE, "%s%s%s ignored in PAM mode",
+			   plan->clearenv ? "clearenv" : "",
+			   plan->clearenv && plan->new_session ? " and " : "",
+			   plan->new_session ? "new-session" : "");
+	for (size_t i = 0; i < plan->nenv; i++) {
+		const struct env_op *e = &plan->env[i];
+		if (!e->value) {
+			/* PAM_BAD_ITEM: it was not set; nothing to do. */
+			pam_putenv(pamh, e->name);
+			continue;
+		}
+		char *entry = xasprintf("%s=%s", e->name, e->value);
+		int rc = pam_putenv(pamh, entry);
+		free(entry);
+		if (rc != PAM_SUCCESS) {
+			pam_syslog(pamh, LOG_ERR, "setenv %s: %s", e->name,
+				   pam_strerror(pamh, rc));
+			return -1;
+		}
+	}
+	char entry[64];
+	snprintf(entry, sizeof(entry), "COCOON_SESSION_ID=%s", id);
+	if (pam_putenv(pamh, entry) != PAM_SUCCESS) {
+		pam_syslog(pamh, LOG_ERR, "exporting COCOON_SESSION_ID failed");
+		return -1;
+	}
+	return 0;
+}
+
 /* The service process lives in the sandbox as root: whatever it reads
  * there (NSS files, PAM configuration, libraries) must be root's. */
 static const char *const system_paths[] = {
@@ -173,11 +226,18 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 		status = PAM_IGNORE;
 		goto out;
 	}
+	char id[33];
+	if (new_session_id(id) < 0) {
+		pam_syslog(pamh, LOG_ERR, "refusing the session of %s: getrandom: %m",
+			   user);
+		goto out;
+	}
 	struct sandbox_handle *handle = NULL;
 	struct sandbox_request req = {
 		.plan = &plan,
 		.init_path = COCOON_LIBEXECDIR "/cocoon-init",
 		.launcher_path = COCOON_LIBEXECDIR "/cocoon-launch",
+		.session_id = id,
 	};
 	if (sandbox_enter(&req, &handle, &err) < 0) {
 		pam_syslog(pamh, LOG_ERR, "refusing the session of %s on %s: %s", user,
@@ -191,9 +251,15 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 			   user);
 		goto out;
 	}
+	if (apply_environment(pamh, &plan, id) < 0) {
+		/* Replacing the data runs its cleanup: back, and ended. */
+		pam_set_data(pamh, DATA_NAME, NULL, NULL);
+		pam_syslog(pamh, LOG_ERR, "refusing the session of %s", user);
+		goto out;
+	}
 	if (args.debug)
-		pam_syslog(pamh, LOG_DEBUG, "%s on %s sandboxed by %s, plan %s", user,
-			   service, plan.rule, plan.hash);
+		pam_syslog(pamh, LOG_DEBUG, "%s on %s sandboxed by %s, plan %s, "
+			   "session %s", user, service, plan.rule, plan.hash, id);
 	status = PAM_SUCCESS;
 out:
 	plan_free(&plan);

@@ -103,6 +103,12 @@ printf '[default]\nprofile = default\ndir = /etc\n' | policy_write cocoon.conf
 run pamtester "$SERVICE" ccpt1 open_session close_session
 [ "$RC" -ne 0 ]; ok $? "a user-owned dir at /etc is refused"
 
+printf '[default]\nprofile = default\nclearenv = yes\nnew-session = yes\n' | policy_write cocoon.conf
+m=$(log_lines)
+run pamtester "$SERVICE" ccpt1 open_session close_session
+is "$RC" 0 "clearenv and new-session do not refuse the session"
+like "$(log_since "$m")" "clearenv and new-session ignored in PAM mode" "a notice says they are ignored"
+
 printf '[default]\nprofile = default\n' | policy_write cocoon.conf
 sed -i 's/debug exempt=ccpt2/mode=audit/' "/etc/pam.d/$SERVICE"
 m=$(log_lines)
