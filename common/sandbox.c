@@ -929,7 +929,7 @@ struct sandbox_handle {
 	pid_t owner; /* the process that entered */
 	int pidfd;   /* pid 1 */
 	int ns[NSAVED];
-	int cwd;
+	char *cwd; /* the service's, to return to */
 	bool inside;
 };
 
@@ -938,8 +938,7 @@ static void handle_close(struct sandbox_handle *h)
 	for (size_t i = 0; i < NSAVED; i++)
 		if (h->ns[i] >= 0)
 			close(h->ns[i]);
-	if (h->cwd >= 0)
-		close(h->cwd);
+	free(h->cwd);
 	if (h->pidfd >= 0)
 		close(h->pidfd);
 	free(h);
@@ -1091,7 +1090,7 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 
 	struct sandbox_handle *h = xcalloc(1, sizeof(*h));
 	h->owner = getpid();
-	h->pidfd = h->cwd = -1;
+	h->pidfd = -1;
 	for (size_t i = 0; i < NSAVED; i++)
 		h->ns[i] = -1;
 	for (size_t i = 0; i < NSAVED; i++) {
@@ -1104,11 +1103,11 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 			goto fail;
 		}
 	}
-	if ((h->cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0 &&
-	    (h->cwd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
-		cc_fail_errno(err, "saving the working directory");
-		goto fail;
-	}
+	/* A path, not a descriptor: the service's children (sshd's
+	 * post-auth child, which serves internal-sftp without exec) would
+	 * inherit a descriptor of a host directory inside the sandbox. */
+	if (!(h->cwd = getcwd(NULL, 0)))
+		h->cwd = xstrdup("/");
 	if ((run.initfd = open_init(req->init_path, err)) < 0)
 		goto fail;
 	if ((run.service_pidfd = sys_pidfd_open(getpid(), 0)) < 0) {
@@ -1208,7 +1207,7 @@ int sandbox_return(struct sandbox_handle *h, struct cc_error *err)
 		if (h->ns[i] >= 0 && setns(h->ns[i], saved_ns[i].type) < 0)
 			return cc_fail_errno(err, "returning to the host's %s namespace",
 					     saved_ns[i].name);
-	if (fchdir(h->cwd) < 0)
+	if (chdir(h->cwd) < 0 && chdir("/") < 0)
 		return cc_fail_errno(err, "returning to the working directory");
 	h->inside = false;
 	return 0;

@@ -94,6 +94,16 @@ int main(int argc, char **argv)
 	const char *dir = setting(settings, n, "chdir");
 	const char *home = setting(settings, n, "home");
 
+	/* Run again inside the session (a nested bash, a #!/bin/bash script,
+	 * $SHELL from tmux or vim): everything below is inherited already,
+	 * since every process the user runs descends from the first launch.
+	 * Doing it again would stack another filter, move the working
+	 * directory, and fail on keyctl, which the filter refuses. */
+	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2 ||
+	    prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1) {
+		execv(REAL_SHELL, argv);
+		die(REAL_SHELL);
+	}
 	/* A keyring of this session's own: through su, the caller's would
 	 * otherwise be inherited. keyctl is refused by the filter below. */
 	if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 && errno != ENOSYS)

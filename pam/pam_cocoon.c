@@ -294,3 +294,15 @@ int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc, const char **argv)
 	}
 	return PAM_SUCCESS; /* sshd establishes twice: harmless */
 }
+
+/* Present so that `auth optional pam_cocoon.so return` can stand first in
+ * the auth stack: its setcred(DELETE_CRED) then brings the service back to
+ * the host before the other auth modules delete their credentials. */
+int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, const char **argv)
+{
+	(void)pamh;
+	(void)flags;
+	(void)argc;
+	(void)argv;
+	return PAM_IGNORE;
+}

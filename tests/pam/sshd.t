@@ -53,6 +53,11 @@ like "$OUT" "cocoon-init" "the command runs in the sandbox's pid namespace"
 like "$OUT" "NoNewPrivs:	1" "with no_new_privs"
 like "$OUT" "Seccomp:	2" "and the seccomp filter"
 like "$OUT" "ccpam1" "as the user"
+# A shell run again inside the session (nested bash, #!/bin/bash) goes
+# through the launcher's path again: it must work and not stack filters.
+run ssh_as ccpam1 'bash -c "echo nested-ok; grep Seccomp_filters: /proc/self/status"; bash -c "bash -c pwd"'
+like "$OUT" "nested-ok" "a nested login-shell path still runs"
+like "$OUT" "Seccomp_filters:	1" "and carries exactly one filter"
 run ssh_as ccpam1 'readlink /proc/$$/exe; stat -c "%n %U %a" / /run /tmp /run/user/$(id -u)'
 is "$OUT" "/run/cocoon/shell
 / root 755
