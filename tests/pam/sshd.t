@@ -94,6 +94,26 @@ run timeout 60 sftp $(SSH_OPTS | sed 's/-p /-P /') -b "$work/batch" ccpam2@127.0
 is "$RC" 0 "internal-sftp works"
 like "$OUT" "seccomp.bpf" "internal-sftp sees the sandbox's mount namespace (/run/cocoon)"
 is "$(cat "$work/mark" 2>/dev/null)" "inside" "and fetches from the home"
+run timeout 60 scp -O -q $(SSH_OPTS | sed 's/-p /-P /') ccpam1@127.0.0.1:copied "$work/back"
+is "$(cat "$work/back" 2>/dev/null)" "hello" "scp -O (legacy protocol) from the sandbox"
+printf 'get /proc/1/comm %s/comm\n' "$work" > "$work/batch2"
+run timeout 60 sftp $(SSH_OPTS | sed 's/-p /-P /') -b "$work/batch2" ccpam1@127.0.0.1
+is "$(cat "$work/comm" 2>/dev/null)" "cocoon-init" "sftp with the external sftp-server runs inside"
+
+# ~/.ssh/rc runs through the login shell, inside the session's sandbox.
+install -d -o ccpam1 -m 0700 /home/ccpam1/.ssh
+printf 'cat /proc/1/comm > /tmp/rc-ran\n' > /home/ccpam1/.ssh/rc
+chown ccpam1 /home/ccpam1/.ssh/rc
+run ssh_as ccpam1 'cat /tmp/rc-ran'
+is "$OUT" "cocoon-init" "~/.ssh/rc runs inside the session's sandbox"
+rm -f /home/ccpam1/.ssh/rc
+
+# cocoon-shell as the login shell too: the session is sandboxed once.
+usermod -s "$COCOON_ROOT/usr/bin/cocoon-shell" ccpam1
+run ssh_as ccpam1 'readlink /proc/$$/exe; test "$(cat /run/cocoon/id)" = "$COCOON_SESSION_ID" && echo same-session'
+like "$OUT" "/run/cocoon/shell" "with cocoon-shell as login shell, the launcher runs the real shell"
+like "$OUT" "same-session" "in the PAM session's own sandbox, not a second one inside it"
+usermod -s /bin/bash ccpam1
 
 # Port forwards leave from sshd's own process: net namespace matters.
 perl -MIO::Socket::INET -e '
