@@ -162,6 +162,21 @@ static const char *const system_paths[] = {
 	"/sbin", "/dev", "/run", "/var", NULL,
 };
 
+/* Refuse the session; in mode=audit, only say that it would be refused:
+ * audit is for trying a policy on a live host without locking anyone out. */
+static int refuse(pam_handle_t *pamh, const struct module_args *args,
+		  const char *user, const char *service, const char *why)
+{
+	if (args->audit) {
+		pam_syslog(pamh, LOG_WARNING, "mode=audit: would refuse the session "
+			   "of %s on %s: %s; leaving it unconfined", user, service, why);
+		return PAM_IGNORE;
+	}
+	pam_syslog(pamh, LOG_ERR, "refusing the session of %s on %s: %s", user,
+		   service, why);
+	return PAM_SESSION_ERR;
+}
+
 int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **argv)
 {
 	(void)flags;
@@ -203,8 +218,7 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 	identity_free(&who);
 	int status = PAM_SESSION_ERR;
 	if (rc == RESOLVE_ERROR) {
-		pam_syslog(pamh, LOG_ERR, "refusing the session of %s on %s: %s", user,
-			   service, err.msg);
+		status = refuse(pamh, &args, user, service, err.msg);
 		goto out;
 	}
 	if (rc == RESOLVE_NOT_COVERED || !plan.sandboxed) {
@@ -215,8 +229,7 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 		goto out;
 	}
 	if (sandbox_check_service_plan(&plan, system_paths, &err) < 0) {
-		pam_syslog(pamh, LOG_ERR, "refusing the session of %s on %s: %s", user,
-			   service, err.msg);
+		status = refuse(pamh, &args, user, service, err.msg);
 		goto out;
 	}
 	if (args.audit) {

@@ -117,5 +117,10 @@ run pamtester "$SERVICE" ccpt1 open_session close_session
 is "$RC" 0 "mode=audit lets the session in"
 like "$(log_since "$m")" "mode=audit: ccpt1 on $SERVICE would get plan" "and logs the plan"
 is "$(inits_back_to "$inits_before")" "$inits_before" "without building a sandbox"
+printf '[default]\nprofile = nope\n' | policy_write cocoon.conf
+m=$(log_lines)
+run pamtester "$SERVICE" ccpt1 open_session close_session
+is "$RC" 0 "mode=audit: a policy that would refuse lets the session in"
+like "$(log_since "$m")" "mode=audit: would refuse the session of ccpt1 on $SERVICE: " "and logs why it would refuse"
 
 done_testing
