@@ -45,7 +45,7 @@ DEB_PACKAGES := build-essential pkg-config libinih-dev libpam0g-dev libcap-dev \
 	libseccomp-dev perl groff-base clang libclang-rt-14-dev bubblewrap pamtester openssh-server \
 	openssh-client iproute2 procps util-linux sudo login passwd rsync git tmux bsdextrautils
 
-.PHONY: all deps check check-build check-deps unit sanitize fuzz fuzz-short demo install uninstall clean
+.PHONY: all deps bench check check-build check-deps unit sanitize fuzz fuzz-short demo install uninstall clean
 
 all: $(PROGRAMS)
 
@@ -160,6 +160,17 @@ fuzz: $(FUZZ_BIN)
 		build/fuzz/corpus tests/fuzz/corpus
 fuzz-short:
 	$(MAKE) fuzz FUZZ_SECONDS=45
+
+# Benchmarks beside bubblewrap, firejail and bare namespaces; writes
+# tests/bench/{README.md,results.csv,results.json,setup-vs-binds.svg}.
+# The tree under test sits under /run like the tests'. BENCH_FLAGS=--quick
+# (short) or --profile. Not part of `make check`: figures, not verdicts.
+BENCH_ROOT := /run/cocoon-bench.$(TREE_ID)
+bench: check-deps
+	$(MAKE) BUILDDIR=build/bench PREFIX=$(BENCH_ROOT)/usr SYSCONFDIR=$(BENCH_ROOT)/etc \
+		PAMDIR=$(BENCH_ROOT)/lib/security install
+	status=0; COCOON_ROOT=$(BENCH_ROOT) tests/bench/run $(BENCH_FLAGS) || status=$$?; \
+	rm -rf $(BENCH_ROOT); exit $$status
 
 # The README's first command: a sandboxed shell on the embedded default
 # (no policy file in the demo tree). The tree sits under /run for the same
