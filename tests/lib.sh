@@ -92,3 +92,26 @@ cleanup_users() {
 	TEST_USERS=""
 	TEST_GROUPS=""
 }
+
+# Capture syslog lines into FILE with a datagram socket bound at /dev/log
+# for the test's duration (this machine runs no syslog daemon). Returns 1
+# when /dev/log exists already; the caller then skips its syslog checks.
+SYSLOG_PID=""
+syslog_capture() {
+	[ -e /dev/log ] && return 1
+	perl -MIO::Socket::UNIX -e '
+		my $s = IO::Socket::UNIX->new(Type => SOCK_DGRAM, Local => "/dev/log") or die $!;
+		open my $o, ">>", $ARGV[0] or die; $o->autoflush(1);
+		while (defined $s->recv(my $m, 8192)) { print $o "$m\n" }' "$1" &
+	SYSLOG_PID=$!
+	local i
+	for i in $(seq 50); do [ -S /dev/log ] && return 0; sleep 0.1; done
+	return 1
+}
+syslog_release() {
+	[ -n "$SYSLOG_PID" ] || return 0
+	kill "$SYSLOG_PID" 2>/dev/null
+	wait "$SYSLOG_PID" 2>/dev/null
+	rm -f /dev/log
+	SYSLOG_PID=""
+}

@@ -9,25 +9,15 @@ PAMDIR=$COCOON_ROOT/lib/security
 SERVICE=cocoon-test-pam
 work=$(mktemp -d /run/cocoon-pam-test.XXXXXX)
 chmod 0755 "$work"
-logpid=""
 cleanup() {
-	[ -n "$logpid" ] && kill "$logpid" 2>/dev/null && wait "$logpid" 2>/dev/null
-	[ -n "$logpid" ] && rm -f /dev/log
+	syslog_release
 	rm -f "/etc/pam.d/$SERVICE"
 	policy_reset; cleanup_users; rm -rf "$work"
 }
 trap cleanup EXIT
 
-if [ -e /dev/log ]; then
-	echo "1..0 # skip /dev/log exists: this test needs its own syslog receiver"
-	exit 0
-fi
-perl -MIO::Socket::UNIX -e '
-	my $s = IO::Socket::UNIX->new(Type => SOCK_DGRAM, Local => "/dev/log") or die $!;
-	open my $o, ">>", $ARGV[0] or die; $o->autoflush(1);
-	while (defined $s->recv(my $m, 8192)) { print $o "$m\n" }' "$work/syslog" &
-logpid=$!
-for i in $(seq 50); do [ -S /dev/log ] && break; sleep 0.1; done
+# Its assertions read syslog: it needs a receiver of its own at /dev/log.
+syslog_capture "$work/syslog" || { echo "1..0 # skip /dev/log exists already"; exit 0; }
 
 add_user ccpt1
 add_user ccpt2

@@ -8,7 +8,6 @@
 PAMDIR=$COCOON_ROOT/lib/security
 work=$(mktemp -d /run/cocoon-pam-test.XXXXXX)
 chmod 0755 "$work"
-logpid=""
 made_utmp=""
 # Login records go to the host's utmp, which this machine lacks.
 if [ ! -e /run/utmp ]; then
@@ -16,8 +15,7 @@ if [ ! -e /run/utmp ]; then
 fi
 cleanup() {
 	sshd_cleanup
-	[ -n "$logpid" ] && kill "$logpid" 2>/dev/null && wait "$logpid" 2>/dev/null
-	[ -S /dev/log ] && [ -n "$logpid" ] && rm -f /dev/log
+	syslog_release
 	[ -n "$made_utmp" ] && rm -f /run/utmp
 	policy_reset; cleanup_users; rm -rf "$work"
 }
@@ -29,14 +27,7 @@ policy_reset
 mounts_before=$(wc -l < /proc/self/mountinfo)
 
 # A syslog receiver at /dev/log for the test's duration.
-if [ ! -e /dev/log ]; then
-	perl -MIO::Socket::UNIX -e '
-		my $s = IO::Socket::UNIX->new(Type => SOCK_DGRAM, Local => "/dev/log") or die $!;
-		open my $o, ">>", $ARGV[0] or die; $o->autoflush(1);
-		while (defined $s->recv(my $m, 8192)) { print $o "$m\n" }' "$work/syslog" &
-	logpid=$!
-	for i in $(seq 50); do [ -S /dev/log ] && break; sleep 0.1; done
-fi
+syslog_capture "$work/syslog"
 
 # OpenSSH 9.2 takes no Subsystem in a Match block: ForceCommand does it.
 SSHD_EXTRA_CONFIG="Match User ccpam2
