@@ -43,7 +43,7 @@ TESTS      := $(sort $(wildcard tests/*/*.t))
 
 DEB_PACKAGES := build-essential pkg-config libinih-dev libpam0g-dev libcap-dev \
 	libseccomp-dev perl groff-base clang libclang-rt-14-dev bubblewrap pamtester openssh-server \
-	openssh-client iproute2 procps util-linux sudo login passwd rsync git tmux bsdextrautils
+	openssh-client iproute2 procps util-linux sudo login passwd rsync git tmux bsdextrautils python3 valgrind
 
 .PHONY: all deps bench check check-build check-deps unit sanitize fuzz fuzz-short demo install uninstall clean
 
@@ -85,8 +85,8 @@ $(BUILDDIR)/cocoon-init: init/cocoon-init.c
 # no loader work in a tree the user may shape, and no LD_PRELOAD from the
 # session's environment running before the filter. It execs the real shell
 # at once, so its size costs nothing while the session runs.
-$(BUILDDIR)/cocoon-launch: pam/cocoon-launch.c
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -static -o $@ $<
+$(BUILDDIR)/cocoon-launch: pam/cocoon-launch.c $(BUILDDIR)/common/landlock.o
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -static -o $@ $^
 
 # Only the pam_sm_* entry points are exported: libcocoon's names
 # (xmalloc...) must neither clash with nor bind to the service's own.

@@ -21,7 +21,8 @@
  * private; the user's groups and fsuid/fsgid for the build; the root
  * tmpfs and the plan's operations (mounts.c); the other namespaces
  * joined, loopback up, hostname; pivot_root and the old root detached;
- * the caller's resource limits; the seccomp filter (as root, unless a
+ * the caller's resource limits; the Landlock wall (landlock.c) and a new
+ * session keyring, as root; the seccomp filter (as root, unless a
  * user namespace comes); ambient and bounding capabilities dropped,
  * setgroups, setresgid, setresuid, capabilities emptied, root checked
  * unreachable (credentials.c); the user namespace; no_new_privs; chdir;
@@ -64,6 +65,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/keyctl.h>
 #include <locale.h>
 #include <net/if.h>
 #include <poll.h>
@@ -80,11 +82,13 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "credentials.h"
+#include "landlock.h"
 #include "mounts.h"
 #include "seccomp_filter.h"
 #include "syscalls.h"
@@ -401,6 +405,28 @@ static void exec_command(const struct sandbox_request *req, struct cc_error *err
 	cc_fail_errno(err, "exec %s", req->path);
 }
 
+/* A session keyring of the session's own, empty: the caller's (the
+ * user's own keys under cocoon-shell, root's or another user's through
+ * cocoonctl) would otherwise be inherited, and possessing it lets the
+ * command search and use every key in it. Joined here, as root, because
+ * the seccomp filter refuses keyctl and, without a user namespace, is
+ * loaded before the switch to the user (loading it later would need
+ * no_new_privs, which the plan may turn off). A keyring joined as root
+ * belongs to root and is charged to root's quota: it is given to the
+ * user at once, which only CAP_SYS_ADMIN may do. */
+static int new_keyring(const struct identity *who, struct cc_error *err)
+{
+	if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0) {
+		if (errno == ENOSYS) /* a kernel without keys: none to inherit */
+			return 0;
+		return cc_fail_errno(err, "joining a new session keyring");
+	}
+	if (syscall(SYS_keyctl, KEYCTL_CHOWN, KEY_SPEC_SESSION_KEYRING, who->uid,
+		    who->gid) < 0)
+		return cc_fail_errno(err, "giving the session keyring to %s", who->user);
+	return 0;
+}
+
 static _Noreturn void session(struct run *run)
 {
 	const struct sandbox_request *req = run->req;
@@ -455,6 +481,14 @@ static _Noreturn void session(struct run *run)
 	 * at the start), no dlopen; the seccomp filter was built before the
 	 * clone. */
 	if (req->session_rlimits && apply_rlimits(req->session_rlimits, &err) < 0)
+		goto fail;
+	/* As root, which landlock_restrict_self accepts without no_new_privs
+	 * (CAP_SYS_ADMIN): the wall then binds whatever the plan says. */
+	if (landlock_wall() < 0) {
+		cc_fail_errno(&err, "landlock");
+		goto fail;
+	}
+	if (new_keyring(who, &err) < 0)
 		goto fail;
 	/* Loading a filter needs no_new_privs or CAP_SYS_ADMIN. Without a
 	 * user namespace it is loaded here, as root, the last privileged

@@ -7,7 +7,8 @@
  *
  * It runs as the user, on nosuid mounts; its settings come from files
  * that root wrote into the sandbox's /run/cocoon, which the user cannot
- * change. Any failure ends here: no shell starts without its settings. */
+ * change. Any failure ends here: no shell starts without its settings.
+ * Linked statically with common/landlock.o alone. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -21,6 +22,8 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "landlock.h"
 
 #define SETTINGS "/run/cocoon/launch"
 #define FILTER "/run/cocoon/seccomp.bpf"
@@ -110,6 +113,11 @@ int main(int argc, char **argv)
 		die("new session keyring");
 	if (nnp && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		die("no_new_privs");
+	/* The Landlock wall, as in sandbox.c. Here the user holds no
+	 * CAP_SYS_ADMIN: it needs no_new_privs, which a seccomp filter in
+	 * service mode needs too; without either the session goes without. */
+	if (nnp && landlock_wall() < 0)
+		die("landlock");
 	if (filter) {
 		static struct sock_filter code[MAX_FILTER / sizeof(struct sock_filter)];
 		size_t bytes = read_root_file(FILTER, (char *)code, sizeof(code));
