@@ -827,6 +827,21 @@ static pid_t clone_child(unsigned long long flags, int *pidfd)
 	return pid;
 }
 
+/* The plan's namespaces besides mount and pid, as CLONE_NEW* flags. */
+static unsigned long other_namespaces(const struct plan *plan)
+{
+	unsigned long flags = 0;
+	if (plan->namespaces & NS_NET)
+		flags |= CLONE_NEWNET;
+	if (plan->namespaces & NS_IPC)
+		flags |= CLONE_NEWIPC;
+	if (plan->namespaces & NS_UTS)
+		flags |= CLONE_NEWUTS;
+	if (plan->namespaces & NS_CGROUP)
+		flags |= CLONE_NEWCGROUP;
+	return flags;
+}
+
 int sandbox_run(const struct sandbox_request *req, int *status,
 		struct cc_error *err)
 {
@@ -862,15 +877,7 @@ int sandbox_run(const struct sandbox_request *req, int *status,
 	run.umask = umask(0);
 	umask(run.umask);
 
-	unsigned long others = 0;
-	if (plan->namespaces & NS_NET)
-		others |= CLONE_NEWNET;
-	if (plan->namespaces & NS_IPC)
-		others |= CLONE_NEWIPC;
-	if (plan->namespaces & NS_UTS)
-		others |= CLONE_NEWUTS;
-	if (plan->namespaces & NS_CGROUP)
-		others |= CLONE_NEWCGROUP;
+	unsigned long others = other_namespaces(plan);
 	unsigned long long flags = CLONE_NEWNS;
 	if (plan->namespaces & NS_PID) {
 		flags |= CLONE_NEWPID;
@@ -1156,15 +1163,7 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	run.sock = sv[1];
 	run.umask = umask(0);
 	umask(run.umask);
-	unsigned long others = 0;
-	if (plan->namespaces & NS_NET)
-		others |= CLONE_NEWNET;
-	if (plan->namespaces & NS_IPC)
-		others |= CLONE_NEWIPC;
-	if (plan->namespaces & NS_UTS)
-		others |= CLONE_NEWUTS;
-	if (plan->namespaces & NS_CGROUP)
-		others |= CLONE_NEWCGROUP;
+	unsigned long others = other_namespaces(plan);
 	run.late_ns = others;
 
 	/* The service's own SIGCHLD handling (sudo reaps from a handler)
