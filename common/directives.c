@@ -35,6 +35,7 @@ static const struct directive_spec directives[] = {
 	{ "no-new-privs", D_NO_NEW_PRIVS, 1, 1, BOTH, "yes|no" },
 	{ "shell", D_SHELL, 1, 1, BOTH, "PATH" },
 	{ "sandbox", D_SANDBOX, 1, 1, BOTH, "none" },
+	{ "landlock", D_LANDLOCK, 1, 1, BOTH, "best-effort|required" },
 };
 
 const struct directive_spec *directive_lookup(const char *name)
@@ -292,6 +293,10 @@ int directive_check_words(const struct directive_spec *spec, char *const *words,
 		if (strchr(words[0], '%'))
 			return cc_fail(err, "a seccomp file name takes no tokens");
 		return check_path_word(words[0], "seccomp file", err);
+	case D_LANDLOCK:
+		if (strcmp(words[0], "best-effort") != 0 && strcmp(words[0], "required") != 0)
+			return cc_fail(err, "landlock takes best-effort or required");
+		return 0;
 	case D_SANDBOX:
 		if (strcmp(words[0], "none") != 0)
 			return cc_fail(err, "sandbox takes only 'none' (to leave matching "

@@ -37,6 +37,7 @@ enum directive_id {
 	D_NO_NEW_PRIVS,
 	D_SHELL,
 	D_SANDBOX,
+	D_LANDLOCK,
 };
 
 /* Bits of where a directive may appear. */

@@ -73,7 +73,7 @@ int landlock_wall(void)
 		    errno != EBADFD && errno != EBADF)
 			goto out;
 	}
-	rc = (int)syscall(SYS_landlock_restrict_self, ruleset, 0);
+	rc = syscall(SYS_landlock_restrict_self, ruleset, 0) < 0 ? -1 : 1;
 out:;
 	int saved = errno;
 	if (root >= 0)

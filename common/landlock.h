@@ -4,7 +4,9 @@
 #ifndef COCOON_LANDLOCK_H
 #define COCOON_LANDLOCK_H
 
-/* Confine the calling process (and what it execs) to the tree below its
+/* Returns 1 when the wall stands, 0 when the kernel offers none.
+ *
+ * Confine the calling process (and what it execs) to the tree below its
  * root directory: a path reached through a descriptor of another mount
  * namespace (one passed over a unix socket, /proc/PID/root of a host
  * process) is outside the one rule and refused. The files of descriptors

@@ -129,6 +129,7 @@ void plan_hash(struct plan *plan)
 	hash_u64(&h, plan->seccomp);
 	hash_str(&h, plan->seccomp_file);
 	hash_u64(&h, plan->no_new_privs);
+	hash_u64(&h, plan->landlock_required);
 	snprintf(plan->hash, sizeof(plan->hash), "%016llx", (unsigned long long)h);
 }
 

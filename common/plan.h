@@ -78,6 +78,7 @@ struct plan {
 	enum seccomp_mode seccomp;
 	char *seccomp_file;
 	bool no_new_privs;
+	bool landlock_required; /* refuse the session without a Landlock wall */
 
 	/* Who and why. */
 	struct identity who;

@@ -106,6 +106,7 @@ void plan_print_text(const struct plan *plan, struct strbuf *out)
 	}
 	sb_addf(out, "  seccomp      %s\n", seccomp_name(plan));
 	sb_addf(out, "  no-new-privs %s\n", yes_no(plan->no_new_privs));
+	sb_addf(out, "  landlock     %s\n", plan->landlock_required ? "required" : "best-effort");
 }
 
 static void json_str_field(struct strbuf *out, const char *key, const char *value,
@@ -186,7 +187,9 @@ void plan_print_json(const struct plan *plan, struct strbuf *out)
 	}
 	sb_addf(out, "],");
 	json_str_field(out, "seccomp", seccomp_name(plan), true);
-	sb_addf(out, "\"no_new_privs\":%s}\n", plan->no_new_privs ? "true" : "false");
+	sb_addf(out, "\"no_new_privs\":%s,\"landlock\":\"%s\"}\n",
+		plan->no_new_privs ? "true" : "false",
+		plan->landlock_required ? "required" : "best-effort");
 }
 
 static void bwrap_opt(struct strbuf *out, const char *opt, const char *a, const char *b)

@@ -230,6 +230,9 @@ static void apply(struct merge *m, const struct directive *d)
 	case D_SANDBOX:
 		plan->sandboxed = false;
 		break;
+	case D_LANDLOCK:
+		plan->landlock_required = strcmp(w[0], "required") == 0;
+		break;
 	}
 }
 

@@ -484,8 +484,14 @@ static _Noreturn void session(struct run *run)
 		goto fail;
 	/* As root, which landlock_restrict_self accepts without no_new_privs
 	 * (CAP_SYS_ADMIN): the wall then binds whatever the plan says. */
-	if (landlock_wall() < 0) {
+	int wall = landlock_wall();
+	if (wall < 0) {
 		cc_fail_errno(&err, "landlock");
+		goto fail;
+	}
+	if (wall == 0 && plan->landlock_required) {
+		cc_fail(&err, "landlock = required, and this kernel offers no Landlock "
+			"(ABI 2 or later)");
 		goto fail;
 	}
 	if (new_keyring(who, &err) < 0)
@@ -1116,8 +1122,9 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 			   !strchr(plan->who.home, '\n') ? plan->who.home : NULL;
 	char launch[64 + 2 * PATH_MAX];
 	int len = snprintf(launch, sizeof(launch), "no-new-privs=%s\nseccomp=%s\n"
-			   "%s%s%s%s%s%s", plan->no_new_privs ? "yes" : "no",
+			   "landlock=%s\n%s%s%s%s%s%s", plan->no_new_privs ? "yes" : "no",
 			   setup.bpf ? "yes" : "no",
+			   plan->landlock_required ? "required" : "best-effort",
 			   plan->chdir ? "chdir=" : "", plan->chdir ? plan->chdir : "",
 			   plan->chdir ? "\n" : "", home ? "home=" : "",
 			   home ? home : "", home ? "\n" : "");

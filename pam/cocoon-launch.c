@@ -94,6 +94,8 @@ int main(int argc, char **argv)
 	settings[n] = '\0';
 	int nnp = is_yes(setting(settings, n, "no-new-privs"));
 	int filter = is_yes(setting(settings, n, "seccomp"));
+	const char *landlock = setting(settings, n, "landlock");
+	int landlock_required = landlock && strcmp(landlock, "required") == 0;
 	const char *dir = setting(settings, n, "chdir");
 	const char *home = setting(settings, n, "home");
 
@@ -116,8 +118,13 @@ int main(int argc, char **argv)
 	/* The Landlock wall, as in sandbox.c. Here the user holds no
 	 * CAP_SYS_ADMIN: it needs no_new_privs, which a seccomp filter in
 	 * service mode needs too; without either the session goes without. */
-	if (nnp && landlock_wall() < 0)
+	int wall = nnp ? landlock_wall() : 0;
+	if (wall < 0)
 		die("landlock");
+	if (wall == 0 && landlock_required) {
+		errno = ENOTSUP;
+		die("landlock = required, and no Landlock wall could be built");
+	}
 	if (filter) {
 		static struct sock_filter code[MAX_FILTER / sizeof(struct sock_filter)];
 		size_t bytes = read_root_file(FILTER, (char *)code, sizeof(code));

@@ -193,6 +193,14 @@ inside 'grep NoNewPrivs /proc/self/status; unshare -U true; echo userns=$?'
 like "$OUT" "NoNewPrivs:	0" "no-new-privs = no"
 like "$OUT" "userns=0" "seccomp = none: the same call works without the filter"
 
+# landlock = required: this kernel has Landlock, so the session runs
+# (tests/engine/landlock.t shows what the wall stops).
+policy "landlock = required"
+inside 'echo walled'
+is "$OUT" "walled" "landlock = required: the session runs where the kernel has Landlock"
+run "$CTL" explain ccdir1
+like "$OUT" "landlock     required" "and explain shows it"
+
 # sandbox = none: run refuses rather than run unconfined
 policy_reset
 printf '[default]\nsandbox = none\n' | policy_write cocoon.conf

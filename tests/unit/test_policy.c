@@ -219,6 +219,8 @@ static void test_directive_shapes(void)
 	       "t.conf:4: error: unknown namespace 'nett'", "unknown namespace");
 	expect(DEFAULT_RULE "[profile p]\nno-new-privs = maybe\n",
 	       "t.conf:4: error: 'maybe' is not yes or no", "a bad boolean");
+	expect(DEFAULT_RULE "[profile p]\nlandlock = maybe\n",
+	       "t.conf:4: error: landlock takes best-effort or required", "landlock values");
 	expect(DEFAULT_RULE "[profile p]\nsandbox = off\n",
 	       "t.conf:4: error: sandbox takes only 'none'", "sandbox takes only none");
 	expect(DEFAULT_RULE "[profile p]\nseccomp = relative.txt\n",
