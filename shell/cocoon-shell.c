@@ -36,10 +36,20 @@ static void die(const char *fmt, ...)
 	exit(1);
 }
 
-/* fds 0-2 open, so nothing we open later lands on them. */
+/* fds 0-2 open, so nothing we open later lands on them; and none of them
+ * a directory, which would hand the session a way into the host's tree
+ * (a login's standard descriptors are terminals, pipes, sockets, files). */
 static void ensure_stdio(void)
 {
 	for (int fd = 0; fd <= 2; fd++) {
+		struct stat st;
+		if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+			static const char msg[] = "cocoon-shell: a standard descriptor "
+						  "is a directory; refusing\n";
+			ssize_t ignored = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+			(void)ignored;
+			_exit(1);
+		}
 		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
 			continue;
 		int null = open("/dev/null", O_RDWR);
