@@ -42,6 +42,25 @@ run su ccsu1 -c 'sleep 100 & echo started'
 is "$RC" 0 "a background process is left running at logout"
 for i in $(seq 50); do ps -o stat= -u ccsu1 | grep -vq '^Z' || break; sleep 0.1; done
 is "$(ps -o stat= -u ccsu1 | grep -vc '^Z')" "0" "and is gone with the session"
+# The caller's keyring: a key root adds to its session keyring before su.
+# keyctl(KEYCTL_JOIN_SESSION_KEYRING) gives this test a keyring of its own;
+# add_key (248) puts a key in it; the target searches its session keyring
+# (keyctl 250, KEYCTL_SEARCH 10, KEY_SPEC_SESSION_KEYRING -3).
+keyring_probe() { # keyring_probe SU-STACK-FILE: prints found/not-found
+	perl -e '
+		syscall(250, 1, 0) >= 0 or die "join: $!";
+		my ($t, $d, $p) = ("user", "cc-caller-secret", "s3cret");
+		syscall(248, $t, $d, $p, length $p, -3) >= 0 or die "add_key: $!";
+		exec "su", "ccsu1", "-c", q{perl -e "my (\$t, \$d) = (q(user), q(cc-caller-secret)); print syscall(250, 10, -3, \$t, \$d, 0) >= 0 ? qq(found\n) : qq(not-found\n)"};'
+}
+cp /etc/pam.d/su "$backup.cocoon"
+cat "$backup" > /etc/pam.d/su
+run keyring_probe
+is "$OUT" "found" "control: without the module, su's target finds the caller's key"
+cat "$backup.cocoon" > /etc/pam.d/su
+rm -f "$backup.cocoon"
+run keyring_probe
+is "$OUT" "not-found" "with pam_cocoon, the session has a keyring of its own"
 is "$(inits_back_to "$inits_before")" "$inits_before" "no cocoon-init is left"
 is "$(wc -l < /proc/self/mountinfo)" "$mounts" "no mount is left on the host"
 
