@@ -315,6 +315,25 @@ static int apply_rlimits(const struct rlimit *lim, struct cc_error *err)
 	return 0;
 }
 
+/* One report byte TAG with descriptor FD attached (SCM_RIGHTS). */
+static int send_fd(int sock, char tag, int fd)
+{
+	struct iovec iov = { &tag, 1 };
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} ctl;
+	memset(&ctl, 0, sizeof(ctl));
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	return sendmsg(sock, &mh, MSG_NOSIGNAL) == 1 ? 0 : -1;
+}
+
 /* The user namespace comes last, after the switch to the user: it maps
  * only the user's uid and gid, is owned by the user, and owns none of the
  * sandbox's other namespaces, so the capabilities it grants reach
@@ -329,25 +348,12 @@ static int user_namespace(const struct run *run, struct cc_error *err)
 	int pidfd = sys_pidfd_open(getpid(), 0);
 	if (pidfd < 0)
 		return cc_fail_errno(err, "pidfd_open");
-	char msg = 'U';
-	struct iovec iov = { &msg, 1 };
-	union {
-		struct cmsghdr align;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} ctl;
-	memset(&ctl, 0, sizeof(ctl));
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
-			     .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf) };
-	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &pidfd, sizeof(int));
-	ssize_t n = sendmsg(run->sock, &mh, MSG_NOSIGNAL);
+	int sent = send_fd(run->sock, 'U', pidfd);
 	close(pidfd);
-	if (n != 1)
+	if (sent < 0)
 		return cc_fail_errno(err, "asking for the user namespace's maps");
 	char reply = 0;
+	ssize_t n;
 	do
 		n = recv(run->sock, &reply, 1, 0);
 	while (n < 0 && errno == EINTR);
@@ -1072,21 +1078,7 @@ static int service_wait(int sock, int *pidfd, struct cc_error *err)
 
 static int send_pidfd(int sock, int pidfd)
 {
-	char msg = 'P';
-	struct iovec iov = { &msg, 1 };
-	union {
-		struct cmsghdr align;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} ctl;
-	memset(&ctl, 0, sizeof(ctl));
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
-			     .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf) };
-	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &pidfd, sizeof(int));
-	return sendmsg(sock, &mh, MSG_NOSIGNAL) == 1 ? 0 : -1;
+	return send_fd(sock, 'P', pidfd);
 }
 
 int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out,
