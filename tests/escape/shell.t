@@ -246,6 +246,15 @@ MARK" "$lim: the session runs confined" ;;
 	esac
 done
 
+# --- 10b. a policy of the user's own
+printf '[default]\nsandbox = none\n' > "$H/t/evil.conf"
+chown $U "$H/t/evil.conf"
+run "$CTL" check --config "$H/t/evil.conf"
+like "$OUT" "refused" "control: even root's cocoonctl refuses a policy file the user owns"
+run runuser -u $U -- env COCOON_CONF="$H/t/evil.conf" COCOON_POLICY="$H/t/evil.conf" \
+	CONF="$H/t/evil.conf" "$SHELL_BIN" -c "$confined"
+like "$OUT" "cocoon-init" "no variable points cocoon-shell at the user's policy: still confined"
+
 # --- 11. processes kept after logout
 live() { ps -o stat= -u $U | grep -vc '^Z'; }
 survivors='nohup sleep 301 >/dev/null 2>&1 & setsid sleep 302 </dev/null >/dev/null 2>&1 & (sleep 303 </dev/null >/dev/null 2>&1 &) & disown -a; echo started'
