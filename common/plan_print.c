@@ -107,6 +107,11 @@ void plan_print_text(const struct plan *plan, struct strbuf *out)
 	sb_addf(out, "  seccomp      %s\n", seccomp_name(plan));
 	sb_addf(out, "  no-new-privs %s\n", yes_no(plan->no_new_privs));
 	sb_addf(out, "  landlock     %s\n", plan->landlock_required ? "required" : "best-effort");
+	/* Through pam_cocoon the service itself stays outside the filter. */
+	if (plan->service && strcmp(plan->service, "shell") != 0)
+		sb_addf(out, "through pam_cocoon: seccomp, no-new-privs and Landlock reach what "
+			"runs through the login shell;\n  what %s runs itself (internal-sftp, "
+			"port forwarding) gets the namespaces only\n", plan->service);
 }
 
 static void json_str_field(struct strbuf *out, const char *key, const char *value,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sandbox.h"
 #include "seccomp_filter.h"
 #include "util.h"
 
@@ -450,6 +451,38 @@ static void check_seccomp_file(const struct directive *d, struct diag_list *diag
 	plan_free(&plan);
 }
 
+/* What pam_cocoon would refuse, said at check time: a rule that any PAM
+ * service may use (no service list, or one naming more than `shell`). */
+static void check_service_mode(const struct policy *policy, const struct section *s,
+			       struct diag_list *diags)
+{
+	const struct directive *svc = find_directive(s, D_SERVICE);
+	if (s->kind == SECTION_PROFILE ||
+	    (svc && svc->nwords == 1 && strcmp(svc->words[0], "shell") == 0))
+		return;
+	struct plan plan;
+	struct diag_list ignored = { 0 };
+	plan_init(&plan);
+	rule_merge(policy, s, &plan, &ignored);
+	diag_free(&ignored);
+	for (size_t i = 0; i < plan.nops; i++)
+		if (is_bind(plan.ops[i].type))
+			plan.ops[i].source_user_writable =
+				source_writable_symbolic(plan.ops[i].source);
+	struct cc_error err;
+	char title[300];
+	section_title(s, title, sizeof(title));
+	if (!plan.sandboxed)
+		;
+	else if (plan.namespaces & NS_USER)
+		diag_add(diags, DIAG_WARNING, s->file, s->line, "pam_cocoon would refuse "
+			 "the sessions of %s: unshare = user", title);
+	else if (sandbox_check_service_plan(&plan, sandbox_system_paths, &err) < 0)
+		diag_add(diags, DIAG_WARNING, s->file, s->line, "pam_cocoon would refuse "
+			 "the sessions of %s: %s", title, err.msg);
+	plan_free(&plan);
+}
+
 void policy_check_names(const struct policy *policy, struct diag_list *diags)
 {
 	for (size_t i = 0; i < policy->nsections; i++) {
@@ -473,6 +506,7 @@ void policy_check_names(const struct policy *policy, struct diag_list *diags)
 		for (size_t k = 0; k < s->ndirs; k++)
 			if (s->dirs[k].spec->id == D_SECCOMP && s->dirs[k].words[0][0] == '/')
 				check_seccomp_file(&s->dirs[k], diags);
+		check_service_mode(policy, s, diags);
 		const struct directive *nnp = find_last_directive(s, D_NO_NEW_PRIVS);
 		if (nnp && strcmp(nnp->words[0], "no") == 0)
 			diag_add(diags, DIAG_WARNING, nnp->file, nnp->line,

@@ -1255,6 +1255,11 @@ void sandbox_end(struct sandbox_handle *h)
 	handle_close(h);
 }
 
+const char *const sandbox_system_paths[] = {
+	"/", "/etc", "/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin",
+	"/sbin", "/dev", "/run", "/var", NULL,
+};
+
 int sandbox_check_service_plan(const struct plan *plan,
 			       const char *const *system_paths,
 			       struct cc_error *err)

@@ -57,6 +57,8 @@ void sandbox_end(struct sandbox_handle *handle);
 /* Refuse a plan whose system paths (SYSTEM_PATHS, NULL-terminated) come
  * from a source a non-root uid can write or from a user-owned `dir`: a
  * root service reads them. */
+/* /, /etc, /usr, /lib*, /bin, /sbin, /dev, /run, /var; NULL-terminated. */
+extern const char *const sandbox_system_paths[];
 int sandbox_check_service_plan(const struct plan *plan,
 			       const char *const *system_paths,
 			       struct cc_error *err);

@@ -157,10 +157,6 @@ static int apply_environment(pam_handle_t *pamh, const struct plan *plan,
 
 /* The service process lives in the sandbox as root: whatever it reads
  * there (NSS files, PAM configuration, libraries) must be root's. */
-static const char *const system_paths[] = {
-	"/", "/etc", "/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin",
-	"/sbin", "/dev", "/run", "/var", NULL,
-};
 
 /* Refuse the session; in mode=audit, only say that it would be refused:
  * audit is for trying a policy on a live host without locking anyone out. */
@@ -228,7 +224,7 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 		status = PAM_IGNORE;
 		goto out;
 	}
-	if (sandbox_check_service_plan(&plan, system_paths, &err) < 0) {
+	if (sandbox_check_service_plan(&plan, sandbox_system_paths, &err) < 0) {
 		status = refuse(pamh, &args, user, service, err.msg);
 		goto out;
 	}

@@ -40,6 +40,21 @@ like "$OUT" "cocoon.conf:4: warning: user 'no-such-user-here' is not known to NS
 like "$OUT" "cocoon.conf:3: warning: seccomp = none" "seccomp = none warned"
 like "$OUT" "cocoon.conf:1: warning: [default] weakens its profile: seccomp = none" "weakening warned"
 
+# What pam_cocoon would refuse is reported by check.
+policy_write cocoon.conf <<'CONF'
+[default]
+profile = default
+bind = %h/etc /etc
+[group ccshellonly]
+profile = default
+service = shell
+bind = %h/etc /etc
+CONF
+run "$CTL" check
+like "$OUT" "cocoon.conf:1: warning: pam_cocoon would refuse the sessions of [default]: " "check reports a plan pam_cocoon would refuse"
+like "$OUT" "/etc" "naming the path"
+unlike "$OUT" "sessions of [group ccshellonly]" "not for a rule that only cocoon-shell uses"
+
 # A seccomp FILE is read and checked by check, not only at login.
 printf 'mount\nnot_a_syscall\n' > "$CONF_DIR/extra.seccomp"
 chmod 0644 "$CONF_DIR/extra.seccomp"

@@ -62,6 +62,9 @@ run "$CTL" explain --bwrap ccex1
 like "$OUT" "bwrap --ro-bind /usr /usr --ro-bind /etc /etc --symlink usr/bin /bin" "--bwrap prints a bubblewrap command"
 like "$OUT" "--unshare-pid --unshare-net --unshare-ipc --unshare-uts" "with the namespaces"
 
+run "$CTL" explain --service sshd ccex1
+like "$OUT" "what sshd runs itself (internal-sftp, port forwarding) gets the namespaces only" \
+	"explain --service says what a PAM service's own work gets"
 run "$CTL" explain --service sshd "$(id -u ccex1)"
 like "$OUT" "user:        ccex1 (uid $(id -u ccex1)" "a numeric uid names the user"
 
