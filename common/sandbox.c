@@ -839,6 +839,18 @@ static pid_t clone_child(unsigned long long flags, int *pidfd)
 	return pid;
 }
 
+/* The children's report socket (sv[1] is theirs), and the caller's umask
+ * for the command. */
+static int open_reports(struct run *run, int sv[2], struct cc_error *err)
+{
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+		return cc_fail_errno(err, "socketpair");
+	run->sock = sv[1];
+	run->umask = umask(0);
+	umask(run->umask);
+	return 0;
+}
+
 /* The plan's namespaces besides mount and pid, as CLONE_NEW* flags. */
 static unsigned long other_namespaces(const struct plan *plan)
 {
@@ -881,13 +893,8 @@ int sandbox_run(const struct sandbox_request *req, int *status,
 	if ((plan->namespaces & NS_PID) &&
 	    (run.initfd = open_init(req->init_path, err)) < 0)
 		goto early_fail;
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
-		cc_fail_errno(err, "socketpair");
+	if (open_reports(&run, sv, err) < 0)
 		goto early_fail;
-	}
-	run.sock = sv[1];
-	run.umask = umask(0);
-	umask(run.umask);
 
 	unsigned long others = other_namespaces(plan);
 	unsigned long long flags = CLONE_NEWNS;
@@ -1155,13 +1162,8 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 		goto fail;
 	}
 	int sv[2];
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
-		cc_fail_errno(err, "socketpair");
+	if (open_reports(&run, sv, err) < 0)
 		goto fail;
-	}
-	run.sock = sv[1];
-	run.umask = umask(0);
-	umask(run.umask);
 	unsigned long others = other_namespaces(plan);
 	run.late_ns = others;
 

@@ -173,12 +173,30 @@ static int refuse(pam_handle_t *pamh, const struct module_args *args,
 	return PAM_SESSION_ERR;
 }
 
+/* A mistyped module line refuses everyone but root: like a broken
+ * policy, it must not lock the administrator out. */
+static int root_or_refuse(pam_handle_t *pamh)
+{
+	const char *user = NULL;
+	struct identity who;
+	struct cc_error err;
+	if (pam_get_item(pamh, PAM_USER, (const void **)&user) == PAM_SUCCESS && user &&
+	    identity_lookup(user, &who, &err) == 0) {
+		bool root = who.uid == 0;
+		identity_free(&who);
+		if (root)
+			return PAM_IGNORE;
+	}
+	pam_syslog(pamh, LOG_ERR, "refusing the session: bad module arguments");
+	return PAM_SESSION_ERR;
+}
+
 int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **argv)
 {
 	(void)flags;
 	struct module_args args;
 	if (parse_args(pamh, argc, argv, &args) < 0)
-		return PAM_SESSION_ERR;
+		return root_or_refuse(pamh);
 	if (args.return_only)
 		return PAM_IGNORE;
 

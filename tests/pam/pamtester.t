@@ -113,4 +113,14 @@ run pamtester "$SERVICE" ccpt1 open_session close_session
 is "$RC" 0 "mode=audit: a policy that would refuse lets the session in"
 like "$(log_since "$m")" "mode=audit: would refuse the session of ccpt1 on $SERVICE: " "and logs why it would refuse"
 
+# A mistyped module argument refuses everyone but root.
+sed -i 's/mode=audit/mode=audti/' "/etc/pam.d/$SERVICE"
+printf '[default]\nprofile = default\n' | policy_write cocoon.conf
+m=$(log_lines)
+run pamtester "$SERVICE" ccpt1 open_session close_session
+[ "$RC" -ne 0 ]; ok $? "a bad module argument refuses a covered user"
+like "$(log_since "$m")" "unknown argument 'mode=audti'" "and syslog names the argument"
+run pamtester "$SERVICE" root open_session close_session
+is "$RC" 0 "root still gets in"
+
 done_testing
