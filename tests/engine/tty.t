@@ -13,9 +13,14 @@ fi
 engine_user cceng3
 
 # on_tty INPUT-SCRIPT COMMAND: run COMMAND on a new pseudo-terminal
-# (script(1)), feeding it what INPUT-SCRIPT prints; output in OUT.
+# (script(1)), feeding it what INPUT-SCRIPT prints; output in OUT. The
+# session inherits the caller's signal dispositions, as after exec, and a
+# CI runner may start us with SIGINT ignored: a terminal starts clean.
+# script(1) runs COMMAND with $SHELL, which CI may leave unset (then dash,
+# which dies of the ^C that bash waits out): bash, always.
 on_tty() {
-	OUT=$( (eval "$1") | timeout 20 script -qec "$2" /dev/null 2>&1 | tr -d '\r')
+	OUT=$( (eval "$1") | SHELL=/bin/bash timeout 20 env --default-signal=INT,QUIT,TSTP \
+		script -qec "$2" /dev/null 2>&1 | tr -d '\r')
 }
 drv="$ENGINE_DRIVER --user cceng3 $(echo $BASE)"
 
