@@ -9,7 +9,8 @@ SSHD_DIR=""
 SSHD_PID=""
 SSHD_PORT=""
 SSHD_MADE_RUNDIR=""
-SSHD_SERVICE=cocoon-test-sshd
+# Overridable, so that tests run side by side do not share a PAM file.
+SSHD_SERVICE=${SSHD_SERVICE:-cocoon-test-sshd}
 
 # sshd_start [PAM-SESSION-LINES]: extra lines go at the end of the test
 # service's PAM file (a copy of Debian's sshd stack).

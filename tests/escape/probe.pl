@@ -8,7 +8,10 @@ if ($t eq 'tiocsti') { res(syscall(16, 0, 0x5412, my $c = "#")) }
 elsif ($t eq 'tiocsti-hi') { res(syscall(16, 0, 0x100005412, my $c = "#")) }
 elsif ($t eq 'tioclinux') { my $c = "\x02" . ("\0" x 16); res(syscall(16, 0, 0x541C, $c)) }
 elsif ($t eq 'tiocsetd') { my $ld = pack("i", 0); res(syscall(16, 0, 0x5423, $ld)) }
-elsif ($t eq 'ptrace') { res(syscall(101, 16, $a + 0, 0, 0)) }
+# PTRACE_SEIZE: the same permission check as PTRACE_ATTACH, without the
+# SIGSTOP that would leave the target stopped (and, in an orphaned process
+# group, bring SIGHUP to the whole test run) once this probe exits.
+elsif ($t eq 'ptrace') { res(syscall(101, 0x4206, $a + 0, 0, 0)) }
 elsif ($t eq 'kill') { res(kill(0, $a) ? 0 : -1) }
 elsif ($t eq 'mount') { res(syscall(165, my $s = "none", my $d = "/tmp", my $f = "tmpfs", 0, 0)) }
 elsif ($t eq 'umount2') { res(syscall(166, my $d = "/tmp", 2)) } # MNT_DETACH

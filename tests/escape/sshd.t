@@ -47,7 +47,7 @@ like "$OUT" "Read-only file system" "and /usr is read-only"
 # 2. host process of the same user
 # (pgrep would also match zombies of earlier runs: pid 1 here never reaps)
 rm -f "$H/t/sleep.pid"
-runuser -u $U -- sh -c 'echo $$ > "$1.tmp"; mv "$1.tmp" "$1"; exec sleep 300' sh "$H/t/sleep.pid" & sleeper=$!; disown $!
+runuser -u $U -- setsid sh -c 'echo $$ > "$1.tmp"; mv "$1.tmp" "$1"; exec sleep 300' sh "$H/t/sleep.pid" & sleeper=$!; disown $!
 hostpids="$hostpids $sleeper"
 spid=""
 for i in $(seq 50); do spid=$(cat "$H/t/sleep.pid" 2>/dev/null); [ -n "$spid" ] && break; sleep 0.1; done
