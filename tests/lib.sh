@@ -82,6 +82,20 @@ add_group() {
 	groupadd "$1" || return 1
 	TEST_GROUPS="$TEST_GROUPS $1"
 }
+# inits: how many cocoon-init processes are alive (zombies excluded: this
+# machine's pid 1 never reaps). One ps for name and state, so a process
+# that ends between two looks is not counted.
+inits() { ps -eo stat=,comm= | awk '$1 !~ /^Z/ && $2 == "cocoon-init"' | wc -l; }
+# inits_back_to N: a session's close kills its pid 1 without waiting; give
+# it a moment to go, then print the count.
+inits_back_to() {
+	local i
+	for i in $(seq 50); do
+		[ "$(inits)" -le "$1" ] && break
+		sleep 0.1
+	done
+	inits
+}
 cleanup_users() {
 	local u g
 	for u in $TEST_USERS; do

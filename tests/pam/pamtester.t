@@ -34,11 +34,6 @@ PAM
 # which pamtester has no name for.
 log_lines() { wc -l < "$work/syslog"; }
 log_since() { sleep 0.3; tail -n "+$(($1 + 1))" "$work/syslog"; }
-inits() { pgrep -x cocoon-init | while read -r p; do
-	[ "$(ps -o stat= -p "$p")" != Z ] && echo "$p"; done | wc -l; }
-# inits_back_to N: close kills pid 1 without waiting; give it a moment.
-inits_back_to() { local i; for i in $(seq 50); do
-	[ "$(inits)" -le "$1" ] && break; sleep 0.1; done; inits; }
 
 mounts=$(wc -l < /proc/self/mountinfo)
 inits_before=$(inits)

@@ -27,10 +27,6 @@ done
 
 add_user ccsvc1
 policy_reset
-inits() { pgrep -x cocoon-init | while read -r p; do
-	[ "$(ps -o stat= -p "$p")" != Z ] && echo "$p"; done | wc -l; }
-inits_back_to() { local i; for i in $(seq 50); do
-	[ "$(inits)" -le "$1" ] && break; sleep 0.1; done; inits; }
 live() { ps -o stat= -u ccsvc1 | grep -vc '^Z'; }
 after() { # after NAME: nothing of the session is left
 	local i

@@ -29,10 +29,6 @@ sshd_start "session required $PAMDIR/pam_cocoon.so" || { echo "Bail out! sshd"; 
 sed -i "0,/^session/s||session required $PAMDIR/pam_cocoon.so return\n&|" /etc/pam.d/$SSHD_SERVICE
 sshd_allow ccses1
 
-inits() { pgrep -x cocoon-init | while read -r p; do
-	[ "$(ps -o stat= -p "$p")" != Z ] && echo "$p"; done | wc -l; }
-inits_back_to() { local i; for i in $(seq 50); do
-	[ "$(inits)" -le "$1" ] && break; sleep 0.1; done; inits; }
 live() { ps -o stat= -u ccses1 | grep -vc '^Z'; }
 inits_before=$(inits)
 mounts_before=$(wc -l < /proc/self/mountinfo)

@@ -17,11 +17,6 @@ policy_reset
 	printf 'session required %s/pam_cocoon.so\n' "$PAMDIR"
 } > /etc/pam.d/su
 
-inits() { pgrep -x cocoon-init | while read -r p; do
-	[ "$(ps -o stat= -p "$p")" != Z ] && echo "$p"; done | wc -l; }
-# inits_back_to N: close kills pid 1 without waiting; give it a moment.
-inits_back_to() { local i; for i in $(seq 50); do
-	[ "$(inits)" -le "$1" ] && break; sleep 0.1; done; inits; }
 inits_before=$(inits)
 mounts=$(wc -l < /proc/self/mountinfo)
 
