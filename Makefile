@@ -7,6 +7,7 @@ PREFIX     ?= /usr/local
 SYSCONFDIR ?= /etc
 LIBEXECDIR ?= $(PREFIX)/libexec
 MANDIR     ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # The directory that holds the system's pam_unix.so.
 PAMDIR     ?= $(patsubst %/,%,$(dir $(firstword $(wildcard /usr/lib/*/security/pam_unix.so /lib/*/security/pam_unix.so /usr/lib/security/pam_unix.so /lib/security/pam_unix.so))))
 ifeq ($(PAMDIR),)
@@ -43,7 +44,7 @@ TESTS      := $(sort $(wildcard tests/*/*.t))
 
 DEB_PACKAGES := build-essential pkg-config libinih-dev libpam0g-dev libcap-dev \
 	libseccomp-dev perl groff-base clang libclang-rt-14-dev bubblewrap pamtester openssh-server \
-	openssh-client iproute2 procps util-linux sudo login passwd rsync git tmux bsdextrautils python3 valgrind
+	openssh-client iproute2 procps util-linux sudo login passwd rsync git tmux bsdextrautils python3 valgrind bash-completion
 
 .PHONY: all deps bench check check-build check-deps unit sanitize fuzz fuzz-short demo install uninstall clean
 
@@ -199,6 +200,8 @@ install: all
 	for m in $(MANPAGES); do \
 		s=$${m##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \
 		install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done
+	install -d $(DESTDIR)$(BASHCOMPDIR)
+	install -m 0644 conf/completion/cocoonctl $(DESTDIR)$(BASHCOMPDIR)/cocoonctl
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/sbin/cocoonctl $(DESTDIR)$(LIBEXECDIR)/cocoon/cocoon-init \
@@ -206,6 +209,7 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/bin/cocoon-shell
 	-rmdir $(DESTDIR)$(LIBEXECDIR)/cocoon
 	for m in $(MANPAGES); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/cocoonctl
 	@echo "left $(SYSCONFDIR)/cocoon in place (it holds the policy)"
 
 clean:

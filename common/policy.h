@@ -69,6 +69,11 @@ int path_trusted(const char *path, struct cc_error *err);
 int read_trusted_file(const char *path, size_t max, char **text, size_t *len,
 		      struct cc_error *err);
 
+/* Replace TARGET with TEXT atomically: a new root-owned 0644 file in the
+ * same (trusted) directory, synced, renamed over TARGET. */
+int policy_install_text(const char *target, const char *text, size_t len,
+			struct cc_error *err);
+
 /* The section's display name, "[user alice]", into buf. */
 const char *section_title(const struct section *s, char *buf, size_t size);
 const struct section *policy_find_profile(const struct policy *policy,

@@ -221,3 +221,60 @@ int policy_load(struct policy *policy, const char *config, struct cc_error *err)
 	}
 	return 0;
 }
+
+int policy_install_text(const char *target, const char *text, size_t len,
+			struct cc_error *err)
+{
+	char *dir = xstrdup(target);
+	char *slash = strrchr(dir, '/');
+	if (!slash || target[0] != '/') {
+		free(dir);
+		return cc_fail(err, "%s: not an absolute path", target);
+	}
+	*slash = '\0';
+	const char *dir_path = *dir ? dir : "/";
+	char *tmp = xasprintf("%s/.%s.new.XXXXXX", dir_path, slash + 1);
+	int rc = -1, dfd = -1, fd = -1;
+	if (path_trusted(dir_path, err) < 0)
+		goto out;
+	if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
+		cc_fail_errno(err, "creating %s", tmp);
+		goto out;
+	}
+	size_t done = 0;
+	while (done < len) {
+		ssize_t n = write(fd, text + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			cc_fail_errno(err, "writing %s", tmp);
+			goto out;
+		}
+		done += (size_t)n;
+	}
+	/* Readable by all, like the shipped file; written by root only. */
+	if (fchown(fd, 0, 0) < 0 || fchmod(fd, 0644) < 0 || fsync(fd) < 0) {
+		cc_fail_errno(err, "preparing %s", tmp);
+		goto out;
+	}
+	if (rename(tmp, target) < 0) {
+		cc_fail_errno(err, "renaming %s to %s", tmp, target);
+		goto out;
+	}
+	free(tmp);
+	tmp = NULL;
+	/* The rename itself must reach the disk before we say it did. */
+	if ((dfd = open(dir_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0)
+		fsync(dfd);
+	rc = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (dfd >= 0)
+		close(dfd);
+	if (tmp)
+		unlink(tmp);
+	free(tmp);
+	free(dir);
+	return rc;
+}

@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cocoonctl: check, explain and run the cocoon policy. A thin front end
  * over common/: policy -> rule -> plan -> sandbox. */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "deployment.h"
 #include "environment.h"
 #include "plan_print.h"
 #include "resolve.h"
@@ -18,8 +24,10 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: cocoonctl check [--config FILE]\n"
+		"usage: cocoonctl check [--config FILE] [--pam [--root DIR]]\n"
 		"       cocoonctl explain [--config FILE] [--service NAME] [--json | --bwrap] USER\n"
+		"       cocoonctl explain [--config FILE] [--service NAME] --all\n"
+		"       cocoonctl edit [--config FILE]\n"
 		"       cocoonctl run [--config FILE] [--service NAME] --user USER -- COMMAND [ARG...]\n"
 		"       cocoonctl --version\n");
 }
@@ -28,7 +36,8 @@ struct options {
 	const char *config;
 	const char *service;
 	const char *user;
-	bool json, bwrap;
+	const char *root;
+	bool json, bwrap, pam, all;
 };
 
 /* Options shared by the commands; returns the index of the first operand
@@ -41,6 +50,9 @@ static int parse_options(int argc, char **argv, struct options *o, const char *a
 		{ "user", required_argument, NULL, 'u' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "bwrap", no_argument, NULL, 'b' },
+		{ "pam", no_argument, NULL, 'p' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "all", no_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -64,6 +76,9 @@ static int parse_options(int argc, char **argv, struct options *o, const char *a
 		case 'u': o->user = optarg; break;
 		case 'j': o->json = true; break;
 		case 'b': o->bwrap = true; break;
+		case 'p': o->pam = true; break;
+		case 'r': o->root = optarg; break;
+		case 'a': o->all = true; break;
 		}
 	}
 	if (o->json && o->bwrap) {
@@ -87,30 +102,64 @@ static void print_diags(const struct diag_list *diags)
 	}
 }
 
+/* Load the policy (config NULL: the system's) and collect its syntax
+ * errors, validation findings and, with NAMES, the NSS name checks.
+ * Returns -1 after printing why when it cannot be read at all. */
+static int load_checked(const char *config, bool names, struct policy *policy,
+			struct diag_list *diags)
+{
+	struct cc_error err;
+	if (policy_load(policy, config, &err) < 0) {
+		fprintf(stderr, "cocoonctl: %s\n", err.msg);
+		policy_free(policy);
+		return -1;
+	}
+	for (size_t i = 0; i < policy->diags.count; i++) {
+		const struct diag *d = &policy->diags.items[i];
+		diag_add(diags, d->level, d->file, d->line, "%s", d->msg);
+	}
+	policy_validate(policy, diags);
+	if (names)
+		policy_check_names(policy, diags);
+	return 0;
+}
+
+/* check --pam: the PAM stacks, login shells and what runs outside
+ * sessions, on this host or on the system image under ROOT. */
+static void check_deployment(const char *root, const struct policy *policy,
+			     struct diag_list *diags)
+{
+	struct deployment_paths paths;
+	deployment_paths_default(&paths);
+	/* shell_path stays as /etc/shells and passwd spell it. */
+	const char **fields[] = { &paths.pam_dir, &paths.shells, &paths.crontabs,
+				  &paths.atjobs, &paths.linger };
+	enum { NFIELDS = sizeof(fields) / sizeof(fields[0]) };
+	char *owned[NFIELDS] = { 0 };
+	for (size_t i = 0; root && i < NFIELDS; i++)
+		*fields[i] = owned[i] = xasprintf("%s%s", root, *fields[i]);
+	deployment_check(&paths, policy, diags);
+	for (size_t i = 0; i < NFIELDS; i++)
+		free(owned[i]);
+}
+
 static int cmd_check(int argc, char **argv)
 {
 	struct options o = { 0 };
-	int first = parse_options(argc, argv, &o, "c");
+	int first = parse_options(argc, argv, &o, "cpr");
 	if (first < 0)
 		return 2;
-	if (first != argc) {
+	if (first != argc || (o.root && !o.pam)) {
 		usage(stderr);
 		return 2;
 	}
 	struct policy policy = { 0 };
-	struct cc_error err;
-	if (policy_load(&policy, o.config, &err) < 0) {
-		fprintf(stderr, "cocoonctl: %s\n", err.msg);
-		policy_free(&policy);
-		return 1;
-	}
 	struct diag_list diags = { 0 };
-	for (size_t i = 0; i < policy.diags.count; i++) {
-		const struct diag *d = &policy.diags.items[i];
-		diag_add(&diags, d->level, d->file, d->line, "%s", d->msg);
-	}
-	policy_validate(&policy, &diags);
-	policy_check_names(&policy, &diags);
+	if (load_checked(o.config, true, &policy, &diags) < 0)
+		return 1;
+	if (o.pam)
+		check_deployment(o.root, diag_count(&diags, DIAG_ERROR) ? NULL : &policy,
+				 &diags);
 	print_diags(&diags);
 	size_t errors = diag_count(&diags, DIAG_ERROR);
 	size_t warnings = diag_count(&diags, DIAG_WARNING);
@@ -155,12 +204,83 @@ static int plan_or_exit(const struct options *o, const char *user, struct plan *
 	return 0;
 }
 
+/* One line per NSS user: the rule it matches on the service, and what
+ * that gives. */
+static int explain_all(const struct options *o)
+{
+	struct policy policy = { 0 };
+	struct diag_list diags = { 0 };
+	struct cc_error err;
+	/* A broken policy would refuse everyone alike: say it once. */
+	if (load_checked(o->config, false, &policy, &diags) < 0)
+		return 1;
+	size_t errors = diag_count(&diags, DIAG_ERROR);
+	if (errors)
+		print_diags(&diags);
+	diag_free(&diags);
+	if (errors) {
+		policy_free(&policy);
+		return 1;
+	}
+	const char *service = o->service ? o->service : DEFAULT_SERVICE;
+	uid_t uid_min = login_defs_uid_min(COCOON_LOGIN_DEFS);
+	size_t count = 0, cap = 0;
+	char **names = NULL;
+	struct passwd *pw;
+	setpwent();
+	while ((pw = getpwent()))
+		*ARRAY_PUSH(names, count, cap) = xstrdup(pw->pw_name);
+	endpwent();
+	printf("%-16s %7s  %s %s\n", "USER", "UID", "ON SERVICE", service);
+	for (size_t i = 0; i < count; i++) {
+		struct identity who;
+		struct plan plan;
+		if (identity_lookup(names[i], &who, &err) < 0) {
+			printf("%-16s %7s  lookup failed: %s\n", names[i], "?", err.msg);
+			continue;
+		}
+		printf("%-16s %7u  ", who.user, (unsigned)who.uid);
+		if (who.uid == 0) {
+			printf("never sandboxed (root)\n");
+			identity_free(&who);
+			continue;
+		}
+		enum resolve_result r = policy_resolve(&policy, &who, service, uid_min,
+							&plan, &err);
+		if (r == RESOLVE_ERROR)
+			printf("refused: %s\n", err.msg);
+		else if (r == RESOLVE_NOT_COVERED) {
+			printf("unconfined: no rule covers %s%s\n", service,
+			       who.uid < uid_min ? " (a system account: only [user] rules "
+			       "match)" : "");
+		} else if (!plan.sandboxed) {
+			printf("unconfined: sandbox = none, by %s\n", plan.rule);
+		} else {
+			printf("sandboxed by %s, profile %s, plan %s\n", plan.rule,
+			       plan.profile ? plan.profile : "(none)", plan.hash);
+		}
+		plan_free(&plan);
+		identity_free(&who);
+	}
+	for (size_t i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+	policy_free(&policy);
+	return 0;
+}
+
 static int cmd_explain(int argc, char **argv)
 {
 	struct options o = { 0 };
-	int first = parse_options(argc, argv, &o, "csjb");
+	int first = parse_options(argc, argv, &o, "csjba");
 	if (first < 0)
 		return 2;
+	if (o.all && (first != argc || o.json || o.bwrap)) {
+		fprintf(stderr, "cocoonctl explain: --all takes no USER, --json or --bwrap\n");
+		return 2;
+	}
+	if (o.all)
+		return explain_all(&o);
 	if (first != argc - 1) {
 		usage(stderr);
 		return 2;
@@ -190,6 +310,198 @@ static int cmd_explain(int argc, char **argv)
 		fputs(out.data, stdout);
 	sb_free(&out);
 	plan_free(&plan);
+	return rc;
+}
+
+/* ---- edit: as visudo does for sudoers ---- */
+
+#define EDIT_MAX (1024 * 1024)
+
+static int read_whole(const char *path, char **text, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct strbuf sb = { 0 };
+	char buf[8192];
+	ssize_t n;
+	while ((n = read(fd, buf, sizeof(buf))) > 0 && sb.len < EDIT_MAX)
+		sb_addn(&sb, buf, (size_t)n);
+	close(fd);
+	if (n < 0 || sb.len >= EDIT_MAX) {
+		sb_free(&sb);
+		errno = n < 0 ? errno : EFBIG;
+		return -1;
+	}
+	*text = sb.data ? sb.data : xstrdup("");
+	*len = sb.len;
+	return 0;
+}
+
+/* Run the administrator's editor on PATH; its exit status. */
+static int run_editor(const char *path)
+{
+	const char *editor = getenv("VISUAL");
+	if (!editor || !*editor)
+		editor = getenv("EDITOR");
+	if (!editor || !*editor)
+		editor = access("/usr/bin/editor", X_OK) == 0 ? "/usr/bin/editor" : "vi";
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		/* $0 unquoted: "emacs -nw" is a command and its option. */
+		execl("/bin/sh", "sh", "-c", "exec $0 \"$1\"", editor, path, (char *)NULL);
+		_exit(127);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Findings of the edited copy, under the name of the file it replaces. */
+static size_t check_edited(const char *copy, const char *target)
+{
+	struct policy policy = { 0 };
+	struct diag_list diags = { 0 };
+	if (load_checked(copy, true, &policy, &diags) < 0)
+		return 1;
+	for (size_t i = 0; i < diags.count; i++) {
+		struct diag *d = &diags.items[i];
+		if (d->file && strcmp(d->file, copy) == 0) {
+			free(d->file);
+			d->file = xstrdup(target);
+		}
+		char *at = strstr(d->msg, copy);
+		if (at) {
+			char *msg = xasprintf("%.*s%s%s", (int)(at - d->msg), d->msg, target,
+					      at + strlen(copy));
+			free(d->msg);
+			d->msg = msg;
+		}
+	}
+	print_diags(&diags);
+	size_t errors = diag_count(&diags, DIAG_ERROR);
+	diag_free(&diags);
+	policy_free(&policy);
+	return errors;
+}
+
+static const char new_policy[] =
+	"# cocoon policy: see cocoon.conf(5). Checked by cocoonctl edit.\n"
+	"[default]\n"
+	"profile = default\n";
+
+static int edit_loop(const char *target, const char *copy, const char *before,
+		     size_t before_len)
+{
+	for (;;) {
+		int status = run_editor(copy);
+		if (status != 0) {
+			fprintf(stderr, "cocoonctl edit: the editor exited with status %d; "
+				"%s is unchanged\n", status, target);
+			return 1;
+		}
+		char *text;
+		size_t len;
+		if (read_whole(copy, &text, &len) < 0) {
+			fprintf(stderr, "cocoonctl edit: reading the edited copy: %s; %s is "
+				"unchanged\n", strerror(errno), target);
+			return 1;
+		}
+		if (before && len == before_len && memcmp(text, before, len) == 0) {
+			printf("no changes: %s is unchanged\n", target);
+			free(text);
+			return 0;
+		}
+		if (check_edited(copy, target) == 0) {
+			struct cc_error err;
+			int rc = policy_install_text(target, text, len, &err);
+			free(text);
+			if (rc < 0) {
+				fprintf(stderr, "cocoonctl edit: %s\n", err.msg);
+				return 1;
+			}
+			printf("installed %s\n", target);
+			return 0;
+		}
+		free(text);
+		/* Never installed with an error: a broken policy refuses
+		 * every session it covers. */
+		fprintf(stderr, "The policy has errors. (e)dit again, or e(x)it "
+			"without saving? ");
+		char answer[16];
+		if (!fgets(answer, sizeof(answer), stdin) || answer[0] != 'e') {
+			fprintf(stderr, "\n%s is unchanged\n", target);
+			return 1;
+		}
+	}
+}
+
+static int cmd_edit(int argc, char **argv)
+{
+	struct options o = { 0 };
+	int first = parse_options(argc, argv, &o, "c");
+	if (first < 0)
+		return 2;
+	if (first != argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (geteuid() != 0) {
+		fprintf(stderr, "cocoonctl edit: only root may edit the policy\n");
+		return 1;
+	}
+	const char *target = o.config ? o.config : COCOON_POLICY_FILE;
+	char *before = NULL;
+	size_t before_len = 0;
+	struct cc_error err;
+	if (access(target, F_OK) == 0 &&
+	    read_trusted_file(target, EDIT_MAX, &before, &before_len, &err) < 0) {
+		fprintf(stderr, "cocoonctl edit: %s\n", err.msg);
+		return 1;
+	}
+	/* One editor at a time: a lock beside the file, kept for the whole
+	 * edit. The copy lives in the same trusted directory. */
+	char *dir = xstrdup(target);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	char *lock = xasprintf("%s/.%s.lock", dir, slash ? slash + 1 : target);
+	char *copy = xasprintf("%s/.%s.edit.XXXXXX", dir, slash ? slash + 1 : target);
+	int rc = 1, lock_fd = -1, copy_fd = -1;
+	if (path_trusted(*dir ? dir : "/", &err) < 0) {
+		fprintf(stderr, "cocoonctl edit: %s\n", err.msg);
+		goto out;
+	}
+	lock_fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (lock_fd < 0 || flock(lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		fprintf(stderr, "cocoonctl edit: %s: %s\n", lock, lock_fd < 0 ? strerror(errno)
+			: "another cocoonctl edit holds it");
+		goto out;
+	}
+	copy_fd = mkostemp(copy, O_CLOEXEC);
+	const char *seed = before ? before : new_policy;
+	size_t seed_len = before ? before_len : strlen(new_policy);
+	if (copy_fd < 0 || write(copy_fd, seed, seed_len) != (ssize_t)seed_len) {
+		fprintf(stderr, "cocoonctl edit: writing %s: %s\n", copy, strerror(errno));
+		goto out;
+	}
+	close(copy_fd);
+	copy_fd = -1;
+	rc = edit_loop(target, copy, before, before_len);
+out:
+	if (copy_fd >= 0)
+		close(copy_fd);
+	unlink(copy);
+	if (lock_fd >= 0)
+		close(lock_fd);
+	free(lock);
+	free(copy);
+	free(dir);
+	free(before);
 	return rc;
 }
 
@@ -258,6 +570,8 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 1, argv + 1);
 	if (strcmp(cmd, "explain") == 0)
 		return cmd_explain(argc - 1, argv + 1);
+	if (strcmp(cmd, "edit") == 0)
+		return cmd_edit(argc - 1, argv + 1);
 	if (strcmp(cmd, "run") == 0)
 		return cmd_run(argc - 1, argv + 1);
 	fprintf(stderr, "cocoonctl: unknown command '%s'\n", cmd);

@@ -34,6 +34,15 @@ like() {
 	esac
 }
 
+# like_re GOT ERE NAME: some line of GOT matches the extended regex.
+like_re() {
+	if printf '%s\n' "$1" | grep -Eq -- "$2"; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"; printf '#   got:  %s\n#   want a line matching: %s\n' "$1" "$2"
+	fi
+}
+
 unlike() {
 	case "$1" in
 	*"$2"*) ok 1 "$3"; printf '#   got:  %s\n#   must not contain: %s\n' "$1" "$2" ;;

@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "deployment.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "resolve.h"
+#include "util.h"
+
+#define MAX_INCLUDE_DEPTH 8
+#define MODULE_NAME "pam_cocoon.so"
+
+void deployment_paths_default(struct deployment_paths *paths)
+{
+	paths->pam_dir = COCOON_PAM_DIR;
+	paths->shells = COCOON_SHELLS_FILE;
+	paths->crontabs = "/var/spool/cron/crontabs";
+	paths->atjobs = "/var/spool/cron/atjobs";
+	paths->linger = "/var/lib/systemd/linger";
+	paths->shell_path = COCOON_BINDIR "/cocoon-shell";
+}
+
+/* One line of a PAM stack, after includes were followed. */
+struct pam_line {
+	char *file;      /* where it is written */
+	int line;
+	bool optional_module; /* "-session": skipped when the module is missing */
+	char control[128];
+	char module[PATH_MAX];
+	bool is_cocoon;
+	bool has_return; /* pam_cocoon's `return` argument */
+};
+
+struct stack {
+	struct pam_line *lines;
+	size_t count, cap;
+};
+
+static void stack_free(struct stack *s)
+{
+	for (size_t i = 0; i < s->count; i++)
+		free(s->lines[i].file);
+	free(s->lines);
+	memset(s, 0, sizeof(*s));
+}
+
+static bool module_is_cocoon(const char *module)
+{
+	const char *base = strrchr(module, '/');
+	return strcmp(base ? base + 1 : module, MODULE_NAME) == 0;
+}
+
+/* The next word of a PAM line; a control in [brackets] is one word. */
+static char *next_word(char **cursor, char *buf, size_t size)
+{
+	char *p = *cursor;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!*p)
+		return NULL;
+	size_t n = 0;
+	char end = *p == '[' ? ']' : '\0';
+	while (*p && (end ? n == 0 || p[-1] != end : !isspace((unsigned char)*p))) {
+		if (n + 1 < size)
+			buf[n++] = *p;
+		p++;
+	}
+	buf[n] = '\0';
+	*cursor = p;
+	return buf;
+}
+
+static void stack_read(const char *dir, const char *name, struct stack *out,
+		       int depth, struct diag_list *diags);
+
+/* Add one parsed line of type session (includes followed). */
+static void stack_line(const char *dir, const char *path, int lineno, char *text,
+		       struct stack *out, int depth, struct diag_list *diags)
+{
+	char type[32], control[128], module[PATH_MAX], arg[256];
+	char *cursor = text;
+	if (!next_word(&cursor, type, sizeof(type)))
+		return;
+	if (strcmp(type, "@include") == 0) {
+		if (next_word(&cursor, module, sizeof(module)))
+			stack_read(dir, module, out, depth + 1, diags);
+		return;
+	}
+	bool dash = type[0] == '-';
+	if (strcasecmp(type + dash, "session") != 0)
+		return;
+	if (!next_word(&cursor, control, sizeof(control)) ||
+	    !next_word(&cursor, module, sizeof(module)))
+		return;
+	if (strcmp(control, "include") == 0 || strcmp(control, "substack") == 0) {
+		stack_read(dir, module, out, depth + 1, diags);
+		return;
+	}
+	struct pam_line *l = ARRAY_PUSH(out->lines, out->count, out->cap);
+	memset(l, 0, sizeof(*l));
+	l->file = xstrdup(path);
+	l->line = lineno;
+	l->optional_module = dash;
+	snprintf(l->control, sizeof(l->control), "%s", control);
+	snprintf(l->module, sizeof(l->module), "%s", module);
+	l->is_cocoon = module_is_cocoon(module);
+	while (l->is_cocoon && next_word(&cursor, arg, sizeof(arg)))
+		l->has_return |= strcmp(arg, "return") == 0;
+}
+
+/* Read the session lines of NAME (a service or an included file). */
+static void stack_read(const char *dir, const char *name, struct stack *out,
+		       int depth, struct diag_list *diags)
+{
+	char path[PATH_MAX];
+	if (name[0] == '/')
+		snprintf(path, sizeof(path), "%s", name);
+	else
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (depth > MAX_INCLUDE_DEPTH) {
+		diag_add(diags, DIAG_WARNING, path, 0, "includes nest deeper than %d; "
+			 "not followed further", MAX_INCLUDE_DEPTH);
+		return;
+	}
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return; /* PAM skips a missing include too */
+	char *line = NULL, *joined = NULL;
+	size_t cap = 0, jlen = 0;
+	int lineno = 0, start = 0;
+	ssize_t n;
+	while ((n = getline(&line, &cap, f)) != -1) {
+		lineno++;
+		if (!jlen)
+			start = lineno;
+		char *hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0', n = hash - line;
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = '\0';
+		bool more = n > 0 && line[n - 1] == '\\';
+		if (more)
+			line[--n] = ' ';
+		joined = xreallocarray(joined, jlen + (size_t)n + 1, 1);
+		memcpy(joined + jlen, line, (size_t)n + 1);
+		jlen += (size_t)n;
+		if (more)
+			continue;
+		stack_line(dir, path, start, joined, out, depth, diags);
+		jlen = 0;
+	}
+	free(line);
+	free(joined);
+	fclose(f);
+}
+
+/* Display managers run their PAM session from a multithreaded worker, where
+ * unshare and setns of the mount namespace fail. */
+static bool is_display_manager(const char *service)
+{
+	static const char *const names[] = {
+		"gdm", "lightdm", "sddm", "xdm", "lxdm", "slim", "kdm", "wdm", NULL,
+	};
+	for (size_t i = 0; names[i]; i++)
+		if (str_starts_with(service, names[i]))
+			return true;
+	return false;
+}
+
+static bool control_fails_closed(const char *control)
+{
+	return strcmp(control, "required") == 0 || strcmp(control, "requisite") == 0;
+}
+
+/* What is wrong with one service's session stack; returns whether the
+ * stack confines sessions at all. */
+static bool check_service(const char *dir, const char *service,
+			  struct diag_list *diags)
+{
+	struct stack s = { 0 };
+	stack_read(dir, service, &s, 0, diags);
+	const struct pam_line *main_line = NULL, *return_line = NULL;
+	size_t main_at = 0, mains = 0;
+	for (size_t i = 0; i < s.count; i++) {
+		const struct pam_line *l = &s.lines[i];
+		if (!l->is_cocoon)
+			continue;
+		if (l->has_return) {
+			if (!return_line)
+				return_line = l;
+			if (i != 0)
+				diag_add(diags, DIAG_WARNING, l->file, l->line,
+					 "service %s: the 'return' line of " MODULE_NAME
+					 " is not the first session line: the modules above "
+					 "it close inside the sandbox", service);
+			continue;
+		}
+		mains++;
+		main_line = l;
+		main_at = i;
+	}
+	bool confines = mains > 0;
+	if (!confines) {
+		if (return_line)
+			diag_add(diags, DIAG_WARNING, return_line->file, return_line->line,
+				 "service %s has only the 'return' line of " MODULE_NAME
+				 ": its sessions are not confined", service);
+		stack_free(&s);
+		return false;
+	}
+	if (mains > 1)
+		diag_add(diags, DIAG_ERROR, main_line->file, main_line->line,
+			 "service %s names " MODULE_NAME " without 'return' %zu times: "
+			 "a session is sandboxed once, by one last line", service, mains);
+	if (is_display_manager(service))
+		diag_add(diags, DIAG_ERROR, main_line->file, main_line->line,
+			 "service %s is a display manager: its session worker is "
+			 "multithreaded, where entering a mount namespace fails", service);
+	if (!control_fails_closed(main_line->control) || main_line->optional_module)
+		diag_add(diags, DIAG_ERROR, main_line->file, main_line->line,
+			 "service %s: '%s%s' lets a session in unconfined when the "
+			 "sandbox cannot be built; use 'session required'", service,
+			 main_line->optional_module ? "-session " : "", main_line->control);
+	if (main_at + 1 < s.count) {
+		const struct pam_line *after = &s.lines[main_at + 1];
+		diag_add(diags, DIAG_ERROR, after->file, after->line,
+			 "service %s: %s comes after " MODULE_NAME "'s confining line "
+			 "(%s:%d), which must be the last session line: modules after it "
+			 "open their session inside the sandbox, where /proc/self is gone",
+			 service, after->module, main_line->file, main_line->line);
+	}
+	if (!return_line)
+		diag_add(diags, DIAG_WARNING, main_line->file, main_line->line,
+			 "service %s has no 'session required " MODULE_NAME " return' "
+			 "first line: the other modules' close hooks run inside the "
+			 "sandbox", service);
+	stack_free(&s);
+	return true;
+}
+
+/* A file of a package manager's or an editor's, not a service. */
+static bool is_service_name(const char *name)
+{
+	if (name[0] == '.' || strchr(name, '~'))
+		return false;
+	return !strstr(name, ".dpkg-") && !strstr(name, ".ucf-") &&
+	       !strstr(name, ".rpm");
+}
+
+/* A common-* file confines every service that includes it: cron, sudo,
+ * systemd-user and whatever the next package installs. */
+static void check_common_file(const char *dir, const char *name,
+			      struct diag_list *diags)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return;
+	char *line = NULL;
+	size_t cap = 0;
+	int lineno = 0;
+	while (getline(&line, &cap, f) != -1) {
+		lineno++;
+		char *hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		if (strstr(line, MODULE_NAME))
+			diag_add(diags, DIAG_ERROR, path, lineno, MODULE_NAME " in %s "
+				 "confines every service that includes it (cron, sudo, "
+				 "systemd --user...); name it in chosen services instead",
+				 name);
+	}
+	free(line);
+	fclose(f);
+}
+
+struct services {
+	char **names;
+	size_t count, cap;
+};
+
+static void check_pam_dir(const char *dir, struct services *confining,
+			  struct diag_list *diags)
+{
+	struct dirent **list;
+	int n = scandir(dir, &list, NULL, alphasort);
+	if (n < 0) {
+		diag_add(diags, DIAG_ERROR, dir, 0, "cannot read the PAM directory");
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *name = list[i]->d_name;
+		char path[PATH_MAX];
+		struct stat st;
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		if (is_service_name(name) && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+			if (str_starts_with(name, "common-"))
+				check_common_file(dir, name, diags);
+			else if (check_service(dir, name, diags)) {
+				*ARRAY_PUSH(confining->names, confining->count,
+					    confining->cap) = xstrdup(name);
+			}
+		}
+		free(list[i]);
+	}
+	free(list);
+}
+
+static bool file_lists(const char *path, const char *wanted)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	char *line = NULL;
+	size_t cap = 0;
+	bool found = false;
+	while (!found && getline(&line, &cap, f) != -1) {
+		line[strcspn(line, "\r\n")] = '\0';
+		found = strcmp(line, wanted) == 0;
+	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
+static bool is_cocoon_shell(const char *shell, const char *installed)
+{
+	const char *base = strrchr(shell, '/');
+	return strcmp(shell, installed) == 0 ||
+	       strcmp(base ? base + 1 : shell, "cocoon-shell") == 0;
+}
+
+/* Does POLICY sandbox WHO on any of SERVICES? */
+static bool confined_by_policy(const struct policy *policy, const struct identity *who,
+			       const struct services *services, uid_t uid_min)
+{
+	for (size_t i = 0; i < services->count; i++) {
+		struct plan plan;
+		struct cc_error err;
+		plan_init(&plan);
+		enum resolve_result rc = policy_resolve(policy, who, services->names[i],
+							uid_min, &plan, &err);
+		bool sandboxed = rc == RESOLVE_PLAN && plan.sandboxed;
+		plan_free(&plan);
+		if (sandboxed)
+			return true;
+	}
+	return false;
+}
+
+/* Processes that start outside any session: cron and at run the user's
+ * jobs through their own PAM services, and a lingering systemd --user
+ * manager runs without a login. */
+static void check_outside_sessions(const struct deployment_paths *paths,
+				   const char *user, uid_t uid, struct diag_list *diags)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/%s", paths->crontabs, user);
+	if (lstat(path, &st) == 0)
+		diag_add(diags, DIAG_WARNING, path, 0, "confined user %s has a crontab: "
+			 "cron runs its jobs outside any cocoon session", user);
+	snprintf(path, sizeof(path), "%s/%s", paths->linger, user);
+	if (lstat(path, &st) == 0)
+		diag_add(diags, DIAG_WARNING, path, 0, "confined user %s has lingering "
+			 "enabled: its systemd --user manager runs outside any cocoon "
+			 "session (loginctl disable-linger %s)", user, user);
+	DIR *at = opendir(paths->atjobs);
+	struct dirent *e;
+	while (at && (e = readdir(at))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", paths->atjobs, e->d_name);
+		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == uid) {
+			diag_add(diags, DIAG_WARNING, path, 0, "confined user %s has an at "
+				 "job: atd runs it outside any cocoon session", user);
+			break;
+		}
+	}
+	if (at)
+		closedir(at);
+}
+
+struct account {
+	char *name, *shell;
+	uid_t uid;
+};
+
+/* Every NSS user but root, read whole before any other NSS call. */
+static struct account *list_accounts(size_t *count)
+{
+	struct account *list = NULL;
+	size_t n = 0, cap = 0;
+	struct passwd *pw;
+	setpwent();
+	while ((pw = getpwent())) {
+		if (pw->pw_uid == 0)
+			continue;
+		*ARRAY_PUSH(list, n, cap) = (struct account){ xstrdup(pw->pw_name), xstrdup(pw->pw_shell),
+					      pw->pw_uid };
+	}
+	endpwent();
+	*count = n;
+	return list;
+}
+
+static void check_users(const struct deployment_paths *paths,
+			const struct policy *policy, const struct services *services,
+			struct diag_list *diags)
+{
+	uid_t uid_min = login_defs_uid_min(COCOON_LOGIN_DEFS);
+	bool shell_listed = file_lists(paths->shells, paths->shell_path);
+	size_t count;
+	struct account *accounts = list_accounts(&count);
+	for (size_t i = 0; i < count; i++) {
+		const struct account *a = &accounts[i];
+		bool confined = is_cocoon_shell(a->shell, paths->shell_path);
+		if (confined && shell_listed)
+			diag_add(diags, DIAG_WARNING, paths->shells, 0, "user %s logs in "
+				 "through cocoon-shell, and %s lists it: a listed login shell "
+				 "may be changed with chsh to any other listed one (remove %s "
+				 "from %s)", a->name, paths->shells, paths->shell_path,
+				 paths->shells);
+		struct identity who;
+		struct cc_error err;
+		if (!confined && policy && services->count &&
+		    identity_lookup(a->name, &who, &err) == 0) {
+			confined = confined_by_policy(policy, &who, services, uid_min);
+			identity_free(&who);
+		}
+		if (confined)
+			check_outside_sessions(paths, a->name, a->uid, diags);
+	}
+	for (size_t i = 0; i < count; i++) {
+		free(accounts[i].name);
+		free(accounts[i].shell);
+	}
+	free(accounts);
+}
+
+void deployment_check(const struct deployment_paths *paths,
+		      const struct policy *policy, struct diag_list *diags)
+{
+	struct services confining = { 0 };
+	check_pam_dir(paths->pam_dir, &confining, diags);
+	check_users(paths, policy, &confining, diags);
+	for (size_t i = 0; i < confining.count; i++)
+		free(confining.names[i]);
+	free(confining.names);
+}

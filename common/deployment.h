@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* How cocoon is deployed on this host, for `cocoonctl check --pam`: the
+ * PAM stacks that name pam_cocoon.so, the users whose login shell is
+ * cocoon-shell, and what starts a confined user's processes outside any
+ * session. Findings go to a diag_list, like the policy's. */
+#ifndef COCOON_DEPLOYMENT_H
+#define COCOON_DEPLOYMENT_H
+
+#include "error.h"
+#include "policy.h"
+
+#define COCOON_PAM_DIR "/etc/pam.d"
+#define COCOON_SHELLS_FILE "/etc/shells"
+
+struct deployment_paths {
+	const char *pam_dir;     /* /etc/pam.d */
+	const char *shells;      /* /etc/shells */
+	const char *crontabs;    /* /var/spool/cron/crontabs */
+	const char *atjobs;      /* /var/spool/cron/atjobs */
+	const char *linger;      /* /var/lib/systemd/linger */
+	const char *shell_path;  /* the installed cocoon-shell */
+};
+
+/* The paths of this host (the build's cocoon-shell, Debian's spools). */
+void deployment_paths_default(struct deployment_paths *paths);
+
+/* Check every PAM service file under paths->pam_dir, then the users: a
+ * confined user is one whose login shell is cocoon-shell or whom POLICY
+ * sandboxes on a service whose stack names pam_cocoon.so. */
+void deployment_check(const struct deployment_paths *paths,
+		      const struct policy *policy, struct diag_list *diags);
+
+#endif

@@ -1,0 +1,168 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# cocoonctl for administrators: check --pam on a system image, explain
+# --all over the NSS users, edit with a check before an atomic install.
+. "$(dirname "$0")/../lib.sh"
+img=$(mktemp -d /run/cocoon-admin.XXXXXX)
+cleanup() {
+	rm -rf "$img"
+	policy_reset; cleanup_users
+}
+trap cleanup EXIT
+
+add_user ccadm1 || { echo "Bail out! useradd"; exit 1; }
+add_user ccadm2
+add_user ccadm3
+usermod -s "$COCOON_ROOT/usr/bin/cocoon-shell" ccadm3
+policy_reset
+policy_write cocoon.conf <<'CONF'
+[user ccadm1]
+profile = default
+[user ccadm2]
+sandbox = none
+[default]
+profile = default
+CONF
+
+# --- check --pam, on an image under --root
+pam=$img/etc/pam.d
+mkdir -p "$pam" "$img/var/spool/cron/crontabs" "$img/var/lib/systemd/linger"
+M=pam_cocoon.so
+cat > "$pam/common-session" <<EOF
+session required pam_unix.so
+session optional $M
+EOF
+cat > "$pam/good" <<EOF
+auth required pam_unix.so
+session required $M return
+@include common-session-noninteractive
+session required pam_limits.so
+session required $M
+EOF
+printf 'session required pam_unix.so\n' > "$pam/common-session-noninteractive"
+cat > "$pam/late" <<EOF
+session required $M return
+session required $M
+session optional pam_systemd.so
+EOF
+cat > "$pam/soft" <<EOF
+session required $M return
+session optional $M
+EOF
+cat > "$pam/dashed" <<EOF
+session required $M return
+-session required $M
+EOF
+cat > "$pam/noreturn" <<EOF
+session required pam_unix.so
+session required $M
+EOF
+cat > "$pam/lightdm" <<EOF
+session required $M return
+session [success=ok default=die] \\
+	$M
+EOF
+cp "$pam/good" "$pam/good.dpkg-old"
+printf '/bin/sh\n/bin/bash\n' > "$img/etc/shells"
+touch "$img/var/spool/cron/crontabs/ccadm1" "$img/var/spool/cron/crontabs/ccadm2"
+touch "$img/var/lib/systemd/linger/ccadm3"
+
+run "$CTL" check --pam --root "$img"
+is "$RC" 1 "check --pam exits 1 on errors in the stacks"
+like "$OUT" "$pam/common-session:2: error: pam_cocoon.so in common-session confines every service" \
+	"the module in a common-* file is an error at file:line"
+unlike "$OUT" "service good" "a stack in the documented order passes (includes followed)"
+unlike "$OUT" "good.dpkg-old" "package manager leftovers are not services"
+like "$OUT" "$pam/late:3: error: service late: pam_systemd.so comes after pam_cocoon.so's confining line" \
+	"a module after the confining line is an error at its line"
+like "$OUT" "$pam/soft:2: error: service soft: 'optional' lets a session in unconfined" \
+	"an optional confining line fails open: error"
+like "$OUT" "$pam/dashed:2: error: service dashed: '-session required'" \
+	"a -session confining line is skipped when missing: error"
+like "$OUT" "$pam/noreturn:2: warning: service noreturn has no 'session required pam_cocoon.so return' first line" \
+	"a stack without the return line is warned"
+like "$OUT" "$pam/lightdm:2: error: service lightdm is a display manager" \
+	"a display manager's stack is refused (continued line read whole)"
+like "$OUT" "warning: confined user ccadm1 has a crontab" "a confined user's crontab is warned"
+unlike "$OUT" "user ccadm2 has a crontab" "an unconfined user's crontab is not"
+like "$OUT" "warning: confined user ccadm3 has lingering enabled" \
+	"a cocoon-shell user with lingering is warned"
+unlike "$OUT" "/etc/shells lists it" "cocoon-shell not in /etc/shells: no warning"
+echo "$COCOON_ROOT/usr/bin/cocoon-shell" >> "$img/etc/shells"
+run "$CTL" check --pam --root "$img"
+like "$OUT" "user ccadm3 logs in through cocoon-shell, and $img/etc/shells lists it" \
+	"cocoon-shell listed in /etc/shells is warned (chsh would let the user out)"
+rm -f "$pam/common-session" "$pam"/late "$pam"/soft "$pam"/dashed "$pam"/lightdm
+run "$CTL" check --pam --root "$img"
+is "$RC" 0 "with the errors gone, warnings alone exit 0"
+run "$CTL" check --root "$img"
+is "$RC" 2 "--root without --pam is a usage error"
+
+# --- explain --all
+run "$CTL" explain --all
+is "$RC" 0 "explain --all exits 0"
+like_re "$OUT" "ccadm1 +[0-9]+  sandboxed by \[user ccadm1\] at $CONF_DIR/cocoon.conf:1, profile default, plan [0-9a-f]{16}" \
+	"a user rule, with its place, profile and plan hash"
+like_re "$OUT" "ccadm2 +[0-9]+  unconfined: sandbox = none, by \[user ccadm2\]" "sandbox = none is said"
+like_re "$OUT" "ccadm3 +[0-9]+  sandboxed by \[default\]" "everyone else: [default]"
+like_re "$OUT" "root +0  never sandboxed" "root is never sandboxed"
+like_re "$OUT" "daemon .*only \[user\] rules match" "system accounts are explained"
+run "$CTL" explain --all ccadm1
+is "$RC" 2 "--all takes no user"
+
+# --- edit
+ed=$img/editor
+cat > "$ed" <<'EOF'
+#!/bin/sh
+# A scripted editor: $EDIT_ACTION says what to do to the copy in $1.
+case "$EDIT_ACTION" in
+append) printf '[group ccadmg]\nprofile = default\n' >> "$1" ;;
+break) printf '[group ccadmg]\nprofile = nope\n' >> "$1" ;;
+fail) exit 3 ;;
+esac
+EOF
+chmod 0755 "$ed"
+before=$(cat "$CONF_DIR/cocoon.conf")
+EDIT_ACTION=none EDITOR=$ed run "$CTL" edit
+is "$RC" 0 "edit without changes exits 0"
+like "$OUT" "no changes" "and says so"
+EDIT_ACTION=fail EDITOR=$ed run "$CTL" edit
+is "$RC" 1 "an editor that fails leaves the policy alone"
+is "$(cat "$CONF_DIR/cocoon.conf")" "$before" "unchanged"
+EDIT_ACTION=break EDITOR=$ed run "$CTL" edit < <(echo x)
+is "$RC" 1 "an edit with errors is not installed"
+like "$OUT" "$CONF_DIR/cocoon.conf:8: error: unknown profile 'nope'" \
+	"the errors are shown at the policy's own file:line"
+is "$(cat "$CONF_DIR/cocoon.conf")" "$before" "the policy is unchanged"
+EDIT_ACTION=append EDITOR=$ed run "$CTL" edit
+is "$RC" 0 "a good edit is installed"
+like "$(cat "$CONF_DIR/cocoon.conf")" "[group ccadmg]
+profile = default" "with the new text"
+is "$(stat -c '%U %a' "$CONF_DIR/cocoon.conf")" "root 644" "root-owned, 0644"
+is "$(ls -A "$CONF_DIR" | grep -c '\.edit\.\|\.new\.')" 0 "no temporary copy is left"
+run "$CTL" check
+is "$RC" 0 "and it passes check"
+exec 9>"$CONF_DIR/.cocoon.conf.lock"
+flock 9
+EDIT_ACTION=append EDITOR=$ed run "$CTL" edit
+is "$RC" 1 "a second editor is refused while the lock is held"
+like "$OUT" "another cocoonctl edit holds it" "and told why"
+exec 9>&-
+rm -f "$CONF_DIR/.cocoon.conf.lock"
+chmod 0777 "$img"
+EDIT_ACTION=append EDITOR=$ed run "$CTL" edit --config "$img/x.conf"
+is "$RC" 1 "a policy in a directory others can write is not edited"
+like "$OUT" "refused" "with the trust rule's message"
+
+# --- bash completion, as installed
+comp=$COCOON_ROOT/usr/share/bash-completion/completions/cocoonctl
+complete_line() {
+	bash -c '. /usr/share/bash-completion/bash_completion; . "$1"; shift
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"
+		COMP_POINT=${#COMP_LINE}; _cocoonctl; echo "${COMPREPLY[*]}"' _ "$comp" "$@"
+}
+is "$(complete_line cocoonctl ex)" "explain" "completion: commands"
+is "$(complete_line cocoonctl check --)" "--config --pam --root" "completion: check's options"
+like "$(complete_line cocoonctl explain ccadm)" "ccadm1" "completion: explain completes user names"
+
+done_testing
