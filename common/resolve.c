@@ -359,7 +359,8 @@ static void remove_op(struct plan *plan, size_t at)
 
 /* tmpfs: the first op binding %h at %h becomes the tmpfs home and the
  * others go; overlay: one goes over the last such bind; none: they all
- * go. With no such bind, a tmpfs or overlay home comes after every op. */
+ * go (and `chdir = %h` with them). With no such bind, a tmpfs or overlay
+ * home comes after every op. */
 static void plan_home(struct merge *m)
 {
 	struct plan *plan = m->plan;
@@ -375,8 +376,14 @@ static void plan_home(struct merge *m)
 		else
 			remove_op(plan, i);
 	}
-	if (plan->home == HOME_NONE)
+	if (plan->home == HOME_NONE) {
+		/* No home to go to: `chdir = %h` falls back to /. */
+		if (plan->chdir && strcmp(plan->chdir, "%h") == 0) {
+			free(plan->chdir);
+			plan->chdir = NULL;
+		}
 		return;
+	}
 	struct fs_op *op;
 	if (plan->home == HOME_TMPFS && found != SIZE_MAX) {
 		op = &plan->ops[found];

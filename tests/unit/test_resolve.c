@@ -297,6 +297,9 @@ static void test_guest(void)
 		   "but fine inside a tmpfs home, which the user cannot race");
 	expect_ops(GUEST "ro-bind = /usr\nbind = %h\nhome = none\n", "ro-bind /usr;",
 		   "home = none: the bind of %h goes");
+	char *none = plan_text(GUEST "bind = %h\nchdir = %h\nhome = none\n", "login");
+	tap_like(none, "chdir        (home, else /)", "home = none: chdir = %h falls back");
+	free(none);
 	expect_ops(GUEST "ro-bind = /usr\nbind = %h\nhome = bind\n", "ro-bind /usr;bind H;",
 		   "home = bind leaves the plan as it was");
 	expect_ops(GUEST "ro-bind = /usr\nhome = tmpfs\ntmpfs = /run\n",
