@@ -5,6 +5,9 @@
 VERSION    := $(shell cat VERSION)
 PREFIX     ?= /usr/local
 SYSCONFDIR ?= /etc
+# Root-only state kept across sessions (persistent private /tmp instances).
+LOCALSTATEDIR ?= /var
+STATEDIR   = $(LOCALSTATEDIR)/lib/cocoon
 LIBEXECDIR ?= $(PREFIX)/libexec
 MANDIR     ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
@@ -26,6 +29,7 @@ CFLAGS     ?= -O2 -g
 CPPFLAGS   += -MMD -MP -D_GNU_SOURCE -Icommon -I$(BUILDDIR)/gen \
 	      -DCOCOON_VERSION='"$(VERSION)"' \
 	      -DCOCOON_SYSCONFDIR='"$(SYSCONFDIR)"' \
+	      -DCOCOON_STATEDIR='"$(STATEDIR)"' \
 	      -DCOCOON_LIBEXECDIR='"$(LIBEXECDIR)/cocoon"' \
 	      -DCOCOON_BINDIR='"$(PREFIX)/bin"'
 ALL_CFLAGS  = $(WARN) -fPIC -fstack-protector-strong -D_FORTIFY_SOURCE=2 $(CFLAGS) $(PKG_CFLAGS)
@@ -128,7 +132,7 @@ check-deps:
 TREE_ID    := $(shell printf '%s' '$(CURDIR)' | cksum | cut -d' ' -f1)
 CHECK_ROOT := /run/cocoon-check.$(TREE_ID)
 check-build:
-	$(MAKE) BUILDDIR=build/check PREFIX=$(CHECK_ROOT)/usr SYSCONFDIR=$(CHECK_ROOT)/etc \
+	$(MAKE) BUILDDIR=build/check PREFIX=$(CHECK_ROOT)/usr SYSCONFDIR=$(CHECK_ROOT)/etc LOCALSTATEDIR=$(CHECK_ROOT)/var \
 		PAMDIR=$(CHECK_ROOT)/lib/security install unit
 
 check: check-deps check-build
@@ -168,7 +172,7 @@ fuzz-short:
 # (short) or --profile. Not part of `make check`: figures, not verdicts.
 BENCH_ROOT := /run/cocoon-bench.$(TREE_ID)
 bench: check-deps
-	$(MAKE) BUILDDIR=build/bench PREFIX=$(BENCH_ROOT)/usr SYSCONFDIR=$(BENCH_ROOT)/etc \
+	$(MAKE) BUILDDIR=build/bench PREFIX=$(BENCH_ROOT)/usr SYSCONFDIR=$(BENCH_ROOT)/etc LOCALSTATEDIR=$(BENCH_ROOT)/var \
 		PAMDIR=$(BENCH_ROOT)/lib/security install
 	status=0; COCOON_ROOT=$(BENCH_ROOT) tests/bench/run $(BENCH_FLAGS) || status=$$?; \
 	rm -rf $(BENCH_ROOT); exit $$status
@@ -178,7 +182,7 @@ bench: check-deps
 # reason as the tests' and goes away afterwards.
 DEMO_ROOT := /run/cocoon-demo.$(TREE_ID)
 demo: check-deps
-	$(MAKE) BUILDDIR=build/demo PREFIX=$(DEMO_ROOT)/usr SYSCONFDIR=$(DEMO_ROOT)/etc \
+	$(MAKE) BUILDDIR=build/demo PREFIX=$(DEMO_ROOT)/usr SYSCONFDIR=$(DEMO_ROOT)/etc LOCALSTATEDIR=$(DEMO_ROOT)/var \
 		PAMDIR=$(DEMO_ROOT)/lib/security install
 	status=0; tests/demo-session.sh $(DEMO_ROOT) || status=$$?; \
 	rm -rf $(DEMO_ROOT); exit $$status
@@ -187,6 +191,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBEXECDIR)/cocoon \
 		$(DESTDIR)$(SYSCONFDIR)/cocoon/cocoon.d \
 		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
+	install -d -m 0755 $(DESTDIR)$(STATEDIR)
 	install -m 0755 $(BUILDDIR)/cocoonctl $(DESTDIR)$(PREFIX)/sbin/cocoonctl
 	install -m 0755 $(BUILDDIR)/cocoon-init $(DESTDIR)$(LIBEXECDIR)/cocoon/cocoon-init
 	install -m 0755 $(BUILDDIR)/cocoon-launch $(DESTDIR)$(LIBEXECDIR)/cocoon/cocoon-launch

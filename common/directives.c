@@ -36,6 +36,11 @@ static const struct directive_spec directives[] = {
 	{ "shell", D_SHELL, 1, 1, BOTH, "PATH" },
 	{ "sandbox", D_SANDBOX, 1, 1, BOTH, "none" },
 	{ "landlock", D_LANDLOCK, 1, 1, BOTH, "best-effort|required" },
+	{ "home", D_HOME, 1, 1, BOTH, "bind|tmpfs|overlay|none" },
+	{ "home-size", D_HOME_SIZE, 1, 1, BOTH, "SIZE" },
+	{ "home-skel", D_HOME_SKEL, 1, 1, BOTH, "DIR" },
+	{ "private-tmp", D_PRIVATE_TMP, 1, 1, BOTH, "no|session|persistent" },
+	{ "tmp-size", D_TMP_SIZE, 1, 1, BOTH, "SIZE" },
 };
 
 const struct directive_spec *directive_lookup(const char *name)
@@ -93,6 +98,31 @@ int parse_size(const char *word, unsigned long long *out, struct cc_error *err)
 		return cc_fail(err, "size '%s' is out of range", word);
 	*out = v << shift;
 	return 0;
+}
+
+int parse_home_mode(const char *word, enum home_mode *out, struct cc_error *err)
+{
+	static const enum home_mode modes[] = { HOME_BIND, HOME_TMPFS, HOME_OVERLAY,
+						HOME_NONE };
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (strcmp(word, home_mode_name(modes[i])) == 0) {
+			*out = modes[i];
+			return 0;
+		}
+	return cc_fail(err, "home takes bind, tmpfs, overlay or none, not '%s'", word);
+}
+
+int parse_private_tmp(const char *word, enum private_tmp *out, struct cc_error *err)
+{
+	static const enum private_tmp modes[] = { PRIVATE_TMP_NO, PRIVATE_TMP_SESSION,
+						  PRIVATE_TMP_PERSISTENT };
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (strcmp(word, private_tmp_name(modes[i])) == 0) {
+			*out = modes[i];
+			return 0;
+		}
+	return cc_fail(err, "private-tmp takes no, session or persistent, not '%s'",
+		       word);
 }
 
 static const struct {
@@ -302,6 +332,23 @@ int directive_check_words(const struct directive_spec *spec, char *const *words,
 			return cc_fail(err, "sandbox takes only 'none' (to leave matching "
 				       "sessions unconfined)");
 		return 0;
+	case D_HOME: {
+		enum home_mode mode;
+		return parse_home_mode(words[0], &mode, err);
+	}
+	case D_PRIVATE_TMP: {
+		enum private_tmp mode;
+		return parse_private_tmp(words[0], &mode, err);
+	}
+	case D_HOME_SIZE: case D_TMP_SIZE: {
+		unsigned long long size;
+		return parse_size(words[0], &size, err);
+	}
+	case D_HOME_SKEL:
+		if (strchr(words[0], '%'))
+			return cc_fail(err, "home-skel takes no tokens: one skeleton "
+				       "serves every user");
+		return check_path_word(words[0], "skeleton", err);
 	}
 	return 0;
 }

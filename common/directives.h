@@ -38,6 +38,11 @@ enum directive_id {
 	D_SHELL,
 	D_SANDBOX,
 	D_LANDLOCK,
+	D_HOME,
+	D_HOME_SIZE,
+	D_HOME_SKEL,
+	D_PRIVATE_TMP,
+	D_TMP_SIZE,
 };
 
 /* Bits of where a directive may appear. */
@@ -64,6 +69,10 @@ int parse_mode(const char *word, unsigned *out, struct cc_error *err);
 int parse_size(const char *word, unsigned long long *out, struct cc_error *err);
 int parse_namespaces(char *const *words, size_t count, unsigned *out,
 		     struct cc_error *err);
+/* Guest settings: `home` and `private-tmp` words. */
+#include "plan.h"
+int parse_home_mode(const char *word, enum home_mode *out, struct cc_error *err);
+int parse_private_tmp(const char *word, enum private_tmp *out, struct cc_error *err);
 /* Only %u %U %g %G %h %% may follow a '%'. */
 int check_tokens(const char *word, struct cc_error *err);
 /* An absolute path (or one starting with %h) without "." or ".."

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "credentials.h"
+#include "home.h"
 #include "syscalls.h"
 
 /* Size limits. tmpfs counts in pages charged to memory, so every tmpfs
@@ -151,7 +152,8 @@ int mounts_check_plan(const struct plan *plan, struct cc_error *err)
 		if (!op->dest || !normalised_absolute(op->dest))
 			return fail(&b, 0, "the destination is not an absolute, "
 				    "normalised path");
-		if (is_bind(op->type) &&
+		if ((is_bind(op->type) || op->type == OP_HOME_TMPFS ||
+		     (op->type == OP_PRIVATE_TMP && op->source)) &&
 		    (!op->source || !normalised_absolute(op->source)))
 			return fail(&b, 0, "the source is not an absolute, normalised path");
 		if (op->type == OP_SYMLINK && (!op->source || !*op->source))
@@ -349,19 +351,27 @@ static int set_attrs(struct build *b, int tree, unsigned attrs, const char *what
 	return 0;
 }
 
-static int tmpfs_new(struct build *b, const char *size, unsigned mode,
-		     const char *inodes)
+static int tmpfs_owned(struct build *b, const char *size, unsigned mode,
+		       const char *inodes, uid_t owner, gid_t group)
 {
 	char modes[16], uid[16], gid[16];
 	snprintf(modes, sizeof(modes), "%o", mode & 07777);
-	snprintf(uid, sizeof(uid), "%u", b->service ? 0U : (unsigned)b->who->uid);
-	snprintf(gid, sizeof(gid), "%u", b->service ? 0U : (unsigned)b->who->gid);
+	snprintf(uid, sizeof(uid), "%u", (unsigned)owner);
+	snprintf(gid, sizeof(gid), "%u", (unsigned)group);
 	struct fs_opt opts[] = {
 		{ "size", size }, { "mode", modes }, { "uid", uid }, { "gid", gid },
 		{ "nr_inodes", inodes },
 	};
 	return fs_new(b, "tmpfs", opts, inodes ? 5 : 4,
 		      MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+}
+
+/* The user's, or root's in service mode. */
+static int tmpfs_new(struct build *b, const char *size, unsigned mode,
+		     const char *inodes)
+{
+	return tmpfs_owned(b, size, mode, inodes, b->service ? 0 : b->who->uid,
+			   b->service ? 0 : b->who->gid);
 }
 
 /* ---- The operations ---- */
@@ -442,13 +452,18 @@ static int op_remount_ro(struct build *b, const struct fs_op *op)
 	return attach(b, tree, dst, op->dest);
 }
 
+static void tmpfs_size(const struct fs_op *op, char *size, size_t len)
+{
+	if (op->size)
+		snprintf(size, len, "%llu", op->size);
+	else
+		snprintf(size, len, "%s", TMPFS_DEFAULT_SIZE);
+}
+
 static int op_tmpfs(struct build *b, const struct fs_op *op)
 {
 	char size[32];
-	if (op->size)
-		snprintf(size, sizeof(size), "%llu", op->size);
-	else
-		snprintf(size, sizeof(size), "%s", TMPFS_DEFAULT_SIZE);
+	tmpfs_size(op, size, sizeof(size));
 	int dst AUTOCLOSE = open_dest(b, op->dest, MAKE_DIR);
 	if (dst < 0)
 		return -1;
@@ -743,7 +758,9 @@ static int op_tmp_overlay(struct build *b, const struct fs_op *op)
 		return -1;
 
 	int rc = -1, ov = -1;
-	int tmp AUTOCLOSE = tmpfs_new(b, TMPFS_DEFAULT_SIZE, 0700, NULL);
+	char size[32];
+	tmpfs_size(op, size, sizeof(size));
+	int tmp AUTOCLOSE = tmpfs_new(b, size, 0700, NULL);
 	if (tmp < 0)
 		goto out;
 	/* The merged root shows the upper directory's owner and mode. */
@@ -783,6 +800,68 @@ out:
 	return rc;
 }
 
+/* ---- Guest accounts ---- */
+
+/* A tmpfs home of the user's (in service mode too), filled from the
+ * skeleton while still detached: nothing of the user's can see or race
+ * it before it holds the whole copy. */
+static int op_home_tmpfs(struct build *b, const struct fs_op *op)
+{
+	char size[32];
+	tmpfs_size(op, size, sizeof(size));
+	int dst AUTOCLOSE = open_dest(b, op->dest, MAKE_DIR);
+	if (dst < 0 || creds_fs_root(b->err) < 0)
+		return -1;
+	int rc = -1;
+	int skel AUTOCLOSE = skel_open(op->source, b->err);
+	int mnt AUTOCLOSE = -1;
+	if (skel >= 0)
+		mnt = tmpfs_owned(b, size, op->mode, NULL, b->who->uid, b->who->gid);
+	if (mnt >= 0) {
+		struct cc_error why;
+		if (skel_copy(skel, op->source, mnt, b->who->uid, b->who->gid, &why) < 0)
+			fail(b, 0, "%s", why.msg);
+		else
+			rc = 0;
+	}
+	if (fs_default(b) < 0)
+		return -1;
+	if (rc < 0)
+		return skel < 0 ? cc_prefix(b->err, "%s:%d: home-tmpfs %s", op->file,
+					    op->line, op->dest) : -1;
+	return attach(b, mnt, dst, op->dest);
+}
+
+/* /tmp, /var/tmp or /dev/shm of root's, mode 01777: a fresh tmpfs, or
+ * the user's persistent instance on the host. */
+static int op_private_tmp(struct build *b, const struct fs_op *op)
+{
+	int dst AUTOCLOSE = open_dest(b, op->dest, MAKE_DIR);
+	if (dst < 0)
+		return -1;
+	if (!op->source) {
+		char size[32];
+		tmpfs_size(op, size, sizeof(size));
+		int mnt AUTOCLOSE = tmpfs_owned(b, size, op->mode, NULL, 0, 0);
+		return mnt < 0 ? -1 : attach(b, mnt, dst, op->dest);
+	}
+	if (creds_fs_root(b->err) < 0)
+		return -1;
+	struct cc_error why;
+	int inst AUTOCLOSE = private_tmp_instance(op->source, b->who->uid, &why);
+	if (fs_default(b) < 0)
+		return -1;
+	if (inst < 0)
+		return fail(b, 0, "%s", why.msg);
+	int tree AUTOCLOSE = sys_open_tree(inst, "", AT_EMPTY_PATH | OPEN_TREE_CLONE |
+					   OPEN_TREE_CLOEXEC);
+	if (tree < 0)
+		return fail(b, errno, "open_tree %s", op->source);
+	if (set_attrs(b, tree, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, op->source) < 0)
+		return -1;
+	return attach(b, tree, dst, op->dest);
+}
+
 static int run_op(struct build *b, const struct fs_op *op)
 {
 	switch (op->type) {
@@ -799,6 +878,8 @@ static int run_op(struct build *b, const struct fs_op *op)
 	case OP_DEV: return op_dev(b, op);
 	case OP_MQUEUE: return op_mqueue(b, op);
 	case OP_TMP_OVERLAY: return op_tmp_overlay(b, op);
+	case OP_HOME_TMPFS: return op_home_tmpfs(b, op);
+	case OP_PRIVATE_TMP: return op_private_tmp(b, op);
 	}
 	return fail(b, 0, "unknown operation type %d", (int)op->type);
 }

@@ -19,6 +19,8 @@ void plan_init(struct plan *plan)
 	plan->sandboxed = true;
 	plan->seccomp = SECCOMP_DEFAULT;
 	plan->no_new_privs = true;
+	plan->home_size = COCOON_DEFAULT_HOME_SIZE;
+	plan->tmp_size = COCOON_DEFAULT_TMP_SIZE;
 }
 
 void plan_free(struct plan *plan)
@@ -38,6 +40,7 @@ void plan_free(struct plan *plan)
 	free(plan->chdir);
 	free(plan->shell);
 	free(plan->seccomp_file);
+	free(plan->home_skel);
 	identity_free(&plan->who);
 	free(plan->service);
 	free(plan->rule);
@@ -77,6 +80,29 @@ const char *op_type_name(enum op_type type, bool optional)
 	case OP_DEV: return "dev";
 	case OP_MQUEUE: return "mqueue";
 	case OP_TMP_OVERLAY: return "tmp-overlay";
+	case OP_HOME_TMPFS: return "home-tmpfs";
+	case OP_PRIVATE_TMP: return "private-tmp";
+	}
+	return "?";
+}
+
+const char *home_mode_name(enum home_mode mode)
+{
+	switch (mode) {
+	case HOME_BIND: return "bind";
+	case HOME_TMPFS: return "tmpfs";
+	case HOME_OVERLAY: return "overlay";
+	case HOME_NONE: return "none";
+	}
+	return "?";
+}
+
+const char *private_tmp_name(enum private_tmp mode)
+{
+	switch (mode) {
+	case PRIVATE_TMP_NO: return "no";
+	case PRIVATE_TMP_SESSION: return "session";
+	case PRIVATE_TMP_PERSISTENT: return "persistent";
 	}
 	return "?";
 }
@@ -130,6 +156,11 @@ void plan_hash(struct plan *plan)
 	hash_str(&h, plan->seccomp_file);
 	hash_u64(&h, plan->no_new_privs);
 	hash_u64(&h, plan->landlock_required);
+	hash_u64(&h, plan->home);
+	hash_u64(&h, plan->home_size);
+	hash_str(&h, plan->home_skel);
+	hash_u64(&h, plan->private_tmp);
+	hash_u64(&h, plan->tmp_size);
 	snprintf(plan->hash, sizeof(plan->hash), "%016llx", (unsigned long long)h);
 }
 
@@ -206,8 +237,10 @@ static void expand_text(struct expander *x, char **field)
 	*field = v;
 }
 
-/* %h must name the user's own directory, never "/" or a symlink. */
-static int check_home(const struct identity *who, struct cc_error *err)
+/* %h must name the user's own directory, never "/" or a symlink. Only
+ * its form matters when no op reads it from the host (a tmpfs home). */
+static int check_home(const struct identity *who, bool on_host,
+		      struct cc_error *err)
 {
 	const char *home = who->home;
 	struct stat st;
@@ -225,6 +258,8 @@ static int check_home(const struct identity *who, struct cc_error *err)
 	free(norm);
 	if (rc < 0)
 		return -1;
+	if (!on_host)
+		return 0;
 	if (lstat(home, &st) < 0)
 		return cc_fail_errno(err, "home directory %s of %s", home, who->user);
 	if (S_ISLNK(st.st_mode))
@@ -251,6 +286,14 @@ static bool uses_home(const char *s)
 	return false;
 }
 
+static bool plan_reads_host_home(const struct plan *plan)
+{
+	for (size_t i = 0; i < plan->nops; i++)
+		if (plan->ops[i].type != OP_SYMLINK && uses_home(plan->ops[i].source))
+			return true;
+	return false;
+}
+
 static bool plan_uses_home(const struct plan *plan)
 {
 	for (size_t i = 0; i < plan->nops; i++)
@@ -268,7 +311,8 @@ int plan_expand(struct plan *plan, const struct identity *who, struct cc_error *
 {
 	struct expander x = { .who = who };
 	/* Check the home before it is spliced into any path. */
-	if (plan_uses_home(plan) && check_home(who, err) < 0)
+	if (plan_uses_home(plan) &&
+	    check_home(who, plan_reads_host_home(plan), err) < 0)
 		return -1;
 	for (size_t i = 0; i < plan->nops; i++) {
 		struct fs_op *op = &plan->ops[i];

@@ -24,6 +24,9 @@ enum op_type {
 	OP_DEV,         /* minimal /dev at dest */
 	OP_MQUEUE,      /* mqueue filesystem at dest */
 	OP_TMP_OVERLAY, /* writable overlay over dest, changes discarded */
+	OP_HOME_TMPFS,  /* user's tmpfs at dest (size, mode) seeded from source */
+	OP_PRIVATE_TMP, /* root's 01777 temporary directory at dest: a fresh
+			 * tmpfs (size), or the persistent instance source */
 };
 
 struct fs_op {
@@ -61,6 +64,17 @@ struct env_op {
 
 enum seccomp_mode { SECCOMP_DEFAULT, SECCOMP_NONE, SECCOMP_FILE };
 
+/* Guest accounts: what the home and the temporary directories are. */
+enum home_mode { HOME_BIND, HOME_TMPFS, HOME_OVERLAY, HOME_NONE };
+enum private_tmp { PRIVATE_TMP_NO, PRIVATE_TMP_SESSION, PRIVATE_TMP_PERSISTENT };
+#define COCOON_DEFAULT_SKEL "/etc/skel"
+#define COCOON_DEFAULT_HOME_SIZE (256ULL << 20)
+#define COCOON_DEFAULT_TMP_SIZE (256ULL << 20)
+#ifndef COCOON_STATEDIR
+#define COCOON_STATEDIR "/var/lib/cocoon"
+#endif
+#define COCOON_PRIVATE_TMP_DIR COCOON_STATEDIR "/private-tmp"
+
 struct plan {
 	bool sandboxed; /* false: the policy chose `sandbox = none` */
 
@@ -79,6 +93,14 @@ struct plan {
 	char *seccomp_file;
 	bool no_new_privs;
 	bool landlock_required; /* refuse the session without a Landlock wall */
+
+	/* Guest accounts (already turned into ops by rule_merge; kept for
+	 * printing and the hash). */
+	enum home_mode home;
+	unsigned long long home_size;
+	char *home_skel; /* NULL: COCOON_DEFAULT_SKEL */
+	enum private_tmp private_tmp;
+	unsigned long long tmp_size;
 
 	/* Who and why. */
 	struct identity who;
@@ -99,6 +121,8 @@ void plan_free(struct plan *plan);
 const char *plan_intern_file(struct plan *plan, const char *file);
 /* The op's directive name as the policy spells it ("ro-bind-try"). */
 const char *op_type_name(enum op_type type, bool optional);
+const char *home_mode_name(enum home_mode mode);
+const char *private_tmp_name(enum private_tmp mode);
 /* Namespace names separated by spaces ("pid ipc uts"), static buffer
  * owned by the caller. */
 void ns_format(unsigned namespaces, char *buf, size_t size);

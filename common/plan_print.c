@@ -46,6 +46,15 @@ static void op_words(const struct fs_op *op, struct strbuf *out)
 		sb_add_shell_word(out, op->dest);
 		sb_addf(out, " (%zu bytes)", strlen(op->content));
 		break;
+	case OP_HOME_TMPFS:
+	case OP_PRIVATE_TMP:
+		sb_addf(out, " ");
+		sb_add_shell_word(out, op->dest);
+		if (op->source) {
+			sb_addf(out, " %s ", op->type == OP_HOME_TMPFS ? "from" : "instance");
+			sb_add_shell_word(out, op->source);
+		}
+		break;
 	default:
 		sb_addf(out, " ");
 		sb_add_shell_word(out, op->dest);
@@ -107,6 +116,16 @@ void plan_print_text(const struct plan *plan, struct strbuf *out)
 	sb_addf(out, "  seccomp      %s\n", seccomp_name(plan));
 	sb_addf(out, "  no-new-privs %s\n", yes_no(plan->no_new_privs));
 	sb_addf(out, "  landlock     %s\n", plan->landlock_required ? "required" : "best-effort");
+	sb_addf(out, "  home         %s", home_mode_name(plan->home));
+	if (plan->home == HOME_TMPFS || plan->home == HOME_OVERLAY)
+		sb_addf(out, " (size %llu%s%s)", plan->home_size,
+			plan->home == HOME_TMPFS ? ", skeleton " : "",
+			plan->home == HOME_TMPFS ? (plan->home_skel ? plan->home_skel
+						    : COCOON_DEFAULT_SKEL) : "");
+	sb_addf(out, "\n  private-tmp  %s", private_tmp_name(plan->private_tmp));
+	if (plan->private_tmp == PRIVATE_TMP_SESSION)
+		sb_addf(out, " (size %llu)", plan->tmp_size);
+	sb_addf(out, "\n");
 	/* Through pam_cocoon the service itself stays outside the filter. */
 	if (plan->service && strcmp(plan->service, "shell") != 0)
 		sb_addf(out, "through pam_cocoon: seccomp, no-new-privs and Landlock reach what "
@@ -192,9 +211,15 @@ void plan_print_json(const struct plan *plan, struct strbuf *out)
 	}
 	sb_addf(out, "],");
 	json_str_field(out, "seccomp", seccomp_name(plan), true);
-	sb_addf(out, "\"no_new_privs\":%s,\"landlock\":\"%s\"}\n",
+	sb_addf(out, "\"no_new_privs\":%s,\"landlock\":\"%s\",",
 		plan->no_new_privs ? "true" : "false",
 		plan->landlock_required ? "required" : "best-effort");
+	json_str_field(out, "home", home_mode_name(plan->home), true);
+	sb_addf(out, "\"home_size\":%llu,", plan->home_size);
+	json_str_field(out, "home_skel", plan->home_skel ? plan->home_skel
+		       : COCOON_DEFAULT_SKEL, true);
+	json_str_field(out, "private_tmp", private_tmp_name(plan->private_tmp), true);
+	sb_addf(out, "\"tmp_size\":%llu}\n", plan->tmp_size);
 }
 
 static void bwrap_opt(struct strbuf *out, const char *opt, const char *a, const char *b)
@@ -262,6 +287,18 @@ int plan_print_bwrap(const struct plan *plan, struct strbuf *out, struct cc_erro
 		case OP_TMP_OVERLAY:
 			return cc_fail(err, "tmp-overlay %s: bubblewrap 0.8 has no "
 				       "equivalent", op->dest);
+		case OP_HOME_TMPFS:
+			return cc_fail(err, "home-tmpfs %s: bubblewrap 0.8 has no "
+				       "equivalent (a tmpfs seeded from a skeleton)",
+				       op->dest);
+		case OP_PRIVATE_TMP:
+			if (op->source)
+				return cc_fail(err, "private-tmp %s: bubblewrap 0.8 has no "
+					       "equivalent (a persistent instance made "
+					       "safely at login)", op->dest);
+			sb_addf(out, " --perms %04o --size %llu", op->mode, op->size);
+			bwrap_opt(out, "--tmpfs", op->dest, NULL);
+			break;
 		}
 	}
 	static const struct { unsigned flag; const char *opt; } ns[] = {

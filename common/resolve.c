@@ -5,6 +5,7 @@
 
 #include <grp.h>
 #include <pwd.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,7 @@ struct merge {
 	const struct section *stack[MAX_PROFILE_DEPTH];
 	size_t depth;
 	struct place hostname_at;
+	struct place home_at, private_tmp_at;
 };
 
 /* Add a finding once: a profile shared by many rules reports once. */
@@ -234,6 +236,17 @@ static void apply(struct merge *m, const struct directive *d)
 	case D_LANDLOCK:
 		plan->landlock_required = strcmp(w[0], "required") == 0;
 		break;
+	case D_HOME:
+		if (parse_home_mode(w[0], &plan->home, NULL) == 0)
+			m->home_at = (struct place){ d->file, d->line };
+		break;
+	case D_HOME_SIZE: parse_size(w[0], &plan->home_size, NULL); break;
+	case D_HOME_SKEL: set_string(&plan->home_skel, w[0]); break;
+	case D_PRIVATE_TMP:
+		if (parse_private_tmp(w[0], &plan->private_tmp, NULL) == 0)
+			m->private_tmp_at = (struct place){ d->file, d->line };
+		break;
+	case D_TMP_SIZE: parse_size(w[0], &plan->tmp_size, NULL); break;
 	}
 }
 
@@ -301,6 +314,117 @@ void describe_unsafe_creation(const struct fs_op *later, const struct fs_op *bin
 		 "non-root user can write (%s:%d); bind a root-owned source or put "
 		 "it before that bind", op_type_name(later->type, later->optional),
 		 later->dest, bind->dest, bind->source, bind->file, bind->line);
+}
+
+/* ---- Guest accounts: `home` and `private-tmp` become ops ---- */
+
+static bool binds_home(const struct fs_op *op)
+{
+	return is_bind(op->type) && strcmp(op->source, "%h") == 0 &&
+	       strcmp(op->dest, "%h") == 0;
+}
+
+static void clear_op(struct fs_op *op, enum op_type type, const char *file, int line)
+{
+	free(op->source);
+	free(op->dest);
+	free(op->content);
+	memset(op, 0, sizeof(*op));
+	op->type = type;
+	op->file = file;
+	op->line = line;
+}
+
+/* A new op at index AT (nops: at the end), said to come from WHERE. */
+static struct fs_op *insert_op(struct plan *plan, size_t at, enum op_type type,
+			       struct place where)
+{
+	const char *file = plan_intern_file(plan, where.file);
+	ARRAY_PUSH(plan->ops, plan->nops, plan->ops_cap);
+	memmove(&plan->ops[at + 1], &plan->ops[at],
+		(plan->nops - 1 - at) * sizeof(plan->ops[0]));
+	struct fs_op *op = &plan->ops[at];
+	memset(op, 0, sizeof(*op));
+	clear_op(op, type, file, where.line);
+	return op;
+}
+
+static void remove_op(struct plan *plan, size_t at)
+{
+	clear_op(&plan->ops[at], OP_BIND, NULL, 0);
+	memmove(&plan->ops[at], &plan->ops[at + 1],
+		(plan->nops - at - 1) * sizeof(plan->ops[0]));
+	plan->nops--;
+}
+
+/* tmpfs: the first op binding %h at %h becomes the tmpfs home and the
+ * others go; overlay: one goes over the last such bind; none: they all
+ * go (and `chdir = %h` with them). With no such bind, a tmpfs or overlay
+ * home comes after every op. */
+static void plan_home(struct merge *m)
+{
+	struct plan *plan = m->plan;
+	if (plan->home == HOME_BIND)
+		return;
+	size_t found = SIZE_MAX; /* tmpfs: the first; overlay: the last */
+	for (size_t i = 0; i < plan->nops;) {
+		if (!binds_home(&plan->ops[i]))
+			i++;
+		else if (plan->home == HOME_OVERLAY ||
+			 (plan->home == HOME_TMPFS && found == SIZE_MAX))
+			found = i++;
+		else
+			remove_op(plan, i);
+	}
+	if (plan->home == HOME_NONE) {
+		/* No home to go to: `chdir = %h` falls back to /. */
+		if (plan->chdir && strcmp(plan->chdir, "%h") == 0) {
+			free(plan->chdir);
+			plan->chdir = NULL;
+		}
+		return;
+	}
+	struct fs_op *op;
+	if (plan->home == HOME_TMPFS && found != SIZE_MAX) {
+		op = &plan->ops[found];
+		clear_op(op, OP_HOME_TMPFS, plan_intern_file(plan, m->home_at.file),
+			 m->home_at.line);
+	} else {
+		op = insert_op(plan, found == SIZE_MAX ? plan->nops : found + 1,
+			       plan->home == HOME_TMPFS ? OP_HOME_TMPFS : OP_TMP_OVERLAY,
+			       m->home_at);
+	}
+	op->dest = xstrdup("%h");
+	op->size = plan->home_size;
+	if (op->type == OP_HOME_TMPFS) {
+		op->source = xstrdup(plan->home_skel ? plan->home_skel : COCOON_DEFAULT_SKEL);
+		op->mode = 0700;
+		op->has_mode = true;
+	}
+}
+
+/* Each private temporary directory after every other op, over whatever
+ * the profile put there. */
+static void plan_private_tmp(struct merge *m)
+{
+	static const char *const dirs[][2] = {
+		{ "/tmp", "tmp" }, { "/var/tmp", "var-tmp" }, { "/dev/shm", "shm" },
+	};
+	struct plan *plan = m->plan;
+	if (plan->private_tmp == PRIVATE_TMP_NO)
+		return;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		struct fs_op *op = insert_op(plan, plan->nops, OP_PRIVATE_TMP,
+					     m->private_tmp_at);
+		op->dest = xstrdup(dirs[i][0]);
+		op->mode = 01777;
+		op->has_mode = true;
+		if (plan->private_tmp == PRIVATE_TMP_PERSISTENT)
+			op->source = xasprintf("%s/%%U/%s", COCOON_PRIVATE_TMP_DIR,
+					       dirs[i][1]);
+		else
+			op->size = plan->tmp_size;
+	}
 }
 
 /* Checks on a merged plan that need the whole picture. */
@@ -394,6 +518,8 @@ void rule_merge(const struct policy *policy, const struct section *rule,
 	if (find_directive(rule, D_PROFILE))
 		warn_weakening(&m, rule, &before);
 	plan_free(&before);
+	plan_home(&m);
+	plan_private_tmp(&m);
 	check_merged(&m);
 }
 

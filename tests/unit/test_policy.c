@@ -311,6 +311,30 @@ static void test_warnings(void)
 	       "a rule that turns the sandbox off");
 }
 
+static void test_guest_directives(void)
+{
+	expect(DEFAULT_RULE "[profile p]\nhome = ramdisk\n",
+	       "t.conf:4: error: home takes bind, tmpfs, overlay or none, not 'ramdisk'",
+	       "an unknown home mode, at file:line");
+	expect(DEFAULT_RULE "[profile p]\nhome = tmpfs overlay\n",
+	       "t.conf:4: error: 'home' takes bind|tmpfs|overlay|none (got 2 words)",
+	       "home takes one word");
+	expect(DEFAULT_RULE "[profile p]\nhome-size = 12Q\n",
+	       "t.conf:4: error: '12Q' is not a size", "a bad home-size");
+	expect(DEFAULT_RULE "[profile p]\ntmp-size = 0\n",
+	       "t.conf:4: error: size '0' is out of range", "a zero tmp-size");
+	expect(DEFAULT_RULE "[profile p]\nhome-skel = skel\n",
+	       "t.conf:4: error: skeleton 'skel' is not an absolute path", "a relative skeleton");
+	expect(DEFAULT_RULE "[profile p]\nhome-skel = %h/skel\n",
+	       "t.conf:4: error: home-skel takes no tokens", "a skeleton with tokens");
+	expect(DEFAULT_RULE "[profile p]\nprivate-tmp = yes\n",
+	       "t.conf:4: error: private-tmp takes no, session or persistent, not 'yes'",
+	       "an unknown private-tmp mode");
+	expect_clean(DEFAULT_RULE "[profile p]\nhome = overlay\nhome-size = 1G\n"
+		     "home-skel = /etc/skel\nprivate-tmp = persistent\ntmp-size = 64M\n",
+		     "well-formed guest directives");
+}
+
 int main(void)
 {
 	test_syntax();
@@ -318,5 +342,6 @@ int main(void)
 	test_directive_shapes();
 	test_structure();
 	test_warnings();
+	test_guest_directives();
 	return tap_done();
 }

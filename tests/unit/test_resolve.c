@@ -233,6 +233,134 @@ static void test_hash(void)
 	identity_free(&who);
 }
 
+/* The plan's filesystem lines, without their file:line comments. */
+static char *ops_of(const char *text)
+{
+	char *full = plan_text(text, "login");
+	struct strbuf out = { 0 };
+	sb_addn(&out, "", 0);
+	const char *p = strstr(full, "filesystem:\n");
+	const char *end = p ? strstr(p, "process:\n") : NULL;
+	if (!p || !end) {
+		sb_addf(&out, "%s", full);
+	} else {
+		for (p += strlen("filesystem:\n"); p < end; p = strchr(p, '\n') + 1) {
+			const char *line = p + 2, *hash = strstr(line, " # ");
+			size_t n = (size_t)(hash - line);
+			while (n && line[n - 1] == ' ')
+				n--;
+			sb_addf(&out, "%.*s;", (int)n, line);
+		}
+	}
+	free(full);
+	return sb_steal(&out);
+}
+
+static void expect_ops(const char *text, const char *want, const char *name)
+{
+	char *got = ops_of(text);
+	char *expanded = xstrdup(want);
+	/* H in WANT stands for ann's home. */
+	struct strbuf w = { 0 };
+	sb_addn(&w, "", 0);
+	for (const char *c = expanded; *c; c++)
+		if (*c == 'H')
+			sb_addf(&w, "%s", home);
+		else
+			sb_addn(&w, c, 1);
+	tap_is_str(got, w.data, name);
+	sb_free(&w);
+	free(expanded);
+	free(got);
+}
+
+#define GUEST "[default]\nprofile = p\n[profile p]\n"
+
+static void test_guest(void)
+{
+	expect_ops(GUEST "ro-bind = /usr\nbind = %h\ntmpfs = /run\nhome = tmpfs\n",
+		   "ro-bind /usr;home-tmpfs H from /etc/skel size=268435456 mode=0700;tmpfs /run;",
+		   "home = tmpfs: the bind of %h becomes the tmpfs home, in its place");
+	expect_ops(GUEST "bind = %h\nro-bind = %h\nhome = tmpfs\nhome-size = 1M\n"
+		   "home-skel = /srv/skel\n",
+		   "home-tmpfs H from /srv/skel size=1048576 mode=0700;",
+		   "later binds of %h go; home-size and home-skel are used");
+	expect_ops(GUEST "bind = %h\ntmpfs = /run\nhome = overlay\n",
+		   "bind H;tmp-overlay H size=268435456;tmpfs /run;",
+		   "home = overlay: the bind stays, an overlay right after it");
+	expect_ops(GUEST "bind = %h\nbind = /srv %h/srv\n",
+		   "error: t.conf:5: 'bind %h/srv' would create inside '%h', whose source %h a "
+		   "non-root user can write (t.conf:4); bind a root-owned source or put it "
+		   "before that bind", "control: a mount inside the bound home is refused");
+	expect_ops(GUEST "bind = %h\nbind = /srv %h/srv\nhome = tmpfs\n",
+		   "home-tmpfs H from /etc/skel size=268435456 mode=0700;bind /srv H/srv;",
+		   "but fine inside a tmpfs home, which the user cannot race");
+	expect_ops(GUEST "ro-bind = /usr\nbind = %h\nhome = none\n", "ro-bind /usr;",
+		   "home = none: the bind of %h goes");
+	char *none = plan_text(GUEST "bind = %h\nchdir = %h\nhome = none\n", "login");
+	tap_like(none, "chdir        (home, else /)", "home = none: chdir = %h falls back");
+	free(none);
+	expect_ops(GUEST "ro-bind = /usr\nbind = %h\nhome = bind\n", "ro-bind /usr;bind H;",
+		   "home = bind leaves the plan as it was");
+	expect_ops(GUEST "ro-bind = /usr\nhome = tmpfs\ntmpfs = /run\n",
+		   "ro-bind /usr;tmpfs /run;home-tmpfs H from /etc/skel size=268435456 mode=0700;",
+		   "with no bind of %h the tmpfs home comes after every op");
+	expect_ops(GUEST "bind = /srv/%u %h\nhome = tmpfs\n",
+		   "bind /srv/ann H;home-tmpfs H from /etc/skel size=268435456 mode=0700;",
+		   "only a bind of %h at %h is the home");
+	expect_ops("[default]\nprofile = p\nhome = tmpfs\n[profile p]\nbind = %h\nhome = overlay\n",
+		   "home-tmpfs H from /etc/skel size=268435456 mode=0700;",
+		   "a rule's home overrides its profile's");
+	expect_ops(GUEST "tmpfs = /tmp\nprivate-tmp = session\ntmp-size = 8M\nro-bind = /usr\n",
+		   "tmpfs /tmp;ro-bind /usr;private-tmp /tmp size=8388608 mode=1777;"
+		   "private-tmp /var/tmp size=8388608 mode=1777;"
+		   "private-tmp /dev/shm size=8388608 mode=1777;",
+		   "private-tmp = session: sized tmpfs after every op");
+	expect_ops(GUEST "private-tmp = persistent\nprivate-tmp = no\n", "",
+		   "private-tmp: the last one wins");
+	char want[1024];
+	snprintf(want, sizeof(want), "private-tmp /tmp instance %s/4242/tmp mode=1777;"
+		 "private-tmp /var/tmp instance %s/4242/var-tmp mode=1777;"
+		 "private-tmp /dev/shm instance %s/4242/shm mode=1777;",
+		 COCOON_PRIVATE_TMP_DIR, COCOON_PRIVATE_TMP_DIR, COCOON_PRIVATE_TMP_DIR);
+	expect_ops(GUEST "private-tmp = persistent\n", want,
+		   "private-tmp = persistent: the user's instances under the state directory");
+
+	char *text = plan_text(GUEST "bind = %h\nhome = tmpfs\nprivate-tmp = session\n", "login");
+	tap_like(text, "home         tmpfs (size 268435456, skeleton /etc/skel)",
+		 "the text plan shows the home setting");
+	tap_like(text, "private-tmp  session (size 268435456)", "and private-tmp");
+	free(text);
+
+	/* A tmpfs home does not read the host's home: it need not exist. */
+	struct identity who = ann();
+	struct plan a, b;
+	struct cc_error err;
+	free(who.home);
+	who.home = xasprintf("%s/missing", home_root);
+	tap_ok(resolve_as(GUEST "bind = %h\nhome = tmpfs\n", &who, "login", &a, &err) ==
+	       RESOLVE_PLAN, "a tmpfs home needs no home on the host");
+	plan_free(&a);
+	tap_ok(resolve_as(GUEST "bind = %h\nhome = overlay\n", &who, "login", &a, &err) ==
+	       RESOLVE_ERROR && strstr(err.msg, "No such file"),
+	       "an overlay home does (it shows the real one)");
+	plan_free(&a);
+	identity_free(&who);
+
+	who = ann();
+	resolve_as(GUEST "bind = %h\nhome = tmpfs\n", &who, "login", &a, &err);
+	resolve_as(GUEST "bind = %h\nhome = tmpfs\nhome-size = 1M\n", &who, "login", &b, &err);
+	tap_ok(strcmp(a.hash, b.hash) != 0, "the hash covers home-size");
+	plan_free(&a);
+	plan_free(&b);
+	resolve_as(GUEST "private-tmp = session\n", &who, "login", &a, &err);
+	resolve_as(GUEST "private-tmp = session\ntmp-size = 1M\n", &who, "login", &b, &err);
+	tap_ok(strcmp(a.hash, b.hash) != 0, "and tmp-size");
+	plan_free(&a);
+	plan_free(&b);
+	identity_free(&who);
+}
+
 int main(void)
 {
 	if (!mkdtemp(home_root)) {
@@ -247,6 +375,7 @@ int main(void)
 	test_merge();
 	test_tokens();
 	test_hash();
+	test_guest();
 	char *cmd = xasprintf("rm -rf '%s'", home_root);
 	if (system(cmd) != 0)
 		perror("cleanup");
