@@ -193,9 +193,13 @@ static int set_limits(const struct hierarchy *h, const char *controller,
 		if (write_file(h->dir, h->v2 ? "memory.max" : "memory.limit_in_bytes",
 			       v, err) < 0)
 			return -1;
-		/* No escape into swap, where the host still pays. */
-		if (h->v2 && write_file(h->dir, "memory.swap.max", "0", err) < 0 &&
-		    errno != ENOENT)
+		/* No escape into swap, where the host still pays (the files
+		 * exist only where swap accounting is on). */
+		const char *swap = h->v2 ? "memory.swap.max" : "memory.memsw.limit_in_bytes";
+		char path[PATH_MAX];
+		snprintf(path, sizeof(path), "%s/%s", h->dir, swap);
+		if (access(path, F_OK) == 0 &&
+		    write_file(h->dir, swap, h->v2 ? "0" : v, err) < 0)
 			return -1;
 	}
 	if (l->pids_max && (all || strcmp(controller, "pids") == 0)) {
