@@ -13,6 +13,8 @@ cleanup() {
 	[ -n "$bg_pid" ] && kill -KILL "$bg_pid" 2>/dev/null
 	sshd_cleanup
 	policy_reset; cleanup_users; rm -rf "$work"
+	# The shared parents the sessions' cgroups were made in, once empty.
+	rmdir /sys/fs/cgroup/cocoon /sys/fs/cgroup/{pids,memory,cpu}/cocoon 2>/dev/null
 }
 trap cleanup EXIT
 
