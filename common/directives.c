@@ -41,6 +41,17 @@ static const struct directive_spec directives[] = {
 	{ "home-skel", D_HOME_SKEL, 1, 1, BOTH, "DIR" },
 	{ "private-tmp", D_PRIVATE_TMP, 1, 1, BOTH, "no|session|persistent" },
 	{ "tmp-size", D_TMP_SIZE, 1, 1, BOTH, "SIZE" },
+	{ "rlimit-nproc", D_RLIMIT_NPROC, 1, 2, BOTH, "SOFT [HARD] (counts, or unlimited)" },
+	{ "rlimit-nofile", D_RLIMIT_NOFILE, 1, 2, BOTH, "SOFT [HARD] (counts, or unlimited)" },
+	{ "rlimit-as", D_RLIMIT_AS, 1, 2, BOTH, "SOFT [HARD] (sizes, or unlimited)" },
+	{ "rlimit-fsize", D_RLIMIT_FSIZE, 1, 2, BOTH, "SOFT [HARD] (sizes, or unlimited)" },
+	{ "rlimit-cpu", D_RLIMIT_CPU, 1, 2, BOTH, "SOFT [HARD] (durations, or unlimited)" },
+	{ "rlimit-core", D_RLIMIT_CORE, 1, 2, BOTH, "SOFT [HARD] (sizes, or unlimited)" },
+	{ "rlimit-memlock", D_RLIMIT_MEMLOCK, 1, 2, BOTH, "SOFT [HARD] (sizes, or unlimited)" },
+	{ "max-session-time", D_MAX_SESSION_TIME, 1, 1, BOTH, "DURATION|none" },
+	{ "memory-max", D_MEMORY_MAX, 1, 1, BOTH, "SIZE|none" },
+	{ "pids-max", D_PIDS_MAX, 1, 1, BOTH, "COUNT|none" },
+	{ "cpu-max", D_CPU_MAX, 1, 1, BOTH, "PERCENT%|none" },
 };
 
 const struct directive_spec *directive_lookup(const char *name)
@@ -56,7 +67,31 @@ const struct directive_spec *directive_lookup(const char *name)
 #include <stdlib.h>
 
 #include "plan.h"
+#include "rlimits.h"
 #include "util.h"
+
+int limit_parse(enum directive_id id, const char *word, struct session_limits *l,
+		struct cc_error *err)
+{
+	unsigned long long v = 0;
+	unsigned percent = 0;
+	int rc = 0;
+	if (strcmp(word, "none") != 0)
+		rc = id == D_MAX_SESSION_TIME ? parse_duration(word, &v, err)
+		     : id == D_MEMORY_MAX ? parse_size(word, &v, err)
+		     : id == D_PIDS_MAX ? parse_count(word, &v, err)
+		     : parse_percent(word, &percent, err);
+	if (rc < 0)
+		return -1;
+	switch (id) {
+	case D_MAX_SESSION_TIME: l->max_session_time = v; break;
+	case D_MEMORY_MAX: l->memory_max = v; break;
+	case D_PIDS_MAX: l->pids_max = v; break;
+	case D_CPU_MAX: l->cpu_max_percent = percent; break;
+	default: return cc_fail(err, "not a session limit");
+	}
+	return 0;
+}
 
 int parse_bool(const char *word, bool *out, struct cc_error *err)
 {
@@ -123,6 +158,58 @@ int parse_private_tmp(const char *word, enum private_tmp *out, struct cc_error *
 		}
 	return cc_fail(err, "private-tmp takes no, session or persistent, not '%s'",
 		       word);
+}
+
+int parse_count(const char *word, unsigned long long *out, struct cc_error *err)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = isdigit((unsigned char)word[0]) ? strtoull(word, &end, 10) : 0;
+	if (!isdigit((unsigned char)word[0]) || *end)
+		return cc_fail(err, "'%s' is not a count", word);
+	if (errno || v == 0 || v > (1ULL << 62))
+		return cc_fail(err, "count '%s' is out of range", word);
+	*out = v;
+	return 0;
+}
+
+int parse_duration(const char *word, unsigned long long *out, struct cc_error *err)
+{
+	static const struct { char unit; unsigned long long seconds; } units[] = {
+		{ 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 },
+	};
+	char *end;
+	errno = 0;
+	unsigned long long v = isdigit((unsigned char)word[0]) ? strtoull(word, &end, 10) : 0;
+	if (!isdigit((unsigned char)word[0]))
+		return cc_fail(err, "'%s' is not a duration (like 90s, 30m, 8h, 1d)", word);
+	unsigned long long scale = *end ? 0 : 1;
+	for (size_t i = 0; *end && !end[1] && i < sizeof(units) / sizeof(units[0]); i++)
+		if (units[i].unit == *end)
+			scale = units[i].seconds;
+	if (!scale)
+		return cc_fail(err, "'%s' is not a duration (a number, then s, m, h "
+			       "or d)", word);
+	if (errno || v == 0 || v > (1ULL << 40) / scale)
+		return cc_fail(err, "duration '%s' is out of range", word);
+	*out = v * scale;
+	return 0;
+}
+
+int parse_percent(const char *word, unsigned *out, struct cc_error *err)
+{
+	size_t n = strlen(word);
+	unsigned long long v;
+	struct cc_error ignored;
+	if (n < 2 || word[n - 1] != '%' || n > 7)
+		return cc_fail(err, "'%s' is not a percentage (like 50%% or 200%%)", word);
+	char digits[8];
+	memcpy(digits, word, n - 1);
+	digits[n - 1] = '\0';
+	if (parse_count(digits, &v, &ignored) < 0 || v > 100000)
+		return cc_fail(err, "'%s' is not a percentage from 1%% to 100000%%", word);
+	*out = (unsigned)v;
+	return 0;
 }
 
 static const struct {
@@ -256,7 +343,8 @@ int directive_check_words(const struct directive_spec *spec, char *const *words,
 	if (count < spec->min_words || (spec->max_words && count > spec->max_words))
 		return cc_fail(err, "'%s' takes %s (got %zu word%s)", spec->name,
 			       spec->usage, count, count == 1 ? "" : "s");
-	for (size_t i = 0; i < count; i++)
+	/* cpu-max's '%' is a percent sign, not a token. */
+	for (size_t i = 0; i < count && spec->id != D_CPU_MAX; i++)
 		if (check_tokens(words[i], err) < 0)
 			return -1;
 
@@ -327,6 +415,17 @@ int directive_check_words(const struct directive_spec *spec, char *const *words,
 		if (strcmp(words[0], "best-effort") != 0 && strcmp(words[0], "required") != 0)
 			return cc_fail(err, "landlock takes best-effort or required");
 		return 0;
+	case D_RLIMIT_NPROC: case D_RLIMIT_NOFILE: case D_RLIMIT_AS:
+	case D_RLIMIT_FSIZE: case D_RLIMIT_CPU: case D_RLIMIT_CORE:
+	case D_RLIMIT_MEMLOCK: {
+		struct plan_rlimit r;
+		return rlimit_parse(rlimit_by_name(spec->name + strlen("rlimit-")),
+				    words, count, &r, err);
+	}
+	case D_MAX_SESSION_TIME: case D_MEMORY_MAX: case D_PIDS_MAX: case D_CPU_MAX: {
+		struct session_limits l;
+		return limit_parse(spec->id, words[0], &l, err);
+	}
 	case D_SANDBOX:
 		if (strcmp(words[0], "none") != 0)
 			return cc_fail(err, "sandbox takes only 'none' (to leave matching "

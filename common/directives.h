@@ -43,6 +43,18 @@ enum directive_id {
 	D_HOME_SKEL,
 	D_PRIVATE_TMP,
 	D_TMP_SIZE,
+	/* Session limits (rlimits.c, cgroup.c, cocoon-init). */
+	D_RLIMIT_NPROC,
+	D_RLIMIT_NOFILE,
+	D_RLIMIT_AS,
+	D_RLIMIT_FSIZE,
+	D_RLIMIT_CPU,
+	D_RLIMIT_CORE,
+	D_RLIMIT_MEMLOCK,
+	D_MAX_SESSION_TIME,
+	D_MEMORY_MAX,
+	D_PIDS_MAX,
+	D_CPU_MAX,
 };
 
 /* Bits of where a directive may appear. */
@@ -67,6 +79,17 @@ const struct directive_spec *directive_lookup(const char *name);
 int parse_bool(const char *word, bool *out, struct cc_error *err);
 int parse_mode(const char *word, unsigned *out, struct cc_error *err);
 int parse_size(const char *word, unsigned long long *out, struct cc_error *err);
+/* max-session-time, memory-max, pids-max, cpu-max (WORD or none) into
+ * the matching field of l. */
+struct session_limits;
+int limit_parse(enum directive_id id, const char *word, struct session_limits *l,
+		struct cc_error *err);
+/* A positive decimal count. */
+int parse_count(const char *word, unsigned long long *out, struct cc_error *err);
+/* Seconds: a number, then s, m, h or d (none: seconds). */
+int parse_duration(const char *word, unsigned long long *out, struct cc_error *err);
+/* N% (100% is one CPU), into percent. */
+int parse_percent(const char *word, unsigned *out, struct cc_error *err);
 int parse_namespaces(char *const *words, size_t count, unsigned *out,
 		     struct cc_error *err);
 /* Guest settings: `home` and `private-tmp` words. */

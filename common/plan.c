@@ -161,7 +161,23 @@ void plan_hash(struct plan *plan)
 	hash_str(&h, plan->home_skel);
 	hash_u64(&h, plan->private_tmp);
 	hash_u64(&h, plan->tmp_size);
+	const struct session_limits *lim = &plan->limits;
+	for (int r = 0; r < RLIM_NLIMITS; r++)
+		if (lim->rlimit[r].set) {
+			hash_u64(&h, (uint64_t)r);
+			hash_u64(&h, lim->rlimit[r].soft);
+			hash_u64(&h, lim->rlimit[r].hard);
+		}
+	hash_u64(&h, lim->max_session_time);
+	hash_u64(&h, lim->memory_max);
+	hash_u64(&h, lim->pids_max);
+	hash_u64(&h, lim->cpu_max_percent);
 	snprintf(plan->hash, sizeof(plan->hash), "%016llx", (unsigned long long)h);
+}
+
+bool limits_need_cgroup(const struct session_limits *limits)
+{
+	return limits->memory_max || limits->pids_max || limits->cpu_max_percent;
 }
 
 struct expander {

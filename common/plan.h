@@ -6,6 +6,7 @@
 #define COCOON_PLAN_H
 
 #include <stdbool.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include "identity.h"
@@ -62,6 +63,22 @@ struct env_op {
 	char *value; /* NULL: unset */
 };
 
+/* Session limits: rlimits (rlimits.c), the session's own cgroup
+ * (cgroup.c) and its lifetime (cocoon-init). 0 or unset: none. */
+struct plan_rlimit {
+	bool set;
+	rlim_t soft, hard; /* RLIM_INFINITY: unlimited */
+};
+struct session_limits {
+	struct plan_rlimit rlimit[RLIM_NLIMITS]; /* by RLIMIT_* number */
+	unsigned long long max_session_time; /* seconds */
+	unsigned long long memory_max;       /* bytes */
+	unsigned long long pids_max;
+	unsigned cpu_max_percent;            /* 100: one CPU */
+};
+/* True when the plan needs a cgroup of its own. */
+bool limits_need_cgroup(const struct session_limits *limits);
+
 enum seccomp_mode { SECCOMP_DEFAULT, SECCOMP_NONE, SECCOMP_FILE };
 
 /* Guest accounts: what the home and the temporary directories are. */
@@ -93,6 +110,7 @@ struct plan {
 	char *seccomp_file;
 	bool no_new_privs;
 	bool landlock_required; /* refuse the session without a Landlock wall */
+	struct session_limits limits;
 
 	/* Guest accounts (already turned into ops by rule_merge; kept for
 	 * printing and the hash). */

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "rlimits.h"
+
 static const char *yes_no(bool b)
 {
 	return b ? "yes" : "no";
@@ -16,6 +18,68 @@ static const char *seccomp_name(const struct plan *plan)
 	case SECCOMP_FILE: return plan->seccomp_file;
 	}
 	return "?";
+}
+
+/* The session limits, one "name value" line each through LINE. */
+static void limit_lines(const struct session_limits *l,
+			void (*line)(struct strbuf *, const char *, const char *, bool),
+			struct strbuf *out)
+{
+	char v[64], soft[24], hard[24];
+	bool first = true;
+	for (int r = 0; r < RLIM_NLIMITS; r++) {
+		if (!l->rlimit[r].set || !rlimit_name(r))
+			continue;
+		char name[32];
+		rlimit_format(l->rlimit[r].soft, soft, sizeof(soft));
+		rlimit_format(l->rlimit[r].hard, hard, sizeof(hard));
+		snprintf(name, sizeof(name), "rlimit-%s", rlimit_name(r));
+		snprintf(v, sizeof(v), "%s %s", soft, hard);
+		line(out, name, v, first);
+		first = false;
+	}
+	if (l->max_session_time) {
+		snprintf(v, sizeof(v), "%llus", l->max_session_time);
+		line(out, "max-session-time", v, first);
+		first = false;
+	}
+	if (l->memory_max) {
+		snprintf(v, sizeof(v), "%llu", l->memory_max);
+		line(out, "memory-max", v, first);
+		first = false;
+	}
+	if (l->pids_max) {
+		snprintf(v, sizeof(v), "%llu", l->pids_max);
+		line(out, "pids-max", v, first);
+		first = false;
+	}
+	if (l->cpu_max_percent) {
+		snprintf(v, sizeof(v), "%u%%", l->cpu_max_percent);
+		line(out, "cpu-max", v, first);
+	}
+}
+
+static void text_limit(struct strbuf *out, const char *name, const char *value,
+		       bool first)
+{
+	sb_addf(out, "%s  %-16s %s\n", first ? "limits:\n" : "", name, value);
+}
+
+static void json_limit(struct strbuf *out, const char *name, const char *value,
+		       bool first)
+{
+	sb_addf(out, "%s", first ? "" : ",");
+	sb_add_json_string(out, name);
+	sb_addf(out, ":");
+	sb_add_json_string(out, value);
+}
+
+static bool limits_set(const struct session_limits *l)
+{
+	for (int r = 0; r < RLIM_NLIMITS; r++)
+		if (l->rlimit[r].set)
+			return true;
+	return l->max_session_time || limits_need_cgroup(l);
 }
 
 /* The op as a policy line would say it. */
@@ -126,6 +190,7 @@ void plan_print_text(const struct plan *plan, struct strbuf *out)
 	if (plan->private_tmp == PRIVATE_TMP_SESSION)
 		sb_addf(out, " (size %llu)", plan->tmp_size);
 	sb_addf(out, "\n");
+	limit_lines(&plan->limits, text_limit, out);
 	/* Through pam_cocoon the service itself stays outside the filter. */
 	if (plan->service && strcmp(plan->service, "shell") != 0)
 		sb_addf(out, "through pam_cocoon: seccomp, no-new-privs and Landlock reach what "
@@ -219,7 +284,9 @@ void plan_print_json(const struct plan *plan, struct strbuf *out)
 	json_str_field(out, "home_skel", plan->home_skel ? plan->home_skel
 		       : COCOON_DEFAULT_SKEL, true);
 	json_str_field(out, "private_tmp", private_tmp_name(plan->private_tmp), true);
-	sb_addf(out, "\"tmp_size\":%llu}\n", plan->tmp_size);
+	sb_addf(out, "\"tmp_size\":%llu,\"limits\":{", plan->tmp_size);
+	limit_lines(&plan->limits, json_limit, out);
+	sb_addf(out, "}}\n");
 }
 
 static void bwrap_opt(struct strbuf *out, const char *opt, const char *a, const char *b)
@@ -301,6 +368,10 @@ int plan_print_bwrap(const struct plan *plan, struct strbuf *out, struct cc_erro
 			break;
 		}
 	}
+	if (limits_set(&plan->limits))
+		return cc_fail(err, "the session limits (rlimit-*, max-session-time, "
+			       "memory-max, pids-max, cpu-max) have no bubblewrap "
+			       "equivalent");
 	static const struct { unsigned flag; const char *opt; } ns[] = {
 		{ NS_PID, "--unshare-pid" }, { NS_NET, "--unshare-net" },
 		{ NS_IPC, "--unshare-ipc" }, { NS_UTS, "--unshare-uts" },

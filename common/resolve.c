@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgroup.h"
+#include "rlimits.h"
 #include "sandbox.h"
 #include "seccomp_filter.h"
 #include "util.h"
@@ -247,6 +249,17 @@ static void apply(struct merge *m, const struct directive *d)
 			m->private_tmp_at = (struct place){ d->file, d->line };
 		break;
 	case D_TMP_SIZE: parse_size(w[0], &plan->tmp_size, NULL); break;
+	case D_RLIMIT_NPROC: case D_RLIMIT_NOFILE: case D_RLIMIT_AS:
+	case D_RLIMIT_FSIZE: case D_RLIMIT_CPU: case D_RLIMIT_CORE:
+	case D_RLIMIT_MEMLOCK: {
+		int res = rlimit_by_name(d->spec->name + strlen("rlimit-"));
+		if (res >= 0)
+			rlimit_parse(res, w, d->nwords, &plan->limits.rlimit[res], NULL);
+		break;
+	}
+	case D_MAX_SESSION_TIME: case D_MEMORY_MAX: case D_PIDS_MAX: case D_CPU_MAX:
+		limit_parse(d->spec->id, w[0], &plan->limits, NULL);
+		break;
 	}
 }
 
@@ -609,6 +622,24 @@ static void check_service_mode(const struct policy *policy, const struct section
 	plan_free(&plan);
 }
 
+/* cgroup limits on a host without a hierarchy that can hold them:
+ * every session they apply to would be refused. */
+static void check_cgroup_limits(const struct section *s, struct diag_list *diags)
+{
+	for (size_t k = 0; k < s->ndirs; k++) {
+		const struct directive *d = &s->dirs[k];
+		struct session_limits l = { 0 };
+		struct cc_error err;
+		if ((d->spec->id != D_MEMORY_MAX && d->spec->id != D_PIDS_MAX &&
+		     d->spec->id != D_CPU_MAX) ||
+		    limit_parse(d->spec->id, d->words[0], &l, NULL) < 0 ||
+		    cgroup_check_available(&l, &err) == 0)
+			continue;
+		diag_add(diags, DIAG_WARNING, d->file, d->line, "%s: %s; sessions "
+			 "with it are refused", d->spec->name, err.msg);
+	}
+}
+
 void policy_check_names(const struct policy *policy, struct diag_list *diags)
 {
 	for (size_t i = 0; i < policy->nsections; i++) {
@@ -633,6 +664,7 @@ void policy_check_names(const struct policy *policy, struct diag_list *diags)
 			if (s->dirs[k].spec->id == D_SECCOMP && s->dirs[k].words[0][0] == '/')
 				check_seccomp_file(&s->dirs[k], diags);
 		check_service_mode(policy, s, diags);
+		check_cgroup_limits(s, diags);
 		const struct directive *nnp = find_last_directive(s, D_NO_NEW_PRIVS);
 		if (nnp && strcmp(nnp->words[0], "no") == 0)
 			diag_add(diags, DIAG_WARNING, nnp->file, nnp->line,

@@ -85,11 +85,14 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "credentials.h"
 #include "landlock.h"
 #include "mounts.h"
+#include "rlimits.h"
 #include "seccomp_filter.h"
 #include "syscalls.h"
 #include "util.h"
@@ -197,7 +200,29 @@ struct run {
 	 * cocoon-init, which ends the session when the service dies
 	 * without closing it. */
 	int service_pidfd;
+	/* Session limits: its cgroup (NULL: none), and the CLOCK_BOOTTIME
+	 * second at which cocoon-init ends it (0: never). */
+	struct cgroup *cgroup;
+	long long deadline;
 };
+
+/* ---- Session limits ---- */
+
+static long long boottime(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (long long)ts.tv_sec;
+}
+
+/* The session's cgroup and deadline, before any of its processes. */
+static int limits_prepare(struct run *run, bool make_cgroup, struct cc_error *err)
+{
+	const struct session_limits *l = &run->plan->limits;
+	if (l->max_session_time)
+		run->deadline = boottime() + (long long)l->max_session_time;
+	return make_cgroup ? cgroup_create(l, run->req->session_id, &run->cgroup, err) : 0;
+}
 
 static void report(int sock, const struct cc_error *err)
 {
@@ -486,7 +511,8 @@ static _Noreturn void session(struct run *run)
 	 * privileged: no NSS (who was resolved before), no locale (C, set
 	 * at the start), no dlopen; the seccomp filter was built before the
 	 * clone. */
-	if (req->session_rlimits && apply_rlimits(req->session_rlimits, &err) < 0)
+	if ((req->session_rlimits && apply_rlimits(req->session_rlimits, &err) < 0) ||
+	    rlimits_apply(&plan->limits, &err) < 0)
 		goto fail;
 	/* As root, which landlock_restrict_self accepts without no_new_privs
 	 * (CAP_SYS_ADMIN): the wall then binds whatever the plan says. */
@@ -604,9 +630,11 @@ static _Noreturn void pid1(struct run *run)
 	sigset_t all;
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
-	char main_pid[24], service_fd[24];
+	char main_pid[24], service_fd[24], deadline[24];
 	snprintf(main_pid, sizeof(main_pid), "%d", (int)pid);
-	char *argv[] = { (char *)"cocoon-init", main_pid, NULL, NULL };
+	snprintf(deadline, sizeof(deadline), "%lld", run->deadline);
+	char *argv[] = { (char *)"cocoon-init", main_pid, NULL, NULL, NULL };
+	argv[2] = run->deadline ? deadline : NULL;
 	if (run->service) {
 		/* The service's pidfd, the one descriptor cocoon-init keeps. */
 		if (fcntl(run->service_pidfd, F_SETFD, 0) < 0) {
@@ -616,6 +644,7 @@ static _Noreturn void pid1(struct run *run)
 		snprintf(main_pid, sizeof(main_pid), "hold");
 		snprintf(service_fd, sizeof(service_fd), "%d", run->service_pidfd);
 		argv[2] = service_fd;
+		argv[3] = run->deadline ? deadline : NULL;
 	}
 	char *envp[] = { NULL };
 	execveat(run->initfd, "", argv, envp, AT_EMPTY_PATH);
@@ -893,7 +922,7 @@ int sandbox_run(const struct sandbox_request *req, int *status,
 	if ((plan->namespaces & NS_PID) &&
 	    (run.initfd = open_init(req->init_path, err)) < 0)
 		goto early_fail;
-	if (open_reports(&run, sv, err) < 0)
+	if (open_reports(&run, sv, err) < 0 || limits_prepare(&run, true, err) < 0)
 		goto early_fail;
 
 	unsigned long others = other_namespaces(plan);
@@ -910,6 +939,9 @@ int sandbox_run(const struct sandbox_request *req, int *status,
 	pid_t pid = clone_child(flags, &pidfd);
 	if (pid == 0) {
 		close(sv[0]);
+		struct cc_error cgerr = { "" };
+		if (cgroup_enter_self(run.cgroup, &cgerr) < 0)
+			child_fail(&run, &cgerr);
 		if (run.initfd >= 0)
 			pid1(&run);
 		struct cc_error cerr = { "" };
@@ -932,6 +964,9 @@ int sandbox_run(const struct sandbox_request *req, int *status,
 	if (pidfd >= 0)
 		close(pidfd);
 	seccomp_filter_free(run.filter);
+	cgroup_destroy(run.cgroup);
+	if (req->expired)
+		*req->expired = run.deadline && boottime() >= run.deadline;
 	if (rc < 0)
 		return -1;
 	if (s.have_error) {
@@ -949,7 +984,12 @@ int sandbox_run(const struct sandbox_request *req, int *status,
 early_fail:
 	if (run.initfd >= 0)
 		close(run.initfd);
+	if (sv[0] >= 0) {
+		close(sv[0]);
+		close(sv[1]);
+	}
 	seccomp_filter_free(run.filter);
+	cgroup_destroy(run.cgroup);
 	return -1;
 }
 
@@ -991,6 +1031,8 @@ struct sandbox_handle {
 	int ns[NSAVED];
 	char *cwd; /* the service's, to return to */
 	bool inside;
+	struct cgroup *cgroup; /* the service is in it while inside */
+	long long deadline;
 };
 
 static void handle_close(struct sandbox_handle *h)
@@ -1001,6 +1043,9 @@ static void handle_close(struct sandbox_handle *h)
 	free(h->cwd);
 	if (h->pidfd >= 0)
 		close(h->pidfd);
+	/* In the process that entered, after pid 1 was killed: waits for
+	 * the session to be gone and removes its cgroup. */
+	cgroup_destroy(h->cgroup);
 	free(h);
 }
 
@@ -1161,6 +1206,14 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 		cc_fail_errno(err, "pidfd_open of the service process");
 		goto fail;
 	}
+	/* Into the session's cgroup before forking: every process of the
+	 * session descends from the service. */
+	if (limits_prepare(&run, !req->systemd_cgroup, err) < 0)
+		goto fail;
+	h->cgroup = run.cgroup;
+	h->deadline = run.deadline;
+	if (cgroup_enter_self(h->cgroup, err) < 0)
+		goto fail;
 	int sv[2];
 	if (open_reports(&run, sv, err) < 0)
 		goto fail;
@@ -1243,6 +1296,8 @@ int sandbox_return(struct sandbox_handle *h, struct cc_error *err)
 					     saved_ns[i].name);
 	if (chdir(h->cwd) < 0 && chdir("/") < 0)
 		return cc_fail_errno(err, "returning to the working directory");
+	if (cgroup_leave(h->cgroup, err) < 0)
+		return -1;
 	h->inside = false;
 	return 0;
 }
@@ -1255,6 +1310,11 @@ void sandbox_end(struct sandbox_handle *h)
 	if (h->owner == getpid() && h->pidfd >= 0)
 		sys_pidfd_send_signal(h->pidfd, SIGKILL);
 	handle_close(h);
+}
+
+bool sandbox_expired(const struct sandbox_handle *h)
+{
+	return h && h->deadline && boottime() >= h->deadline;
 }
 
 const char *const sandbox_system_paths[] = {

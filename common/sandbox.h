@@ -5,6 +5,7 @@
 #ifndef COCOON_SANDBOX_H
 #define COCOON_SANDBOX_H
 
+#include <stdbool.h>
 #include <sys/resource.h>
 
 #include "error.h"
@@ -25,6 +26,12 @@ struct sandbox_request {
 	 * none). */
 	const char *launcher_path;
 	const char *session_id;
+	/* Session limits: service mode under systemd, where pam_systemd
+	 * applies the cgroup limits, makes no cgroup of its own; when set,
+	 * *expired tells whether max-session-time ended the session
+	 * (sandbox_run). */
+	bool systemd_cgroup;
+	bool *expired;
 };
 
 /* Build the sandbox, run the command in it and wait for it. On success
@@ -54,6 +61,8 @@ int sandbox_return(struct sandbox_handle *handle, struct cc_error *err);
 /* In the process that entered: kill the session's pid namespace (without
  * waiting). In any process: release the handle. NULL is fine. */
 void sandbox_end(struct sandbox_handle *handle);
+/* The session's max-session-time has passed. */
+bool sandbox_expired(const struct sandbox_handle *handle);
 /* Refuse a plan whose system paths (SYSTEM_PATHS, NULL-terminated) come
  * from a source a non-root uid can write or from a user-owned `dir`: a
  * root service reads them. */

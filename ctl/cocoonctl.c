@@ -533,12 +533,14 @@ static int cmd_run(int argc, char **argv)
 	}
 	const char *shell = plan.shell ? plan.shell : "/bin/sh";
 	char **envp = session_environment(&plan, environ, shell);
+	bool expired = false;
 	struct sandbox_request req = {
 		.plan = &plan,
 		.path = argv[first],
 		.argv = &argv[first],
 		.envp = envp,
 		.init_path = COCOON_LIBEXECDIR "/cocoon-init",
+		.expired = &expired,
 	};
 	struct cc_error err;
 	int status = 1;
@@ -546,6 +548,9 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, "cocoonctl run: %s\n", err.msg);
 		status = 1;
 	}
+	if (expired)
+		fprintf(stderr, "cocoonctl run: the session reached its max-session-time "
+			"and was ended\n");
 	strv_free(envp);
 	plan_free(&plan);
 	return status;

@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cocoon-init: pid 1 of a session's pid namespace.
  *
- * Usage (by the engine only): cocoon-init MAIN-PID | cocoon-init hold FD
+ * Usage (by the engine only): cocoon-init MAIN-PID [DEADLINE]
+ *                              | cocoon-init hold FD [DEADLINE]
+ *
+ * DEADLINE (max-session-time): a CLOCK_BOOTTIME second at which the
+ * session ends: SIGHUP to every process of the namespace, GRACE seconds
+ * for them to go, then the end as below (the kernel kills what is left
+ * when pid 1 exits).
  *
  * "hold" (service mode, pam_cocoon): there is no main process; it reaps
  * whatever is reparented to it and lives until killed (SIGKILL from the
@@ -32,7 +38,10 @@
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+#define GRACE 2
 
 /* 128+N for a signal, like a shell. */
 static int relay(int status)
@@ -66,17 +75,48 @@ static _Noreturn void end_all(int status)
 	_exit(status);
 }
 
+static long long now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (long long)ts.tv_sec;
+}
+
+/* Milliseconds until the next step of the deadline (-1: none); at the
+ * deadline, hang up the session; at the end of the grace, end it. */
+static int deadline_step(long long *deadline, int *hung_up, int status)
+{
+	if (*deadline <= 0)
+		return -1;
+	long long left = *deadline - now();
+	if (left > 0)
+		return left > 86400 ? 86400 * 1000 : (int)left * 1000;
+	if (*hung_up)
+		end_all(status);
+	*hung_up = 1;
+	kill(-1, SIGHUP);
+	*deadline = now() + GRACE;
+	return GRACE * 1000;
+}
+
 int main(int argc, char **argv)
 {
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	char *end = NULL;
-	int hold = argc == 3 && strcmp(argv[1], "hold") == 0;
+	int hold = (argc == 3 || argc == 4) && strcmp(argv[1], "hold") == 0;
 	long service = hold ? strtol(argv[2], &end, 10) : -1;
 	if (hold && (*end || service < 0 || service > 65535))
 		service = -1;
 	close_all((int)service);
-	if ((!hold && argc != 2) || (hold && service < 0) || getpid() != 1)
+	if ((!hold && argc != 2 && argc != 3) || (hold && service < 0) || getpid() != 1)
 		return 127;
+	long long deadline = 0;
+	int hung_up = 0;
+	if (argc == 3 + hold) {
+		deadline = strtoll(argv[2 + hold], &end, 10);
+		if (*end || deadline <= 0)
+			return 127;
+	}
 	long main_pid = hold ? -1 : strtol(argv[1], &end, 10);
 	if (!hold && (*end || main_pid <= 1))
 		return 127;
@@ -133,7 +173,8 @@ int main(int argc, char **argv)
 		if (hold) {
 			struct pollfd pfd[2] = { { sigfd, POLLIN, 0 },
 						 { (int)service, POLLIN, 0 } };
-			if (poll(pfd, 2, -1) < 0)
+			int ms = deadline_step(&deadline, &hung_up, 0);
+			if (poll(pfd, 2, ms) <= 0)
 				continue;
 			/* The service is gone without closing the session. */
 			if (pfd[1].revents)
@@ -145,7 +186,9 @@ int main(int argc, char **argv)
 			continue;
 		}
 		siginfo_t si;
-		if (sigwaitinfo(&wanted, &si) < 0)
+		int ms = deadline_step(&deadline, &hung_up, 128 + SIGHUP);
+		struct timespec wait = { ms / 1000, (ms % 1000) * 1000000L };
+		if (sigtimedwait(&wanted, &si, ms < 0 ? NULL : &wait) < 0)
 			continue;
 		if (si.si_signo != SIGCHLD && !hold)
 			kill((pid_t)main_pid, si.si_signo);

@@ -18,7 +18,9 @@
 #include <sys/random.h>
 #include <syslog.h>
 
+#include "cgroup.h"
 #include "resolve.h"
+#include "rlimits.h"
 #include "sandbox.h"
 #include "util.h"
 
@@ -155,6 +157,72 @@ static int apply_environment(pam_handle_t *pamh, const struct plan *plan,
 	return 0;
 }
 
+/* ---- Session limits under systemd ----
+ * pam_systemd puts the session in a scope of its own and reads these
+ * PAM data items (strings) when it creates it; the `return` line, first
+ * in the session stack, sets them from the plan. */
+static const char *const systemd_items[] = {
+	"systemd.memory_max", "systemd.tasks_max", "systemd.runtime_max_sec",
+};
+
+static void free_item(pam_handle_t *pamh, void *data, int error_status)
+{
+	(void)pamh;
+	(void)error_status;
+	free(data);
+}
+
+static void set_systemd_limits(pam_handle_t *pamh, const struct module_args *args)
+{
+	const char *user = NULL, *service = NULL;
+	struct identity who;
+	struct cc_error err;
+	if (!cgroup_under_systemd() ||
+	    pam_get_item(pamh, PAM_USER, (const void **)&user) != PAM_SUCCESS || !user ||
+	    pam_get_item(pamh, PAM_SERVICE, (const void **)&service) != PAM_SUCCESS ||
+	    !service || identity_lookup(user, &who, &err) < 0)
+		return;
+	struct plan plan;
+	bool skip = who.uid == 0 || is_exempt(args->exempt, &who);
+	enum resolve_result rc = skip ? RESOLVE_NOT_COVERED
+				      : plan_for_session(args->conf, &who, service, &plan, &err);
+	identity_free(&who);
+	if (rc != RESOLVE_PLAN)
+		return; /* the main line refuses or ignores the session */
+	const struct session_limits *l = &plan.limits;
+	const unsigned long long values[] = { l->memory_max, l->pids_max,
+					      l->max_session_time };
+	for (size_t i = 0; plan.sandboxed && i < 3; i++)
+		if (values[i] && pam_set_data(pamh, systemd_items[i],
+					      xasprintf("%llu", values[i]),
+					      free_item) != PAM_SUCCESS)
+			pam_syslog(pamh, LOG_ERR, "pam_set_data %s failed", systemd_items[i]);
+	plan_free(&plan);
+}
+
+/* Under systemd, the cgroup limits must have reached pam_systemd through
+ * the `return` line; cpu-max has no pam_systemd item. */
+static int check_systemd_limits(pam_handle_t *pamh, const struct plan *plan,
+				struct cc_error *err)
+{
+	const struct session_limits *l = &plan->limits;
+	const unsigned long long values[] = { l->memory_max, l->pids_max };
+	if (!cgroup_under_systemd())
+		return 0;
+	if (l->cpu_max_percent)
+		return cc_fail(err, "cpu-max cannot be applied under systemd "
+			       "(pam_systemd takes no CPU quota)");
+	for (size_t i = 0; i < 2; i++) {
+		const void *set = NULL;
+		if (values[i] && (pam_get_data(pamh, systemd_items[i], &set) != PAM_SUCCESS ||
+				  !set))
+			return cc_fail(err, "%s is not set: 'session optional "
+				       "pam_cocoon.so return' must come before "
+				       "pam_systemd", systemd_items[i]);
+	}
+	return 0;
+}
+
 /* The service process lives in the sandbox as root: whatever it reads
  * there (NSS files, PAM configuration, libraries) must be root's. */
 
@@ -197,8 +265,10 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 	struct module_args args;
 	if (parse_args(pamh, argc, argv, &args) < 0)
 		return root_or_refuse(pamh);
-	if (args.return_only)
+	if (args.return_only) {
+		set_systemd_limits(pamh, &args);
 		return PAM_IGNORE;
+	}
 
 	const void *existing = NULL;
 	if (pam_get_data(pamh, DATA_NAME, &existing) == PAM_SUCCESS && existing)
@@ -242,7 +312,8 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 		status = PAM_IGNORE;
 		goto out;
 	}
-	if (sandbox_check_service_plan(&plan, sandbox_system_paths, &err) < 0) {
+	if (sandbox_check_service_plan(&plan, sandbox_system_paths, &err) < 0 ||
+	    check_systemd_limits(pamh, &plan, &err) < 0) {
 		status = refuse(pamh, &args, user, service, err.msg);
 		goto out;
 	}
@@ -265,6 +336,7 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 		.init_path = COCOON_LIBEXECDIR "/cocoon-init",
 		.launcher_path = COCOON_LIBEXECDIR "/cocoon-launch",
 		.session_id = id,
+		.systemd_cgroup = cgroup_under_systemd(),
 	};
 	if (sandbox_enter(&req, &handle, &err) < 0) {
 		pam_syslog(pamh, LOG_ERR, "refusing the session of %s on %s: %s", user,
@@ -276,6 +348,14 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 		sandbox_end(handle);
 		pam_syslog(pamh, LOG_ERR, "refusing the session of %s: pam_set_data failed",
 			   user);
+		goto out;
+	}
+	/* Like pam_limits, on the service process: what it forks (the
+	 * shell, internal-sftp) inherits them. After pam_limits, and only
+	 * ever lower. */
+	if (rlimits_apply(&plan.limits, &err) < 0) {
+		pam_set_data(pamh, DATA_NAME, NULL, NULL);
+		pam_syslog(pamh, LOG_ERR, "refusing the session of %s: %s", user, err.msg);
 		goto out;
 	}
 	if (apply_environment(pamh, &plan, id) < 0) {
@@ -302,6 +382,13 @@ int pam_sm_close_session(pam_handle_t *pamh, int flags, int argc, const char **a
 	int rc = return_to_host(pamh);
 	if (args.return_only || rc == PAM_IGNORE)
 		return rc == PAM_IGNORE ? PAM_SUCCESS : rc;
+	const void *data = NULL;
+	const char *user = NULL;
+	if (pam_get_data(pamh, DATA_NAME, &data) == PAM_SUCCESS &&
+	    sandbox_expired(data) &&
+	    pam_get_item(pamh, PAM_USER, (const void **)&user) == PAM_SUCCESS && user)
+		pam_syslog(pamh, LOG_NOTICE, "the session of %s reached its "
+			   "max-session-time and was ended", user);
 	/* Ends every process of the session, without waiting for them (the
 	 * replaced data's cleanup runs sandbox_end). */
 	pam_set_data(pamh, DATA_NAME, NULL, NULL);

@@ -194,6 +194,7 @@ int main(int argc, char **argv, char **envp)
 		die("%s: %s", shell, strerror(errno));
 	}
 
+	bool expired = false;
 	struct sandbox_request req = {
 		.plan = &plan,
 		.path = shell,
@@ -201,10 +202,14 @@ int main(int argc, char **argv, char **envp)
 		.envp = session_env,
 		.init_path = COCOON_LIBEXECDIR "/cocoon-init",
 		.session_rlimits = saved_limits,
+		.expired = &expired,
 	};
 	int status;
 	umask(caller_umask);
 	if (sandbox_run(&req, &status, &err) < 0)
 		die("%s", err.msg);
+	if (expired)
+		fprintf(stderr, "cocoon-shell: the session reached its max-session-time "
+			"and was ended\n");
 	return status;
 }

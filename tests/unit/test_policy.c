@@ -335,6 +335,34 @@ static void test_guest_directives(void)
 		     "well-formed guest directives");
 }
 
+static void test_limits(void)
+{
+	expect(DEFAULT_RULE "[profile p]\nrlimit-nofile = 200 100\n",
+	       "t.conf:4: error: the soft limit 200 is above the hard limit 100",
+	       "rlimit: soft above hard");
+	expect(DEFAULT_RULE "[profile p]\nrlimit-nproc = lots\n",
+	       "t.conf:4: error: 'lots' is not a count", "rlimit: a bad count");
+	expect(DEFAULT_RULE "[profile p]\nrlimit-core = 1X\n",
+	       "t.conf:4: error: '1X' is not a size", "rlimit: a bad size");
+	expect(DEFAULT_RULE "[profile p]\nrlimit-nofile = 1 2 3\n",
+	       "t.conf:4: error: 'rlimit-nofile' takes SOFT [HARD]", "rlimit: three words");
+	expect(DEFAULT_RULE "[profile p]\nmax-session-time = 5w\n",
+	       "t.conf:4: error: '5w' is not a duration", "a bad duration unit");
+	expect(DEFAULT_RULE "[profile p]\nmax-session-time = 0\n",
+	       "t.conf:4: error: duration '0' is out of range", "a zero duration");
+	expect(DEFAULT_RULE "[profile p]\ncpu-max = 50\n",
+	       "t.conf:4: error: '50' is not a percentage", "cpu-max needs a %");
+	expect(DEFAULT_RULE "[profile p]\npids-max = -1\n",
+	       "t.conf:4: error: '-1' is not a count", "pids-max takes a count");
+	expect(DEFAULT_RULE "[profile p]\nmemory-max = 0\n",
+	       "t.conf:4: error: size '0' is out of range", "memory-max takes a size");
+	expect_clean(DEFAULT_RULE "[profile p]\nrlimit-nofile = 100 unlimited\nrlimit-core = 0\n"
+		     "rlimit-as = 1G\nrlimit-cpu = 1h 2h\nmax-session-time = 90m\n"
+		     "memory-max = 512M\npids-max = 100\ncpu-max = 150%\n"
+		     "[user u]\nprofile = p\nmemory-max = none\nmax-session-time = none\n",
+		     "well-formed session limits");
+}
+
 int main(void)
 {
 	test_syntax();
@@ -343,5 +371,6 @@ int main(void)
 	test_structure();
 	test_warnings();
 	test_guest_directives();
+	test_limits();
 	return tap_done();
 }

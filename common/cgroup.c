@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "cgroup.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/magic.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define CPU_PERIOD_US 100000ULL
+
+/* One hierarchy the session uses: v2 (all controllers), or a v1 one per
+ * controller. */
+struct hierarchy {
+	char *mount;   /* /sys/fs/cgroup or /sys/fs/cgroup/pids */
+	char *dir;     /* mount/cocoon/<id> */
+	char *origin;  /* the creator's cgroup there, to go back to */
+	int procs;     /* dir/cgroup.procs, O_WRONLY */
+	bool v2;
+};
+
+struct cgroup {
+	pid_t owner;
+	struct hierarchy h[3];
+	size_t n;
+};
+
+static bool fs_is(const char *path, unsigned long magic)
+{
+	struct statfs st;
+	return statfs(path, &st) == 0 && (unsigned long)st.f_type == magic;
+}
+
+bool cgroup_under_systemd(void)
+{
+	struct stat st;
+	return lstat("/run/systemd/system", &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int write_file(const char *dir, const char *name, const char *text,
+		      struct cc_error *err)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return cc_fail_errno(err, "cgroup: %s", path);
+	ssize_t n = write(fd, text, strlen(text));
+	int saved = errno;
+	close(fd);
+	errno = saved;
+	if (n != (ssize_t)strlen(text))
+		return cc_fail_errno(err, "cgroup: writing '%s' to %s", text, path);
+	return 0;
+}
+
+static char *read_small(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	char *buf = xcalloc(1, 4096);
+	size_t n = fread(buf, 1, 4095, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* WORD in a space-separated list. */
+static bool has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = list; p && *p;) {
+		p += strspn(p, " \n");
+		size_t len = strcspn(p, " \n");
+		if (len == n && strncmp(p, word, n) == 0)
+			return true;
+		p += len;
+	}
+	return false;
+}
+
+/* The controllers the limits need: "memory", "pids", "cpu". */
+static size_t needed(const struct session_limits *l, const char *names[3])
+{
+	size_t n = 0;
+	if (l->memory_max)
+		names[n++] = "memory";
+	if (l->pids_max)
+		names[n++] = "pids";
+	if (l->cpu_max_percent)
+		names[n++] = "cpu";
+	return n;
+}
+
+/* A v2 hierarchy at the root offering every needed controller. */
+static bool v2_usable(const char *const *names, size_t n)
+{
+	if (!fs_is(CGROUP_ROOT, CGROUP2_SUPER_MAGIC))
+		return false;
+	char *ctl = read_small(CGROUP_ROOT "/cgroup.controllers");
+	bool ok = ctl != NULL;
+	for (size_t i = 0; ok && i < n; i++)
+		ok = has_word(ctl, names[i]);
+	free(ctl);
+	return ok;
+}
+
+/* A v1 hierarchy with CONTROLLER, at CGROUP_ROOT/CONTROLLER. */
+static bool v1_usable(const char *controller)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), CGROUP_ROOT "/%s", controller);
+	return fs_is(path, CGROUP_SUPER_MAGIC);
+}
+
+int cgroup_check_available(const struct session_limits *limits,
+			   struct cc_error *err)
+{
+	const char *names[3];
+	size_t n = needed(limits, names);
+	if (n == 0 || v2_usable(names, n))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!v1_usable(names[i]))
+			return cc_fail(err, "no usable cgroup hierarchy has the %s "
+				       "controller (neither cgroup v2 at %s nor v1 at "
+				       "%s/%s)", names[i], CGROUP_ROOT, CGROUP_ROOT,
+				       names[i]);
+	return 0;
+}
+
+/* The creator's cgroup in hierarchy H ("0::/x" for v2, "N:pids:/x" or
+ * "N:cpu,cpuacct:/x" for v1), from /proc/self/cgroup. */
+static char *own_cgroup(const char *controller)
+{
+	char *text = read_small("/proc/self/cgroup");
+	char *found = NULL;
+	for (char *save = NULL, *line = text ? strtok_r(text, "\n", &save) : NULL;
+	     line && !found; line = strtok_r(NULL, "\n", &save)) {
+		char *ctl = strchr(line, ':');
+		char *path = ctl ? strchr(ctl + 1, ':') : NULL;
+		if (!path)
+			continue;
+		*path++ = '\0';
+		ctl++;
+		bool match = controller ? false : strcmp(line, "0") == 0 && !*ctl;
+		for (char *s2 = NULL, *c = controller ? strtok_r(ctl, ",", &s2) : NULL;
+		     c && !match; c = strtok_r(NULL, ",", &s2))
+			match = strcmp(c, controller) == 0;
+		if (match)
+			found = xstrdup(path);
+	}
+	free(text);
+	return found ? found : xstrdup("/");
+}
+
+static int random_id(char id[33])
+{
+	unsigned char raw[16];
+	if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw))
+		return -1;
+	for (size_t i = 0; i < sizeof(raw); i++)
+		snprintf(id + 2 * i, 3, "%02x", raw[i]);
+	return 0;
+}
+
+static int make_dir(const char *path, struct cc_error *err)
+{
+	if (mkdir(path, 0755) < 0 && errno != EEXIST)
+		return cc_fail_errno(err, "cgroup: mkdir %s", path);
+	return 0;
+}
+
+/* The limits a hierarchy's controllers take (all of them on v2). */
+static int set_limits(const struct hierarchy *h, const char *controller,
+		      const struct session_limits *l, struct cc_error *err)
+{
+	char v[64];
+	bool all = h->v2;
+	if (l->memory_max && (all || strcmp(controller, "memory") == 0)) {
+		snprintf(v, sizeof(v), "%llu", l->memory_max);
+		if (write_file(h->dir, h->v2 ? "memory.max" : "memory.limit_in_bytes",
+			       v, err) < 0)
+			return -1;
+		/* No escape into swap, where the host still pays (the files
+		 * exist only where swap accounting is on). */
+		const char *swap = h->v2 ? "memory.swap.max" : "memory.memsw.limit_in_bytes";
+		char path[PATH_MAX];
+		snprintf(path, sizeof(path), "%s/%s", h->dir, swap);
+		if (access(path, F_OK) == 0 &&
+		    write_file(h->dir, swap, h->v2 ? "0" : v, err) < 0)
+			return -1;
+	}
+	if (l->pids_max && (all || strcmp(controller, "pids") == 0)) {
+		snprintf(v, sizeof(v), "%llu", l->pids_max);
+		if (write_file(h->dir, "pids.max", v, err) < 0)
+			return -1;
+	}
+	if (l->cpu_max_percent && (all || strcmp(controller, "cpu") == 0)) {
+		unsigned long long quota = l->cpu_max_percent * CPU_PERIOD_US / 100;
+		if (h->v2) {
+			snprintf(v, sizeof(v), "%llu %llu", quota, CPU_PERIOD_US);
+			return write_file(h->dir, "cpu.max", v, err);
+		}
+		snprintf(v, sizeof(v), "%llu", CPU_PERIOD_US);
+		if (write_file(h->dir, "cpu.cfs_period_us", v, err) < 0)
+			return -1;
+		snprintf(v, sizeof(v), "%llu", quota);
+		return write_file(h->dir, "cpu.cfs_quota_us", v, err);
+	}
+	return 0;
+}
+
+/* MOUNT/cocoon/ID, with the v2 controllers enabled on the way down. */
+static int add_hierarchy(struct cgroup *cg, const char *mount, bool v2,
+			 const char *controller, const char *const *names,
+			 size_t n, const char *id, const struct session_limits *l,
+			 struct cc_error *err)
+{
+	struct hierarchy *h = &cg->h[cg->n];
+	char parent[PATH_MAX];
+	snprintf(parent, sizeof(parent), "%s/cocoon", mount);
+	if (make_dir(parent, err) < 0)
+		return -1;
+	if (v2) {
+		char enable[64] = "";
+		for (size_t i = 0; i < n; i++)
+			snprintf(enable + strlen(enable), sizeof(enable) - strlen(enable),
+				 "%s+%s", i ? " " : "", names[i]);
+		if (write_file(mount, "cgroup.subtree_control", enable, err) < 0 ||
+		    write_file(parent, "cgroup.subtree_control", enable, err) < 0)
+			return -1;
+	}
+	*h = (struct hierarchy){ .mount = xstrdup(mount), .v2 = v2, .procs = -1,
+				 .dir = xasprintf("%s/%s", parent, id),
+				 .origin = own_cgroup(v2 ? NULL : controller) };
+	cg->n++;
+	if (mkdir(h->dir, 0755) < 0) {
+		free(h->dir);
+		h->dir = NULL; /* not ours: never removed */
+		return cc_fail_errno(err, "cgroup: mkdir %s/%s", parent, id);
+	}
+	if (set_limits(h, controller, l, err) < 0)
+		return -1;
+	char procs[PATH_MAX];
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", h->dir);
+	if ((h->procs = open(procs, O_WRONLY | O_CLOEXEC)) < 0)
+		return cc_fail_errno(err, "cgroup: %s", procs);
+	return 0;
+}
+
+int cgroup_create(const struct session_limits *limits, const char *id,
+		  struct cgroup **out, struct cc_error *err)
+{
+	*out = NULL;
+	const char *names[3];
+	size_t n = needed(limits, names);
+	if (n == 0)
+		return 0;
+	char made[33];
+	if (!id) {
+		if (random_id(made) < 0)
+			return cc_fail_errno(err, "getrandom");
+		id = made;
+	}
+	if (strchr(id, '/') || !*id || id[0] == '.')
+		return cc_fail(err, "cgroup: bad session id '%s'", id);
+	struct cgroup *cg = xcalloc(1, sizeof(*cg));
+	cg->owner = getpid();
+	int rc = 0;
+	if (v2_usable(names, n)) {
+		rc = add_hierarchy(cg, CGROUP_ROOT, true, NULL, names, n, id, limits, err);
+	} else {
+		for (size_t i = 0; rc == 0 && i < n; i++) {
+			char mount[PATH_MAX];
+			snprintf(mount, sizeof(mount), CGROUP_ROOT "/%s", names[i]);
+			rc = v1_usable(names[i])
+				? add_hierarchy(cg, mount, false, names[i], names, n, id,
+						limits, err)
+				: cgroup_check_available(limits, err);
+		}
+	}
+	if (rc < 0) {
+		cgroup_destroy(cg);
+		return -1;
+	}
+	*out = cg;
+	return 0;
+}
+
+int cgroup_enter_self(const struct cgroup *cg, struct cc_error *err)
+{
+	for (size_t i = 0; cg && i < cg->n; i++)
+		if (write(cg->h[i].procs, "0", 1) != 1)
+			return cc_fail_errno(err, "moving the session into its cgroup");
+	return 0;
+}
+
+int cgroup_leave(struct cgroup *cg, struct cc_error *err)
+{
+	if (!cg || cg->owner != getpid())
+		return 0;
+	for (size_t i = 0; i < cg->n; i++) {
+		char dir[PATH_MAX];
+		snprintf(dir, sizeof(dir), "%s%s", cg->h[i].mount, cg->h[i].origin);
+		if (write_file(dir, "cgroup.procs", "0", err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Whatever is still inside: killed (the session is over), and waited
+ * for up to two seconds. True once empty. */
+static bool drain(const struct hierarchy *h)
+{
+	char procs[PATH_MAX];
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", h->dir);
+	for (int round = 0; round < 200; round++) {
+		char *text = read_small(procs);
+		bool empty = !text || !*text;
+		for (char *save = NULL, *p = empty ? NULL : strtok_r(text, "\n", &save);
+		     p && round >= 10; p = strtok_r(NULL, "\n", &save))
+			kill((pid_t)atoi(p), SIGKILL);
+		free(text);
+		if (empty)
+			return true;
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	return false;
+}
+
+void cgroup_destroy(struct cgroup *cg)
+{
+	if (!cg)
+		return;
+	bool owner = cg->owner == getpid();
+	struct cc_error ignored;
+	if (owner)
+		cgroup_leave(cg, &ignored);
+	for (size_t i = 0; i < cg->n; i++) {
+		struct hierarchy *h = &cg->h[i];
+		if (h->procs >= 0)
+			close(h->procs);
+		/* v2 kills a whole cgroup at once (5.14 and later). */
+		if (owner && h->dir && h->v2)
+			write_file(h->dir, "cgroup.kill", "1", &ignored);
+		if (owner && h->dir && drain(h))
+			rmdir(h->dir);
+		free(h->mount);
+		free(h->dir);
+		free(h->origin);
+	}
+	free(cg);
+}
+
+const char *cgroup_path(const struct cgroup *cg)
+{
+	return cg && cg->n ? cg->h[0].dir : "";
+}

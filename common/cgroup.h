@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A cgroup of the session's own, for memory-max, pids-max and cpu-max:
+ * cocoon/<session-id> under the root of a writable cgroup v2 hierarchy,
+ * else under each cgroup v1 hierarchy of a controller it needs. Being
+ * outside the service's cgroup, the session cannot use up the service's
+ * limits (sshd's TasksMax, say). */
+#ifndef COCOON_CGROUP_H
+#define COCOON_CGROUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "error.h"
+#include "plan.h"
+
+#define CGROUP_ROOT "/sys/fs/cgroup"
+
+struct cgroup;
+
+/* Create the session's cgroup with the limits. *out is NULL when the
+ * limits need none. ID names it (NULL: a random one). On failure nothing
+ * is left. */
+int cgroup_create(const struct session_limits *limits, const char *id,
+		  struct cgroup **out, struct cc_error *err);
+/* Move the calling process in; safe in a raw clone's child (no
+ * allocation: the descriptors were opened by cgroup_create). */
+int cgroup_enter_self(const struct cgroup *cg, struct cc_error *err);
+/* The calling process back to the cgroups it was in at cgroup_create
+ * (only in the process that created it; idempotent). */
+int cgroup_leave(struct cgroup *cg, struct cc_error *err);
+/* In the creating process: leave, kill what is still inside, wait for
+ * it to empty (briefly) and remove the cgroup. In any process: free.
+ * NULL is fine. */
+void cgroup_destroy(struct cgroup *cg);
+/* The cgroup's directory in its first hierarchy, for messages. */
+const char *cgroup_path(const struct cgroup *cg);
+/* Whether the limits could be applied here; else -1 and why. */
+int cgroup_check_available(const struct session_limits *limits,
+			   struct cc_error *err);
+/* The host runs systemd (which then owns the cgroup tree). */
+bool cgroup_under_systemd(void);
+
+#endif
