@@ -216,15 +216,12 @@ static int check_systemd_limits(pam_handle_t *pamh, const struct plan *plan,
 		const void *set = NULL;
 		if (values[i] && (pam_get_data(pamh, systemd_items[i], &set) != PAM_SUCCESS ||
 				  !set))
-			return cc_fail(err, "%s is not set: 'session optional "
+			return cc_fail(err, "%s is not set: 'session required "
 				       "pam_cocoon.so return' must come before "
 				       "pam_systemd", systemd_items[i]);
 	}
 	return 0;
 }
-
-/* The service process lives in the sandbox as root: whatever it reads
- * there (NSS files, PAM configuration, libraries) must be root's. */
 
 /* Refuse the session; in mode=audit, only say that it would be refused:
  * audit is for trying a policy on a live host without locking anyone out. */
