@@ -11,9 +11,13 @@
 #include <fcntl.h>
 #include <linux/landlock.h>
 #include <stdint.h>
+#include <linux/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "syscalls.h"
 
 /* Newer than the headers of some distributions (Debian 12's know ABI 1
  * and 2). */
@@ -43,6 +47,35 @@ static int add_rule(int ruleset, int fd, uint64_t rights)
 			    &rule, 0);
 }
 
+/* mq_open works in the ipc namespace's own internal mount of the mqueue
+ * filesystem, which hangs below no root of ours: Landlock refuses it
+ * unless a rule sits on that filesystem's root. Every mount of it in one
+ * ipc namespace shares that root inode, so a rule reached through any of
+ * them will do. As root (cocoonctl run, cocoon-shell) a detached mount of
+ * our own namespace's; as the user (cocoon-launch) the plan's mount at
+ * /dev/mqueue, if it has one. Without either, message queues stay shut. */
+#define MQUEUE_MAGIC 0x19800202 /* ipc/mqueue.c; not in the uapi headers */
+
+static int mqueue_root(void)
+{
+	int fs = sys_fsopen("mqueue", FSOPEN_CLOEXEC);
+	if (fs >= 0) {
+		int mnt = -1;
+		if (sys_fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
+			mnt = sys_fsmount(fs, FSMOUNT_CLOEXEC, 0);
+		close(fs);
+		if (mnt >= 0)
+			return mnt;
+	}
+	int dir = open("/dev/mqueue", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct statfs sfs;
+	if (dir >= 0 && (fstatfs(dir, &sfs) < 0 || sfs.f_type != MQUEUE_MAGIC)) {
+		close(dir);
+		dir = -1;
+	}
+	return dir;
+}
+
 int landlock_wall(void)
 {
 	int abi = (int)syscall(SYS_landlock_create_ruleset, NULL, 0,
@@ -61,6 +94,13 @@ int landlock_wall(void)
 	int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root < 0 || add_rule(ruleset, root, all) < 0)
 		goto out;
+	int mq = mqueue_root();
+	if (mq >= 0) {
+		int added = add_rule(ruleset, mq, all);
+		close(mq);
+		if (added < 0)
+			goto out;
+	}
 	/* The standard descriptors may be files of the host (a terminal, a
 	 * log): reopening them through /proc/self/fd (bash's >/dev/stderr)
 	 * must keep working. A rule on the file itself gives nothing the

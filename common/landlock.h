@@ -10,7 +10,8 @@
  * root directory: a path reached through a descriptor of another mount
  * namespace (one passed over a unix socket, /proc/PID/root of a host
  * process) is outside the one rule and refused. The files of descriptors
- * 0, 1 and 2 stay reopenable (/dev/stderr of a host terminal).
+ * 0, 1 and 2 stay reopenable (/dev/stderr of a host terminal), and the
+ * POSIX message queues of the process's ipc namespace usable.
  *
  * Needs no_new_privs or CAP_SYS_ADMIN. Best effort: 0 without doing
  * anything when the kernel lacks Landlock (or has only ABI 1, which

@@ -32,16 +32,15 @@ is "$OUT" "policy OK (1 file, 3 sections, 0 warnings)" "the example guest policy
 mount -t mqueue mqueue "$work/mq"
 mounts_before=$(wc -l < /proc/self/mountinfo)
 
-# One of each object, named after the user. Under the Landlock wall
-# mq_open makes the queue but cannot open it (the ipc namespace's own
-# mqueue mount lies outside the wall): its return is not judged, the
-# queue's presence is.
+# One of each object, named after the user; mq_open must succeed under
+# the Landlock wall too (it works in the ipc namespace's internal mqueue
+# mount, which the wall lets through).
 objects() {
 	echo "sleep 4207 >/dev/null 2>&1 </dev/null &
 	ipcmk -M 4096 >/dev/null && ipcmk -Q >/dev/null && ipcmk -S 1 >/dev/null &&
 	/usr/bin/python3 -c 'import ctypes, os
 rt = ctypes.CDLL(\"librt.so.1\")
-rt.mq_open(b\"/ccgq-$1\", os.O_CREAT | os.O_RDWR, 0o600, None)' &&
+exit(rt.mq_open(b\"/ccgq-$1\", os.O_CREAT | os.O_RDWR, 0o600, None) < 0)' &&
 	echo x > /dev/shm/ccg-$1 && echo x > /tmp/ccg-$1 && echo x > /var/tmp/ccg-$1 &&
 	mkdir ~/ccg-dir && echo made"
 }
