@@ -36,6 +36,7 @@ static const struct directive_spec directives[] = {
 	{ "shell", D_SHELL, 1, 1, BOTH, "PATH" },
 	{ "sandbox", D_SANDBOX, 1, 1, BOTH, "none" },
 	{ "landlock", D_LANDLOCK, 1, 1, BOTH, "best-effort|required" },
+	{ "command", D_COMMAND, 1, 0, BOTH, "PATH [ARG...]" },
 };
 
 const struct directive_spec *directive_lookup(const char *name)
@@ -302,6 +303,8 @@ int directive_check_words(const struct directive_spec *spec, char *const *words,
 			return cc_fail(err, "sandbox takes only 'none' (to leave matching "
 				       "sessions unconfined)");
 		return 0;
+	case D_COMMAND:
+		return check_path_word(words[0], "command", err);
 	}
 	return 0;
 }

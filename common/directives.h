@@ -38,6 +38,7 @@ enum directive_id {
 	D_SHELL,
 	D_SANDBOX,
 	D_LANDLOCK,
+	D_COMMAND,
 };
 
 /* Bits of where a directive may appear. */

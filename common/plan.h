@@ -79,6 +79,9 @@ struct plan {
 	char *seccomp_file;
 	bool no_new_privs;
 	bool landlock_required; /* refuse the session without a Landlock wall */
+	/* `command`: the session runs only this argv (NULL-terminated; NULL:
+	 * the shell runs whatever was asked). */
+	char **command;
 
 	/* Who and why. */
 	struct identity who;
@@ -104,5 +107,10 @@ const char *op_type_name(enum op_type type, bool optional);
 void ns_format(unsigned namespaces, char *buf, size_t size);
 /* Compute plan->hash from the content (ops and process settings). */
 void plan_hash(struct plan *plan);
+/* Replace the forced command with a copy of WORDS (count 0: none). */
+void plan_set_command(struct plan *plan, char *const *words, size_t count);
+/* The forced command's words joined by spaces, as the policy wrote them
+ * (caller frees); NULL without one. */
+char *plan_command_text(const struct plan *plan);
 
 #endif

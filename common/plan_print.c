@@ -107,6 +107,14 @@ void plan_print_text(const struct plan *plan, struct strbuf *out)
 	sb_addf(out, "  seccomp      %s\n", seccomp_name(plan));
 	sb_addf(out, "  no-new-privs %s\n", yes_no(plan->no_new_privs));
 	sb_addf(out, "  landlock     %s\n", plan->landlock_required ? "required" : "best-effort");
+	if (plan->command) {
+		sb_addf(out, "  command     ");
+		for (char **w = plan->command; *w; w++) {
+			sb_addf(out, " ");
+			sb_add_shell_word(out, *w);
+		}
+		sb_addf(out, " (instead of anything asked)\n");
+	}
 	/* Through pam_cocoon the service itself stays outside the filter. */
 	if (plan->service && strcmp(plan->service, "shell") != 0)
 		sb_addf(out, "through pam_cocoon: seccomp, no-new-privs and Landlock reach what "
@@ -192,9 +200,16 @@ void plan_print_json(const struct plan *plan, struct strbuf *out)
 	}
 	sb_addf(out, "],");
 	json_str_field(out, "seccomp", seccomp_name(plan), true);
-	sb_addf(out, "\"no_new_privs\":%s,\"landlock\":\"%s\"}\n",
+	sb_addf(out, "\"no_new_privs\":%s,\"landlock\":\"%s\",\"command\":",
 		plan->no_new_privs ? "true" : "false",
 		plan->landlock_required ? "required" : "best-effort");
+	if (!plan->command)
+		sb_addf(out, "null");
+	for (char **w = plan->command; w && *w; w++) {
+		sb_addf(out, "%s", w == plan->command ? "[" : ",");
+		sb_add_json_string(out, *w);
+	}
+	sb_addf(out, "%s}\n", plan->command ? "]" : "");
 }
 
 static void bwrap_opt(struct strbuf *out, const char *opt, const char *a, const char *b)
@@ -286,5 +301,11 @@ int plan_print_bwrap(const struct plan *plan, struct strbuf *out, struct cc_erro
 	}
 	bwrap_opt(out, "--chdir", plan->chdir ? plan->chdir : plan->who.home, NULL);
 	sb_addf(out, " --die-with-parent --");
+	/* The forced command is the command; without one the caller adds
+	 * the shell. */
+	for (char **w = plan->command; w && *w; w++) {
+		sb_addf(out, " ");
+		sb_add_shell_word(out, *w);
+	}
 	return 0;
 }

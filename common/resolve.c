@@ -234,6 +234,10 @@ static void apply(struct merge *m, const struct directive *d)
 	case D_LANDLOCK:
 		plan->landlock_required = strcmp(w[0], "required") == 0;
 		break;
+	case D_COMMAND:
+		/* A setting: the last `command` replaces any before. */
+		plan_set_command(plan, w, d->nwords);
+		break;
 	}
 }
 

@@ -311,6 +311,24 @@ static void test_warnings(void)
 	       "a rule that turns the sandbox off");
 }
 
+static void test_command(void)
+{
+	expect(DEFAULT_RULE "[profile p]\ncommand = bin/menu\n",
+	       "t.conf:4: error: command 'bin/menu' is not an absolute path",
+	       "command: a relative path");
+	expect(DEFAULT_RULE "[profile p]\ncommand =\n",
+	       "t.conf:4: error: 'command' takes PATH [ARG...] (got 0 words)",
+	       "command: empty");
+	expect(DEFAULT_RULE "[profile p]\ncommand = /usr/bin/../bin/sh\n",
+	       "t.conf:4: error: command '/usr/bin/../bin/sh' has a '.' or '..' component",
+	       "command: '..' in the path");
+	expect(DEFAULT_RULE "[profile p]\ncommand = /bin/menu %y\n",
+	       "t.conf:4: error: unknown token '%y'", "command: unknown token in an argument");
+	expect_clean(DEFAULT_RULE "[profile p]\ncommand = /bin/menu --user %u \"a b\"\n"
+		     "[user ann]\nprofile = p\ncommand = %h/menu\n",
+		     "command: a path with arguments, and %h, in profiles and rules");
+}
+
 int main(void)
 {
 	test_syntax();
@@ -318,5 +336,6 @@ int main(void)
 	test_directive_shapes();
 	test_structure();
 	test_warnings();
+	test_command();
 	return tap_done();
 }
