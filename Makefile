@@ -201,12 +201,12 @@ install: all
 	for m in $(MANPAGES); do \
 		s=$${m##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \
 		install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done
-	# Example policies name the installed paths; the kiosk menu is a
-	# program of its own.
+	# Example policies are written for PREFIX=/usr/local and installed
+	# with this installation's paths; the kiosk menu is a program of its own.
 	install -d $(DESTDIR)$(EXAMPLESDIR)
 	install -m 0755 conf/examples/kiosk-menu $(DESTDIR)$(LIBEXECDIR)/cocoon/kiosk-menu
 	for f in conf/examples/*.conf; do \
-		sed 's|@KIOSK_MENU@|$(LIBEXECDIR)/cocoon/kiosk-menu|g' $$f \
+		sed 's|/usr/local/libexec/cocoon/|$(LIBEXECDIR)/cocoon/|g' $$f \
 			> $(DESTDIR)$(EXAMPLESDIR)/$${f##*/}.tmp && \
 		chmod 0644 $(DESTDIR)$(EXAMPLESDIR)/$${f##*/}.tmp && \
 		mv $(DESTDIR)$(EXAMPLESDIR)/$${f##*/}.tmp $(DESTDIR)$(EXAMPLESDIR)/$${f##*/} || exit 1; done

@@ -3,7 +3,8 @@
  * shell inside the user's sandbox. Anyone can run it with any argv,
  * environment, rlimits, umask, signal state and file descriptors, so it
  * trusts none of them: the user is the real uid, the policy path is
- * compiled in, and argv only reaches the real shell, inside the sandbox. */
+ * compiled in, and argv only reaches the real shell, inside the sandbox
+ * (or, under a forced `command`, only its SSH_ORIGINAL_COMMAND). */
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
