@@ -75,6 +75,17 @@ run su cck2 -c 'id -un; cat /proc/1/comm'
 is "$OUT" "cck2
 cocoon-init" "control: a non-kiosk user's su -c id runs id, sandboxed"
 
+# argv is exactly the policy's, and the command's status is the session's.
+printf '[user cck1]\nprofile = kiosk\ncommand = /bin/echo "a  b" c\n' |
+	policy_write cocoon.d/argv.conf
+run su - cck1 -c 'echo ES""CAPED' x y
+is "$OUT" "a  b c" "the command gets the policy's argv, nothing of the caller's"
+printf '[user cck1]\nprofile = kiosk\ncommand = /bin/sh -c "exit 7"\n' |
+	policy_write cocoon.d/argv.conf
+run su cck1 -c true
+is "$RC" 7 "the command's exit status is the session's"
+rm -f "$CONF_DIR/cocoon.d/argv.conf"
+
 # ---- pam_cocoon in a real sshd ----
 # kiosk_sshd SUBSYSTEM [MATCH-BLOCK]: a fresh test sshd whose sftp is
 # SUBSYSTEM, with pam_cocoon (and its `return` line) in the session stack.
@@ -130,6 +141,14 @@ ok $((! RC)) "scp -O (scp -t through the shell) fails"
 ls /home/cck3/up.txt /home/cck3/up2.txt >/dev/null 2>&1; ok $((! $?)) "no file arrived"
 run SCP sftp -b - cck3@127.0.0.1 <<<'ls /'
 ok $((! RC)) "sftp through the shell gets the menu, not a server"
+# The command running the login shell's path (the launcher) again gets
+# the real shell: a nested launch, not the command once more.
+printf '[user cck3]\nprofile = kiosk\ncommand = /bin/bash -c "/bin/bash -c %s"\n' \
+	"'echo nested-\$((6*7)); readlink /proc/\$\$/exe; true'" | policy_write cocoon.d/nested.conf
+run ssh_as cck3 id </dev/null
+is "$OUT" "nested-42
+/run/cocoon/shell" "a nested launch runs the real shell"
+rm -f "$CONF_DIR/cocoon.d/nested.conf"
 # Control: a user without the command.
 run ssh_as cck4 id -un </dev/null
 is "$OUT" "cck4" "control: ssh host id runs id for a non-kiosk user"
