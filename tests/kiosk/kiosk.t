@@ -143,11 +143,18 @@ run SCP sftp -b - cck3@127.0.0.1 <<<'ls /'
 ok $((! RC)) "sftp through the shell gets the menu, not a server"
 # The command running the login shell's path (the launcher) again gets
 # the real shell: a nested launch, not the command once more.
-printf '[user cck3]\nprofile = kiosk\ncommand = /bin/bash -c "/bin/bash -c %s"\n' \
+nested='/bin/bash -c "/bin/bash -c %s"'
+printf "[user cck3]\nprofile = kiosk\ncommand = $nested\n" \
+	"'echo nested-\$((6*7)); readlink /proc/\$\$/exe; true'" | policy_write cocoon.d/nested.conf
+run ssh_as cck3 id </dev/null
+like "$OUT" "This account is currently not available" \
+	"the example's shell = nologin: a nested shell refuses"
+unlike "$OUT" "nested-42" "(nothing ran)"
+printf "[user cck3]\nprofile = kiosk\nshell = /bin/bash\ncommand = $nested\n" \
 	"'echo nested-\$((6*7)); readlink /proc/\$\$/exe; true'" | policy_write cocoon.d/nested.conf
 run ssh_as cck3 id </dev/null
 is "$OUT" "nested-42
-/run/cocoon/shell" "a nested launch runs the real shell"
+/run/cocoon/shell" "control: with shell = bash a nested launch runs the real shell"
 rm -f "$CONF_DIR/cocoon.d/nested.conf"
 # Control: a user without the command.
 run ssh_as cck4 id -un </dev/null
