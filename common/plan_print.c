@@ -120,6 +120,9 @@ void plan_print_text(const struct plan *plan, struct strbuf *out)
 		sb_addf(out, "through pam_cocoon: seccomp, no-new-privs and Landlock reach what "
 			"runs through the login shell;\n  what %s runs itself (internal-sftp, "
 			"port forwarding) gets the namespaces only\n", plan->service);
+	if (plan->command && plan->service && strcmp(plan->service, "shell") != 0)
+		sb_addf(out, "  and never the command: close them with the sshd Match block "
+			"of pam_cocoon(8) (KIOSK ACCOUNTS)\n");
 }
 
 static void json_str_field(struct strbuf *out, const char *key, const char *value,

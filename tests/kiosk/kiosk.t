@@ -35,6 +35,9 @@ is "$RC" 0 "cocoonctl check accepts the installed example"
 like "$OUT" "0 warnings" "with no warning"
 run "$CTL" explain cck1
 like "$OUT" "command      $MENU" "explain shows the forced command"
+run "$CTL" explain --service sshd cck1
+like "$OUT" "never the command: close them with the sshd Match block" \
+	"explain for sshd points at the Match block"
 run "$CTL" explain --bwrap cck1
 like "$OUT" "--die-with-parent -- $MENU" "the bwrap rendering runs the command"
 
