@@ -11,6 +11,7 @@ STATEDIR   = $(LOCALSTATEDIR)/lib/cocoon
 LIBEXECDIR ?= $(PREFIX)/libexec
 MANDIR     ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+EXAMPLESDIR ?= $(PREFIX)/share/doc/cocoon/examples
 # The directory that holds the system's pam_unix.so.
 PAMDIR     ?= $(patsubst %/,%,$(dir $(firstword $(wildcard /usr/lib/*/security/pam_unix.so /lib/*/security/pam_unix.so /usr/lib/security/pam_unix.so /lib/security/pam_unix.so))))
 ifeq ($(PAMDIR),)
@@ -90,7 +91,8 @@ $(BUILDDIR)/cocoon-init: init/cocoon-init.c
 # no loader work in a tree the user may shape, and no LD_PRELOAD from the
 # session's environment running before the filter. It execs the real shell
 # at once, so its size costs nothing while the session runs.
-$(BUILDDIR)/cocoon-launch: pam/cocoon-launch.c $(BUILDDIR)/common/landlock.o
+$(BUILDDIR)/cocoon-launch: pam/cocoon-launch.c $(BUILDDIR)/common/landlock.o \
+		$(BUILDDIR)/common/forced_command.o
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -static -o $@ $^
 
 # Only the pam_sm_* entry points are exported: libcocoon's names
@@ -207,11 +209,21 @@ install: all
 		install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done
 	install -d $(DESTDIR)$(BASHCOMPDIR)
 	install -m 0644 conf/completion/cocoonctl $(DESTDIR)$(BASHCOMPDIR)/cocoonctl
+	# Example policies are written for PREFIX=/usr/local and installed
+	# with this installation's paths; the kiosk menu is a program of its own.
+	install -d $(DESTDIR)$(EXAMPLESDIR)
+	install -m 0755 conf/examples/kiosk-menu $(DESTDIR)$(LIBEXECDIR)/cocoon/kiosk-menu
+	for f in conf/examples/*.conf; do \
+		sed 's|/usr/local/libexec/cocoon/|$(LIBEXECDIR)/cocoon/|g' $$f \
+			> $(DESTDIR)$(EXAMPLESDIR)/$${f##*/}.tmp && \
+		chmod 0644 $(DESTDIR)$(EXAMPLESDIR)/$${f##*/}.tmp && \
+		mv $(DESTDIR)$(EXAMPLESDIR)/$${f##*/}.tmp $(DESTDIR)$(EXAMPLESDIR)/$${f##*/} || exit 1; done
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/sbin/cocoonctl $(DESTDIR)$(LIBEXECDIR)/cocoon/cocoon-init \
 		$(DESTDIR)$(LIBEXECDIR)/cocoon/cocoon-launch $(DESTDIR)$(PAMDIR)/pam_cocoon.so \
-		$(DESTDIR)$(PREFIX)/bin/cocoon-shell
+		$(DESTDIR)$(PREFIX)/bin/cocoon-shell $(DESTDIR)$(LIBEXECDIR)/cocoon/kiosk-menu
+	rm -rf $(DESTDIR)$(EXAMPLESDIR)
 	-rmdir $(DESTDIR)$(LIBEXECDIR)/cocoon
 	for m in $(MANPAGES); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/cocoonctl

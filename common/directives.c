@@ -52,6 +52,7 @@ static const struct directive_spec directives[] = {
 	{ "memory-max", D_MEMORY_MAX, 1, 1, BOTH, "SIZE|none" },
 	{ "pids-max", D_PIDS_MAX, 1, 1, BOTH, "COUNT|none" },
 	{ "cpu-max", D_CPU_MAX, 1, 1, BOTH, "PERCENT%|none" },
+	{ "command", D_COMMAND, 1, 0, BOTH, "PATH [ARG...]" },
 };
 
 const struct directive_spec *directive_lookup(const char *name)
@@ -448,6 +449,8 @@ int directive_check_words(const struct directive_spec *spec, char *const *words,
 			return cc_fail(err, "home-skel takes no tokens: one skeleton "
 				       "serves every user");
 		return check_path_word(words[0], "skeleton", err);
+	case D_COMMAND:
+		return check_path_word(words[0], "command", err);
 	}
 	return 0;
 }

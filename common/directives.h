@@ -55,6 +55,7 @@ enum directive_id {
 	D_MEMORY_MAX,
 	D_PIDS_MAX,
 	D_CPU_MAX,
+	D_COMMAND,
 };
 
 /* Bits of where a directive may appear. */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "forced_command.h"
 #include "resolve.h"
 #include "util.h"
 
@@ -41,6 +42,7 @@ void plan_free(struct plan *plan)
 	free(plan->shell);
 	free(plan->seccomp_file);
 	free(plan->home_skel);
+	plan_set_command(plan, NULL, 0);
 	identity_free(&plan->who);
 	free(plan->service);
 	free(plan->rule);
@@ -172,6 +174,9 @@ void plan_hash(struct plan *plan)
 	hash_u64(&h, lim->memory_max);
 	hash_u64(&h, lim->pids_max);
 	hash_u64(&h, lim->cpu_max_percent);
+	for (char **w = plan->command; w && *w; w++)
+		hash_str(&h, *w);
+	hash_u64(&h, plan->command != NULL);
 	snprintf(plan->hash, sizeof(plan->hash), "%016llx", (unsigned long long)h);
 }
 
@@ -319,8 +324,55 @@ static bool plan_uses_home(const struct plan *plan)
 	for (size_t i = 0; i < plan->nenv; i++)
 		if (uses_home(plan->env[i].value))
 			return true;
+	for (char **w = plan->command; w && *w; w++)
+		if (uses_home(*w))
+			return true;
 	return uses_home(plan->chdir) || uses_home(plan->shell) ||
 	       uses_home(plan->hostname);
+}
+
+void plan_set_command(struct plan *plan, char *const *words, size_t count)
+{
+	for (char **w = plan->command; w && *w; w++)
+		free(*w);
+	free(plan->command);
+	plan->command = NULL;
+	if (!count)
+		return;
+	plan->command = xcalloc(count + 1, sizeof(char *));
+	for (size_t i = 0; i < count; i++)
+		plan->command[i] = xstrdup(words[i]);
+}
+
+char *plan_command_text(const struct plan *plan)
+{
+	if (!plan->command)
+		return NULL;
+	struct strbuf out = { 0 };
+	for (char **w = plan->command; *w; w++)
+		sb_addf(&out, "%s%s", w == plan->command ? "" : " ", *w);
+	return sb_steal(&out);
+}
+
+/* The forced command: its path normalised, its arguments expanded; no
+ * newline, which would split the launcher's settings file into lines. */
+static int expand_command(struct expander *x, char **command, struct cc_error *err)
+{
+	if (!command)
+		return 0;
+	if (expand_path(x, &command[0], "command", err) < 0)
+		return -1;
+	for (char **w = command + 1; *w; w++)
+		expand_text(x, w);
+	size_t size = 0;
+	for (char **w = command; *w; w++) {
+		if (strchr(*w, '\n'))
+			return cc_fail(err, "command: a newline in '%s'", *w);
+		size += strlen(*w) + FORCED_COMMAND_LINE;
+	}
+	if (size > FORCED_COMMAND_MAX)
+		return cc_fail(err, "command: longer than %d bytes", FORCED_COMMAND_MAX);
+	return 0;
 }
 
 int plan_expand(struct plan *plan, const struct identity *who, struct cc_error *err)
@@ -342,7 +394,8 @@ int plan_expand(struct plan *plan, const struct identity *who, struct cc_error *
 		expand_text(&x, &op->content);
 	}
 	if (expand_path(&x, &plan->chdir, "chdir", err) < 0 ||
-	    expand_path(&x, &plan->shell, "shell", err) < 0)
+	    expand_path(&x, &plan->shell, "shell", err) < 0 ||
+	    expand_command(&x, plan->command, err) < 0)
 		return -1;
 	expand_text(&x, &plan->hostname);
 	for (size_t i = 0; i < plan->nenv; i++)

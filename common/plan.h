@@ -119,6 +119,9 @@ struct plan {
 	char *home_skel; /* NULL: COCOON_DEFAULT_SKEL */
 	enum private_tmp private_tmp;
 	unsigned long long tmp_size;
+	/* `command`: the session runs only this argv (NULL-terminated; NULL:
+	 * the shell runs whatever was asked). */
+	char **command;
 
 	/* Who and why. */
 	struct identity who;
@@ -146,5 +149,10 @@ const char *private_tmp_name(enum private_tmp mode);
 void ns_format(unsigned namespaces, char *buf, size_t size);
 /* Compute plan->hash from the content (ops and process settings). */
 void plan_hash(struct plan *plan);
+/* Replace the forced command with a copy of WORDS (count 0: none). */
+void plan_set_command(struct plan *plan, char *const *words, size_t count);
+/* The forced command's words joined by spaces, as the policy wrote them
+ * (caller frees); NULL without one. */
+char *plan_command_text(const struct plan *plan);
 
 #endif

@@ -191,11 +191,22 @@ void plan_print_text(const struct plan *plan, struct strbuf *out)
 		sb_addf(out, " (size %llu)", plan->tmp_size);
 	sb_addf(out, "\n");
 	limit_lines(&plan->limits, text_limit, out);
+	if (plan->command) {
+		sb_addf(out, "  command     ");
+		for (char **w = plan->command; *w; w++) {
+			sb_addf(out, " ");
+			sb_add_shell_word(out, *w);
+		}
+		sb_addf(out, " (instead of anything asked)\n");
+	}
 	/* Through pam_cocoon the service itself stays outside the filter. */
 	if (plan->service && strcmp(plan->service, "shell") != 0)
 		sb_addf(out, "through pam_cocoon: seccomp, no-new-privs and Landlock reach what "
 			"runs through the login shell;\n  what %s runs itself (internal-sftp, "
 			"port forwarding) gets the namespaces only\n", plan->service);
+	if (plan->command && plan->service && strcmp(plan->service, "shell") != 0)
+		sb_addf(out, "  and never the command: close them with the sshd Match block "
+			"of pam_cocoon(8) (KIOSK ACCOUNTS)\n");
 }
 
 static void json_str_field(struct strbuf *out, const char *key, const char *value,
@@ -286,7 +297,14 @@ void plan_print_json(const struct plan *plan, struct strbuf *out)
 	json_str_field(out, "private_tmp", private_tmp_name(plan->private_tmp), true);
 	sb_addf(out, "\"tmp_size\":%llu,\"limits\":{", plan->tmp_size);
 	limit_lines(&plan->limits, json_limit, out);
-	sb_addf(out, "}}\n");
+	sb_addf(out, "},\"command\":");
+	if (!plan->command)
+		sb_addf(out, "null");
+	for (char **w = plan->command; w && *w; w++) {
+		sb_addf(out, "%s", w == plan->command ? "[" : ",");
+		sb_add_json_string(out, *w);
+	}
+	sb_addf(out, "%s}\n", plan->command ? "]" : "");
 }
 
 static void bwrap_opt(struct strbuf *out, const char *opt, const char *a, const char *b)
@@ -394,5 +412,11 @@ int plan_print_bwrap(const struct plan *plan, struct strbuf *out, struct cc_erro
 	}
 	bwrap_opt(out, "--chdir", plan->chdir ? plan->chdir : plan->who.home, NULL);
 	sb_addf(out, " --die-with-parent --");
+	/* The forced command is the command; without one the caller adds
+	 * the shell. */
+	for (char **w = plan->command; w && *w; w++) {
+		sb_addf(out, " ");
+		sb_add_shell_word(out, *w);
+	}
 	return 0;
 }

@@ -260,6 +260,10 @@ static void apply(struct merge *m, const struct directive *d)
 	case D_MAX_SESSION_TIME: case D_MEMORY_MAX: case D_PIDS_MAX: case D_CPU_MAX:
 		limit_parse(d->spec->id, w[0], &plan->limits, NULL);
 		break;
+	case D_COMMAND:
+		/* A setting: the last `command` replaces any before. */
+		plan_set_command(plan, w, d->nwords);
+		break;
 	}
 }
 

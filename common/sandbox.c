@@ -90,6 +90,7 @@
 
 #include "cgroup.h"
 #include "credentials.h"
+#include "forced_command.h"
 #include "landlock.h"
 #include "mounts.h"
 #include "rlimits.h"
@@ -1164,7 +1165,7 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	}
 	const char *home = plan->who.home && plan->who.home[0] == '/' &&
 			   !strchr(plan->who.home, '\n') ? plan->who.home : NULL;
-	char launch[64 + 2 * PATH_MAX];
+	char launch[64 + 2 * PATH_MAX + FORCED_COMMAND_MAX];
 	int len = snprintf(launch, sizeof(launch), "no-new-privs=%s\nseccomp=%s\n"
 			   "landlock=%s\n%s%s%s%s%s%s", plan->no_new_privs ? "yes" : "no",
 			   setup.bpf ? "yes" : "no",
@@ -1172,9 +1173,15 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 			   plan->chdir ? "chdir=" : "", plan->chdir ? plan->chdir : "",
 			   plan->chdir ? "\n" : "", home ? "home=" : "",
 			   home ? home : "", home ? "\n" : "");
+	/* The forced command, a line per word (plan_expand bounded them and
+	 * kept newlines out). */
+	for (char **w = plan->command; w && *w && len >= 0 &&
+	     (size_t)len < sizeof(launch); w++)
+		len += snprintf(launch + len, sizeof(launch) - (size_t)len,
+				FORCED_COMMAND_KEY "%s\n", *w);
 	if (len < 0 || (size_t)len >= sizeof(launch)) {
 		seccomp_filter_free(run.filter);
-		return cc_fail(err, "chdir or home: path too long");
+		return cc_fail(err, "chdir, home or command: too long");
 	}
 	setup.launch = launch;
 	setup.id = req->session_id;

@@ -299,8 +299,10 @@ static int cmd_explain(int argc, char **argv)
 			sb_free(&out);
 			rc = 1;
 		} else {
-			sb_addf(&out, " ");
-			sb_add_shell_word(&out, plan.shell ? plan.shell : "/bin/sh");
+			if (!plan.command) {
+				sb_addf(&out, " ");
+				sb_add_shell_word(&out, plan.shell ? plan.shell : "/bin/sh");
+			}
 			sb_addf(&out, "\n");
 		}
 	} else {

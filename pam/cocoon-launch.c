@@ -8,7 +8,8 @@
  * It runs as the user, on nosuid mounts; its settings come from files
  * that root wrote into the sandbox's /run/cocoon, which the user cannot
  * change. Any failure ends here: no shell starts without its settings.
- * Linked statically with common/landlock.o alone. */
+ * Linked statically with common/landlock.o and common/forced_command.o
+ * alone. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -23,6 +24,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "forced_command.h"
 #include "landlock.h"
 
 #define SETTINGS "/run/cocoon/launch"
@@ -81,6 +83,34 @@ static const char *setting(char *settings, size_t len, const char *key)
 	return NULL;
 }
 
+/* The policy's `command`: the "command=" lines in order, NULL-terminated
+ * in ARGS (settings already cut into lines); 0 words when there is none. */
+static size_t forced_command(const char *settings, size_t len, char **args,
+			     size_t max)
+{
+	size_t count = 0;
+	size_t klen = strlen(FORCED_COMMAND_KEY);
+	for (const char *line = settings; line < settings + len;
+	     line += strlen(line) + 1)
+		if (strncmp(line, FORCED_COMMAND_KEY, klen) == 0 && count + 1 < max)
+			args[count++] = (char *)line + klen;
+	args[count] = NULL;
+	return count;
+}
+
+/* Run the forced command instead of the shell; what was asked goes to
+ * SSH_ORIGINAL_COMMAND only. */
+static void exec_forced(char **command, char **argv)
+{
+	const char *original = forced_original_command(argv, getenv("SSH_ORIGINAL_COMMAND"),
+						       command);
+	if (original ? setenv("SSH_ORIGINAL_COMMAND", original, 1) < 0
+		     : unsetenv("SSH_ORIGINAL_COMMAND") < 0)
+		die("SSH_ORIGINAL_COMMAND");
+	execv(command[0], command);
+	die(command[0]);
+}
+
 static int is_yes(const char *value)
 {
 	return value && strcmp(value, "yes") == 0;
@@ -89,7 +119,7 @@ static int is_yes(const char *value)
 int main(int argc, char **argv)
 {
 	(void)argc;
-	static char settings[2 * PATH_MAX + 256];
+	static char settings[2 * PATH_MAX + 256 + FORCED_COMMAND_MAX];
 	size_t n = read_root_file(SETTINGS, settings, sizeof(settings) - 1);
 	settings[n] = '\0';
 	int nnp = is_yes(setting(settings, n, "no-new-privs"));
@@ -98,12 +128,20 @@ int main(int argc, char **argv)
 	int landlock_required = landlock && strcmp(landlock, "required") == 0;
 	const char *dir = setting(settings, n, "chdir");
 	const char *home = setting(settings, n, "home");
+	static char *command[FORCED_COMMAND_MAX / FORCED_COMMAND_LINE + 1];
+	size_t command_words = forced_command(settings, n, command,
+					      sizeof(command) / sizeof(command[0]));
 
 	/* Run again inside the session (a nested bash, a #!/bin/bash script,
 	 * $SHELL from tmux or vim): everything below is inherited already,
 	 * since every process the user runs descends from the first launch.
 	 * Doing it again would stack another filter, move the working
-	 * directory, and fail on keyctl, which the filter refuses. */
+	 * directory, and fail on keyctl, which the filter refuses.
+	 * With a forced command the real shell still runs here: only the
+	 * command and what it starts descend from the first launch (sshd
+	 * starts every channel's shell afresh, without filter or
+	 * no_new_privs), so a nested launch is the administrator's program
+	 * running a script, never a way the user chose. */
 	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2 ||
 	    prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1) {
 		execv(REAL_SHELL, argv);
@@ -142,6 +180,8 @@ int main(int argc, char **argv)
 	/* The plan's working directory; the home, then /, when it fails. */
 	if (dir && chdir(dir) < 0 && (!home || chdir(home) < 0) && chdir("/") < 0)
 		die("chdir /");
+	if (command_words)
+		exec_forced(command, argv);
 	execv(REAL_SHELL, argv);
 	die(REAL_SHELL);
 }

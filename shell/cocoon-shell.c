@@ -3,7 +3,8 @@
  * shell inside the user's sandbox. Anyone can run it with any argv,
  * environment, rlimits, umask, signal state and file descriptors, so it
  * trusts none of them: the user is the real uid, the policy path is
- * compiled in, and argv only reaches the real shell, inside the sandbox. */
+ * compiled in, and argv only reaches the real shell, inside the sandbox
+ * (or, under a forced `command`, only its SSH_ORIGINAL_COMMAND). */
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "environment.h"
+#include "forced_command.h"
 #include "resolve.h"
 #include "sandbox.h"
 #include "util.h"
@@ -101,18 +103,51 @@ static void take_rlimits(struct rlimit saved[RLIM_NLIMITS])
 	set_at_least(RLIMIT_MEMLOCK, 8 << 20, &saved[RLIMIT_MEMLOCK]);
 }
 
+static bool is_self(const char *path)
+{
+	struct stat self, target;
+	return strcmp(path, SELF_PATH) == 0 ||
+	       (stat(SELF_PATH, &self) == 0 && stat(path, &target) == 0 &&
+		self.st_dev == target.st_dev && self.st_ino == target.st_ino);
+}
+
 /* The real shell: the plan's, else bash, else sh; never ourselves. */
 static const char *real_shell(const struct plan *plan)
 {
 	const char *shell = plan->shell;
 	if (!shell)
 		shell = access("/bin/bash", X_OK) == 0 ? "/bin/bash" : "/bin/sh";
-	struct stat self, target;
-	if (strcmp(shell, SELF_PATH) == 0 ||
-	    (stat(SELF_PATH, &self) == 0 && stat(shell, &target) == 0 &&
-	     self.st_dev == target.st_dev && self.st_ino == target.st_ino))
+	if (is_self(shell))
 		die("the policy's shell %s is cocoon-shell itself", shell);
 	return shell;
+}
+
+/* `command`: the policy's argv replaces whatever the caller asked (a
+ * login, -c CMD, su's options); what was asked is only told, in
+ * SSH_ORIGINAL_COMMAND, set after the plan's own environment. */
+static char **forced_command(const struct plan *plan, char **caller_argv,
+			     char **env)
+{
+	if (is_self(plan->command[0]))
+		die("the policy's command %s is cocoon-shell itself", plan->command[0]);
+	static const char name[] = "SSH_ORIGINAL_COMMAND=";
+	const char *inherited = NULL;
+	char **out = NULL;
+	size_t n = 0, cap = 0;
+	for (char **e = env; *e; e++) {
+		if (!str_starts_with(*e, name))
+			*ARRAY_PUSH(out, n, cap) = *e;
+		else if (!inherited)
+			inherited = *e + strlen(name);
+	}
+	const char *original = forced_original_command(caller_argv, inherited,
+						       plan->command);
+	if (original)
+		*ARRAY_PUSH(out, n, cap) = xasprintf("%s%s", name, original);
+	*ARRAY_PUSH(out, n, cap) = NULL;
+	/* The old vector's strings live on in OUT, or are left for exec. */
+	free(env);
+	return out;
 }
 
 /* argv for the real shell: ours, with argv[0] naming the real shell and
@@ -178,6 +213,12 @@ int main(int argc, char **argv, char **envp)
 	char **shell_args = shell_argv(argc, argv, shell);
 	char **session_env = session_environment(&plan, caller_env, shell);
 	strv_free(caller_env);
+	const char *path = shell;
+	if (plan.command) {
+		session_env = forced_command(&plan, argv, session_env);
+		shell_args = plan.command;
+		path = plan.command[0];
+	}
 
 	if (!plan.sandboxed) {
 		/* sandbox = none: the administrator's explicit choice. */
@@ -190,14 +231,14 @@ int main(int argc, char **argv, char **envp)
 		umask(caller_umask);
 		if (chdir(plan.who.home) < 0 && chdir("/") < 0)
 			die("chdir: %s", strerror(errno));
-		execve(shell, shell_args, session_env);
-		die("%s: %s", shell, strerror(errno));
+		execve(path, shell_args, session_env);
+		die("%s: %s", path, strerror(errno));
 	}
 
 	bool expired = false;
 	struct sandbox_request req = {
 		.plan = &plan,
-		.path = shell,
+		.path = path,
 		.argv = shell_args,
 		.envp = session_env,
 		.init_path = COCOON_LIBEXECDIR "/cocoon-init",

@@ -363,6 +363,24 @@ static void test_limits(void)
 		     "well-formed session limits");
 }
 
+static void test_command(void)
+{
+	expect(DEFAULT_RULE "[profile p]\ncommand = bin/menu\n",
+	       "t.conf:4: error: command 'bin/menu' is not an absolute path",
+	       "command: a relative path");
+	expect(DEFAULT_RULE "[profile p]\ncommand =\n",
+	       "t.conf:4: error: 'command' takes PATH [ARG...] (got 0 words)",
+	       "command: empty");
+	expect(DEFAULT_RULE "[profile p]\ncommand = /usr/bin/../bin/sh\n",
+	       "t.conf:4: error: command '/usr/bin/../bin/sh' has a '.' or '..' component",
+	       "command: '..' in the path");
+	expect(DEFAULT_RULE "[profile p]\ncommand = /bin/menu %y\n",
+	       "t.conf:4: error: unknown token '%y'", "command: unknown token in an argument");
+	expect_clean(DEFAULT_RULE "[profile p]\ncommand = /bin/menu --user %u \"a b\"\n"
+		     "[user ann]\nprofile = p\ncommand = %h/menu\n",
+		     "command: a path with arguments, and %h, in profiles and rules");
+}
+
 int main(void)
 {
 	test_syntax();
@@ -372,5 +390,6 @@ int main(void)
 	test_warnings();
 	test_guest_directives();
 	test_limits();
+	test_command();
 	return tap_done();
 }

@@ -358,6 +358,59 @@ static void test_guest(void)
 	tap_ok(strcmp(a.hash, b.hash) != 0, "and tmp-size");
 	plan_free(&a);
 	plan_free(&b);
+}
+
+static void test_command(void)
+{
+	const char *policy =
+		"[default]\nprofile = kiosk\ncommand = /opt/menu --for %u \"a b\"\n"
+		"[profile kiosk]\nprofile = default\ncommand = /opt/old\n"
+		"[user ann]\nprofile = kiosk\nservice = login\n";
+	char *text = plan_text(policy, "sshd");
+	tap_like(text, "  command      /opt/menu --for ann 'a b' (instead", "the rule's command "
+		 "overrides its profile's, tokens expanded");
+	free(text);
+	text = plan_text(policy, "login");
+	tap_like(text, "  command      /opt/old (instead", "a profile's command holds");
+	free(text);
+	text = plan_text("[default]\nprofile = default\n", "login");
+	tap_ok(!strstr(text, "command"), "no command without the directive");
+	free(text);
+	text = plan_text("[default]\nprofile = default\ncommand = //opt//m/\n", "login");
+	tap_like(text, "command      /opt/m (", "the command's path is normalised");
+	free(text);
+
+	struct identity who = ann();
+	struct plan plan;
+	struct cc_error err;
+	struct strbuf out = { 0 };
+	resolve_as(policy, &who, "sshd", &plan, &err);
+	plan_print_json(&plan, &out);
+	tap_like(out.data, "\"command\":[\"/opt/menu\",\"--for\",\"ann\",\"a b\"]}",
+		 "JSON lists the command's words");
+	sb_free(&out);
+	plan_print_bwrap(&plan, &out, &err);
+	tap_like(out.data, "--die-with-parent -- /opt/menu --for ann 'a b'",
+		 "bwrap runs the command");
+	sb_free(&out);
+	char *joined = plan_command_text(&plan);
+	tap_is_str(joined, "/opt/menu --for ann a b", "the command as text");
+	free(joined);
+	struct plan other;
+	resolve_as(policy, &who, "login", &other, &err);
+	tap_ok(strcmp(plan.hash, other.hash) != 0, "the hash covers the command");
+	plan_free(&other);
+	plan_free(&plan);
+
+	struct strbuf big = { 0 };
+	sb_addf(&big, "[default]\nprofile = default\ncommand = /m");
+	for (int i = 0; i < 600; i++)
+		sb_addf(&big, " arg");
+	sb_addf(&big, "\n");
+	tap_ok(resolve_as(big.data, &who, "login", &plan, &err) == RESOLVE_ERROR &&
+	       strstr(err.msg, "command: longer than"), "an overlong command is refused");
+	plan_free(&plan);
+	sb_free(&big);
 	identity_free(&who);
 }
 
@@ -376,6 +429,7 @@ int main(void)
 	test_tokens();
 	test_hash();
 	test_guest();
+	test_command();
 	char *cmd = xasprintf("rm -rf '%s'", home_root);
 	if (system(cmd) != 0)
 		perror("cleanup");
