@@ -38,8 +38,13 @@ like "$OUT" "command      $MENU" "explain shows the forced command"
 run "$CTL" explain --service sshd cck1
 like "$OUT" "never the command: close them with the sshd Match block" \
 	"explain for sshd points at the Match block"
+# The example's tmpfs home and limits have no bubblewrap equivalent: the
+# command alone, on the default profile.
+printf '[profile k]\nprofile = default\ncommand = %s\n[default]\nprofile = k\n' "$MENU" |
+	policy_write cocoon.conf
 run "$CTL" explain --bwrap cck1
 like "$OUT" "--die-with-parent -- $MENU" "the bwrap rendering runs the command"
+sed 's/cocoon-kiosk/cckg/' "$EXAMPLE" | policy_write cocoon.conf
 
 # ---- cocoon-shell, through su as root ----
 run su cck1 -c id </dev/null
