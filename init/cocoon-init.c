@@ -2,6 +2,7 @@
 /* cocoon-init: pid 1 of a session's pid namespace.
  *
  * Usage (by the engine only): cocoon-init MAIN-PID | cocoon-init hold FD
+ * (and cocoon-init --version)
  *
  * "hold" (service mode, pam_cocoon): there is no main process; it reaps
  * whatever is reparented to it and lives until killed (SIGKILL from the
@@ -26,6 +27,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -68,6 +70,11 @@ static _Noreturn void end_all(int status)
 
 int main(int argc, char **argv)
 {
+	/* The engine never passes it: its arguments are numbers. */
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		printf("cocoon-init %s\n", COCOON_VERSION);
+		return 0;
+	}
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	char *end = NULL;
 	int hold = argc == 3 && strcmp(argv[1], "hold") == 0;
