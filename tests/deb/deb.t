@@ -47,6 +47,7 @@ remove_root() {
 	rm -rf --one-file-system "$ROOT"
 }
 trap remove_root EXIT
+trap 'exit 1' INT TERM HUP # so that the EXIT trap runs
 
 # is_done NAME: the last run succeeded; its output shown when not.
 is_done() {
