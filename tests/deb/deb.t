@@ -131,11 +131,15 @@ is "$(stat -c '%a' "$ROOT/usr/bin/cocoon-shell")" 4750 "a statoverride sets coco
 in_root dpkg-statoverride --remove /usr/bin/cocoon-shell
 in_root dpkg -i /tmp/debs/cocoon-shell.deb >/dev/null 2>&1
 is "$(stat -c '%a' "$ROOT/usr/bin/cocoon-shell")" 4755 "without it the package's 4755 again"
+grep -qx /usr/bin/cocoon-shell "$ROOT/etc/shells"; ok $? "an upgrade keeps it in /etc/shells"
 
 # libpam-cocoon: removal refused while a stack names the module.
 printf 'session required pam_cocoon.so return\n@include common-session\nsession required pam_cocoon.so\n' \
 	> "$ROOT/etc/pam.d/cocoon-deb-test"
+run in_root dpkg -i /tmp/debs/libpam-cocoon.deb
+is_done "an upgrade of libpam-cocoon is not refused"
 run in_root dpkg -r libpam-cocoon
+printf '%s\n' "$OUT" | sed 's/^/# /'
 ok $((RC == 0)) "libpam-cocoon removal fails while /etc/pam.d names pam_cocoon.so"
 like "$OUT" "refusing removal" "with a message"
 like "$OUT" "/etc/pam.d/cocoon-deb-test" "that names the file"
@@ -151,7 +155,10 @@ rm -f "$ROOT/etc/pam.d/cocoon-deb-test"
 
 # cocoon-shell: removal refused while an account uses it.
 in_root useradd -s /usr/bin/cocoon-shell cocoondeb
+run in_root dpkg -i /tmp/debs/cocoon-shell.deb
+is_done "an upgrade of cocoon-shell is not refused"
 run in_root dpkg -r cocoon-shell
+printf '%s\n' "$OUT" | sed 's/^/# /'
 ok $((RC == 0)) "cocoon-shell removal fails while an account uses it"
 like "$OUT" "refusing removal" "with a message"
 like "$OUT" "cocoondeb" "that names the account"
