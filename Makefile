@@ -49,9 +49,10 @@ TESTS      := $(sort $(wildcard tests/*/*.t))
 
 DEB_PACKAGES := build-essential pkg-config libinih-dev libpam0g-dev libcap-dev \
 	libseccomp-dev perl groff-base clang libclang-rt-14-dev bubblewrap pamtester openssh-server \
-	openssh-client iproute2 procps util-linux sudo login passwd rsync git tmux bsdextrautils python3 valgrind bash-completion
+	openssh-client iproute2 procps util-linux sudo login passwd rsync git tmux bsdextrautils python3 valgrind \
+	bash-completion debhelper dpkg-dev fakeroot lintian debootstrap
 
-.PHONY: all deps bench check check-build check-deps unit sanitize fuzz fuzz-short demo install uninstall clean
+.PHONY: all deps bench check check-build check-deps unit sanitize fuzz fuzz-short demo install uninstall clean deb deb-test
 
 all: $(PROGRAMS)
 
@@ -231,4 +232,23 @@ uninstall:
 
 clean:
 	rm -rf build
+
+# Debian packages into build/deb/, built from a copy of the tree so that
+# dpkg-buildpackage's output (written to the parent directory) stays
+# under build/. debian/changelog must carry the VERSION file's version.
+# lintian fails the target on errors.
+DEB_OUT    := build/deb
+deb: check-deps
+	@v=$$(dpkg-parsechangelog -S Version); [ "$$v" = "$(VERSION)" ] || \
+		{ echo "debian/changelog is at $$v, VERSION at $(VERSION)" >&2; exit 1; }
+	rm -rf $(DEB_OUT) && mkdir -p $(DEB_OUT)/src
+	rsync -a --exclude=/build --exclude=/.git ./ $(DEB_OUT)/src/
+	cd $(DEB_OUT)/src && dpkg-buildpackage -b -us -uc
+	rm -rf $(DEB_OUT)/src
+	lintian --fail-on error $(DEB_OUT)/cocoon_$(VERSION)_*.changes
+
+# Install, check and remove the packages in a minimal Debian 12 root
+# (debootstrap, kept under build/deb-cache between runs).
+deb-test: deb
+	COCOON_DEB_TEST=1 prove -v tests/deb/deb.t
 -include $(wildcard $(BUILDDIR)/common/*.d)

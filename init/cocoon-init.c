@@ -3,6 +3,7 @@
  *
  * Usage (by the engine only): cocoon-init MAIN-PID [DEADLINE]
  *                              | cocoon-init hold FD [DEADLINE]
+ *                              | cocoon-init --version
  *
  * DEADLINE (max-session-time): a CLOCK_BOOTTIME second at which the
  * session ends: SIGHUP to every process of the namespace, GRACE seconds
@@ -32,6 +33,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -101,6 +103,11 @@ static int deadline_step(long long *deadline, int *hung_up, int status)
 
 int main(int argc, char **argv)
 {
+	/* The engine never passes it: its arguments are numbers. */
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		printf("cocoon-init %s\n", COCOON_VERSION);
+		return 0;
+	}
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	char *end = NULL;
 	int hold = (argc == 3 || argc == 4) && strcmp(argv[1], "hold") == 0;

@@ -32,6 +32,11 @@
 #define REAL_SHELL "/run/cocoon/shell"
 #define MAX_FILTER (64 * 1024)
 
+/* No --version: the user's shell path leads here, so every argument is
+ * the real shell's (bash --version must reach bash). The version is in
+ * the file instead, for strings(1) and the package tests. */
+__attribute__((used)) static const char version[] = "cocoon-launch " COCOON_VERSION;
+
 static void die(const char *what)
 {
 	fprintf(stderr, "cocoon-launch: %s: %s\n", what, strerror(errno));

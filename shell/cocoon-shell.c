@@ -166,6 +166,13 @@ static char **shell_argv(int argc, char **argv, const char *shell)
 
 int main(int argc, char **argv, char **envp)
 {
+	/* Only a direct call with that one argument, as bash takes it: no
+	 * login starts a shell so (login, su - and sshd set a '-' argv[0];
+	 * sshd always passes -c). It does nothing privileged. */
+	if (argc == 2 && argv[0][0] != '-' && strcmp(argv[1], "--version") == 0) {
+		printf("cocoon-shell %s\n", COCOON_VERSION);
+		return 0;
+	}
 	ensure_stdio();
 	/* A descriptor the caller left open (a host directory, say) must not
 	 * reach the session; nothing above 2 is ours yet. */

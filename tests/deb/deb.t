@@ -1,0 +1,190 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The Debian packages of `make deb` install, work and go away cleanly in a
+# fresh Debian 12 root (debootstrap --variant=minbase, then chroot). Slow
+# and it needs the Debian mirror, so it runs only with COCOON_DEB_TEST=1,
+# as `make deb-test` sets it.
+if [ "${COCOON_DEB_TEST:-}" != 1 ]; then
+	echo "1..0 # SKIP set COCOON_DEB_TEST=1 (make deb-test) to run it"
+	exit 0
+fi
+# Every mount of this test lives in a mount namespace of its own, so none
+# outlives it, whatever happens.
+if [ -z "${COCOON_DEB_TEST_NS:-}" ]; then
+	COCOON_DEB_TEST_NS=1 exec unshare --mount --propagation private "$0" "$@"
+fi
+# Only lib.sh's TAP helpers are used here, not the tree make check installs.
+: "${COCOON_ROOT:=/nonexistent}"
+. "$(dirname "$0")/../lib.sh"
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+VERSION=$(cat "$TOP/VERSION")
+DEBS=$TOP/build/deb
+BASE=$TOP/build/deb-cache/base       # pristine root, kept between runs
+ARCHIVES=$TOP/build/deb-cache/archives
+ROOT=$TOP/build/deb-root             # this run's root
+MULTIARCH=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+ARCH=$(dpkg --print-architecture)
+# The mirror this machine's apt uses.
+MIRROR=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+	/etc/apt/sources.list.d/*.sources 2>/dev/null |
+	sed -n -E 's,^(URIs:[[:space:]]*|deb[[:space:]]+(\[[^]]*\][[:space:]]+)?)(https?://[^[:space:]]*/debian)/?([[:space:]].*)?$,\3,p' |
+	head -n 1)
+: "${MIRROR:=http://deb.debian.org/debian}"
+
+unmount_root() {
+	local m
+	for m in $(findmnt -rn -o TARGET | grep -F "$ROOT/" | sort -r); do
+		umount "$m"
+	done
+}
+remove_root() {
+	unmount_root
+	if findmnt -rn -o TARGET | grep -qF "$ROOT/"; then
+		echo "# $ROOT still has mounts; left in place" >&2
+		return 1
+	fi
+	rm -rf --one-file-system "$ROOT"
+}
+trap remove_root EXIT
+trap 'exit 1' INT TERM HUP # so that the EXIT trap runs
+
+# is_done NAME: the last run succeeded; its output shown when not.
+is_done() {
+	is "$RC" 0 "$1"
+	[ "$RC" -eq 0 ] || printf '%s\n' "$OUT" | tail -n 30 | sed 's/^/# /'
+}
+
+in_root() { chroot "$ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+	DEBIAN_FRONTEND=noninteractive LC_ALL=C "$@"; }
+status_of() { in_root dpkg-query -W -f='${db:Status-Abbrev}' "$1" 2>/dev/null | tr -d ' '; }
+
+for p in cocoon libpam-cocoon cocoon-shell; do
+	[ -f "$DEBS/${p}_${VERSION}_$ARCH.deb" ] || {
+		echo "Bail out! no $p package of version $VERSION in $DEBS: run make deb"; exit 1; }
+done
+
+# The root: debootstrap once (its time is reported), then a copy per run.
+if [ ! -e "$BASE/.complete" ]; then
+	rm -rf --one-file-system "$BASE"
+	start=$(date +%s)
+	run debootstrap --variant=minbase bookworm "$BASE" "$MIRROR"
+	is_done "debootstrap bookworm from $MIRROR"
+	[ "$RC" -eq 0 ] || { done_testing; exit 1; }
+	echo "# debootstrap took $(( $(date +%s) - start ))s"
+	touch "$BASE/.complete"
+fi
+remove_root || exit 1
+cp -a "$BASE" "$ROOT"
+mount -t proc proc "$ROOT/proc"
+mkdir -p "$ARCHIVES/partial"
+mount --bind "$ARCHIVES" "$ROOT/var/cache/apt/archives"
+mkdir -p "$ROOT/tmp/debs"
+for p in cocoon libpam-cocoon cocoon-shell; do
+	cp "$DEBS/${p}_${VERSION}_$ARCH.deb" "$ROOT/tmp/debs/$p.deb"
+done
+
+# Install: dpkg first, then apt for the dependencies from the mirror.
+run in_root apt-get update -qq
+is_done "apt-get update in the root"
+in_root dpkg -i /tmp/debs/cocoon.deb /tmp/debs/libpam-cocoon.deb /tmp/debs/cocoon-shell.deb \
+	>/dev/null 2>&1
+run in_root apt-get install -f -y -qq
+is_done "apt-get install -f brings the dependencies"
+for p in cocoon libpam-cocoon cocoon-shell; do
+	is "$(status_of $p)" ii "$p is installed"
+	is "$(in_root dpkg-query -W -f='${Version}' $p)" "$VERSION" "$p's version is VERSION's"
+done
+
+# Files in place.
+for f in /usr/sbin/cocoonctl /usr/libexec/cocoon/cocoon-init /usr/libexec/cocoon/cocoon-launch \
+	/usr/lib/$MULTIARCH/security/pam_cocoon.so /usr/bin/cocoon-shell /etc/cocoon/cocoon.conf \
+	/etc/apparmor.d/cocoon-shell /usr/share/man/man5/cocoon.conf.5.gz \
+	/usr/share/man/man8/cocoonctl.8.gz /usr/share/man/man8/pam_cocoon.8.gz \
+	/usr/share/man/man1/cocoon-shell.1.gz /usr/share/doc/libpam-cocoon/README.Debian; do
+	[ -f "$ROOT$f" ]; ok $? "$f installed"
+done
+[ -d "$ROOT/var/lib/cocoon" ]; ok $? "/var/lib/cocoon exists"
+like "$(in_root dpkg-query -W -f='${Conffiles}' cocoon)" "/etc/cocoon/cocoon.conf " \
+	"cocoon.conf is a conffile"
+is "$(stat -c '%a %U %G' "$ROOT/usr/bin/cocoon-shell")" "4755 root root" "cocoon-shell is 4755 root"
+grep -q cocoon-shell "$ROOT/etc/shells"; ok $((! $?)) \
+	"cocoon-shell is not in /etc/shells (a user whose shell is listed may chsh to another)"
+run in_root ls /etc/pam.d
+unlike "$OUT" "cocoon" "no PAM file of ours is installed"
+run grep -rls pam_cocoon "$ROOT/etc/pam.d" "$ROOT/usr/share/pam-configs"
+is "$OUT" "" "no stack (nor pam-auth-update profile) names the module"
+
+# One version everywhere.
+is "$(in_root cocoonctl --version)" "cocoonctl $VERSION" "cocoonctl --version"
+is "$(in_root cocoon-shell --version)" "cocoon-shell $VERSION" "cocoon-shell --version"
+is "$(in_root /usr/libexec/cocoon/cocoon-init --version)" "cocoon-init $VERSION" "cocoon-init --version"
+grep -qaF "cocoon-launch $VERSION" "$ROOT/usr/libexec/cocoon/cocoon-launch"
+ok $? "cocoon-launch carries the version"
+
+run in_root cocoonctl check
+is_done "cocoonctl check passes on the shipped policy"
+
+# dpkg-statoverride wins over the package's mode, on reinstall too.
+in_root dpkg-statoverride --add root root 4750 /usr/bin/cocoon-shell
+in_root dpkg -i /tmp/debs/cocoon-shell.deb >/dev/null 2>&1
+is "$(stat -c '%a' "$ROOT/usr/bin/cocoon-shell")" 4750 "a statoverride sets cocoon-shell's mode"
+in_root dpkg-statoverride --remove /usr/bin/cocoon-shell
+in_root dpkg -i /tmp/debs/cocoon-shell.deb >/dev/null 2>&1
+is "$(stat -c '%a' "$ROOT/usr/bin/cocoon-shell")" 4755 "without it the package's 4755 again"
+
+# libpam-cocoon: removal refused while a stack names the module.
+printf 'session required pam_cocoon.so return\n@include common-session\nsession required pam_cocoon.so\n' \
+	> "$ROOT/etc/pam.d/cocoon-deb-test"
+run in_root dpkg -i /tmp/debs/libpam-cocoon.deb
+is_done "an upgrade of libpam-cocoon is not refused"
+run in_root dpkg -r libpam-cocoon
+printf '%s\n' "$OUT" | sed 's/^/# /'
+ok $((RC == 0)) "libpam-cocoon removal fails while /etc/pam.d names pam_cocoon.so"
+like "$OUT" "refusing removal" "with a message"
+like "$OUT" "/etc/pam.d/cocoon-deb-test" "that names the file"
+is "$(status_of libpam-cocoon | cut -c2)" i "libpam-cocoon stays installed (its state; dpkg keeps the wish to remove it)"
+[ -f "$ROOT/usr/lib/$MULTIARCH/security/pam_cocoon.so" ]; ok $? "and so does the module"
+# Control: a commented line does not count; then removal goes through.
+printf '# session required pam_cocoon.so\n@include common-session\n' \
+	> "$ROOT/etc/pam.d/cocoon-deb-test"
+run in_root dpkg -r libpam-cocoon
+is_done "libpam-cocoon removed once only a comment names it"
+[ ! -e "$ROOT/usr/lib/$MULTIARCH/security/pam_cocoon.so" ]; ok $? "the module is gone"
+rm -f "$ROOT/etc/pam.d/cocoon-deb-test"
+
+# cocoon-shell: removal refused while an account uses it.
+in_root useradd -s /usr/bin/cocoon-shell cocoondeb
+run in_root dpkg -i /tmp/debs/cocoon-shell.deb
+is_done "an upgrade of cocoon-shell is not refused"
+run in_root dpkg -r cocoon-shell
+printf '%s\n' "$OUT" | sed 's/^/# /'
+ok $((RC == 0)) "cocoon-shell removal fails while an account uses it"
+like "$OUT" "refusing removal" "with a message"
+like "$OUT" "cocoondeb" "that names the account"
+is "$(status_of cocoon-shell | cut -c2)" i "cocoon-shell stays installed (its state; dpkg keeps the wish to remove it)"
+# Control: with another shell the removal goes through.
+in_root usermod -s /bin/bash cocoondeb
+run in_root dpkg -r cocoon-shell
+is_done "cocoon-shell removed once no account uses it"
+[ ! -e "$ROOT/usr/bin/cocoon-shell" ]; ok $? "the shell is gone"
+grep -q cocoon-shell "$ROOT/etc/shells"; ok $((! $?)) "and not in /etc/shells"
+in_root userdel cocoondeb
+
+# cocoon: remove keeps the policy and the state; purge takes both.
+echo state > "$ROOT/var/lib/cocoon/test-state"
+run in_root dpkg -r cocoon
+is_done "cocoon removed"
+[ -f "$ROOT/etc/cocoon/cocoon.conf" ]; ok $? "remove keeps cocoon.conf"
+[ -f "$ROOT/var/lib/cocoon/test-state" ]; ok $? "remove keeps /var/lib/cocoon"
+[ ! -e "$ROOT/usr/sbin/cocoonctl" ]; ok $? "remove takes cocoonctl"
+run in_root dpkg --purge cocoon libpam-cocoon cocoon-shell
+is_done "the three purged"
+[ ! -e "$ROOT/etc/cocoon/cocoon.conf" ]; ok $? "purge removes cocoon.conf"
+[ ! -e "$ROOT/var/lib/cocoon" ]; ok $? "purge removes /var/lib/cocoon"
+grep -Eq '^Package: (cocoon|libpam-cocoon|cocoon-shell)$' "$ROOT/var/lib/dpkg/status"
+ok $((! $?)) "no package of ours is left in dpkg's database"
+left=$(cd "$ROOT" && find etc usr var -name '*cocoon*' 2>/dev/null | grep -v '^var/lib/dpkg/')
+is "$left" "" "no file of ours is left"
+
+done_testing
