@@ -231,25 +231,35 @@ static int add_hierarchy(struct cgroup *cg, const char *mount, bool v2,
 	struct hierarchy *h = &cg->h[cg->n];
 	char parent[PATH_MAX];
 	snprintf(parent, sizeof(parent), "%s/cocoon", mount);
-	if (make_dir(parent, err) < 0)
-		return -1;
-	if (v2) {
-		char enable[64] = "";
-		for (size_t i = 0; i < n; i++)
-			snprintf(enable + strlen(enable), sizeof(enable) - strlen(enable),
-				 "%s+%s", i ? " " : "", names[i]);
-		if (write_file(mount, "cgroup.subtree_control", enable, err) < 0 ||
-		    write_file(parent, "cgroup.subtree_control", enable, err) < 0)
-			return -1;
-	}
 	*h = (struct hierarchy){ .mount = xstrdup(mount), .v2 = v2, .procs = -1,
 				 .dir = xasprintf("%s/%s", parent, id),
 				 .origin = own_cgroup(v2 ? NULL : controller) };
 	cg->n++;
-	if (mkdir(h->dir, 0755) < 0) {
+	char enable[64] = "";
+	for (size_t i = 0; v2 && i < n; i++)
+		snprintf(enable + strlen(enable), sizeof(enable) - strlen(enable),
+			 "%s+%s", i ? " " : "", names[i]);
+	/* The last session to end removes the shared parent; one starting
+	 * meanwhile finds it gone (ENOENT) and makes it again. */
+	int made = -1;
+	for (int tries = 0; made < 0 && tries < 3; tries++) {
+		if (make_dir(parent, err) < 0)
+			break;
+		if (v2 && (write_file(mount, "cgroup.subtree_control", enable, err) < 0 ||
+			   write_file(parent, "cgroup.subtree_control", enable, err) < 0))
+			break;
+		made = mkdir(h->dir, 0755);
+		if (made < 0 && errno != ENOENT) {
+			cc_fail_errno(err, "cgroup: mkdir %s", h->dir);
+			break;
+		}
+		if (made < 0)
+			cc_fail_errno(err, "cgroup: mkdir %s", h->dir);
+	}
+	if (made < 0) {
 		free(h->dir);
 		h->dir = NULL; /* not ours: never removed */
-		return cc_fail_errno(err, "cgroup: mkdir %s/%s", parent, id);
+		return -1;
 	}
 	if (set_limits(h, controller, l, err) < 0)
 		return -1;
@@ -356,8 +366,13 @@ void cgroup_destroy(struct cgroup *cg)
 		/* v2 kills a whole cgroup at once (5.14 and later). */
 		if (owner && h->dir && h->v2)
 			write_file(h->dir, "cgroup.kill", "1", &ignored);
-		if (owner && h->dir && drain(h))
-			rmdir(h->dir);
+		if (owner && h->dir && drain(h) && rmdir(h->dir) == 0) {
+			/* The shared parent goes with its last session (EBUSY
+			 * while others live). */
+			char *parent = xasprintf("%s/cocoon", h->mount);
+			rmdir(parent);
+			free(parent);
+		}
 		free(h->mount);
 		free(h->dir);
 		free(h->origin);
