@@ -53,6 +53,7 @@ static const struct directive_spec directives[] = {
 	{ "pids-max", D_PIDS_MAX, 1, 1, BOTH, "COUNT|none" },
 	{ "cpu-max", D_CPU_MAX, 1, 1, BOTH, "PERCENT%|none" },
 	{ "command", D_COMMAND, 1, 0, BOTH, "PATH [ARG...]" },
+	{ "seccomp-log", D_SECCOMP_LOG, 1, 1, BOTH, "yes|no" },
 };
 
 const struct directive_spec *directive_lookup(const char *name)
@@ -399,7 +400,7 @@ int directive_check_words(const struct directive_spec *spec, char *const *words,
 		return check_env_name(words[0], err);
 	case D_UNSETENV:
 		return check_env_name(words[0], err);
-	case D_CLEARENV: case D_NEW_SESSION: case D_NO_NEW_PRIVS:
+	case D_CLEARENV: case D_NEW_SESSION: case D_NO_NEW_PRIVS: case D_SECCOMP_LOG:
 		return parse_bool(words[0], &b, err);
 	case D_UNSHARE:
 		return parse_namespaces(words, count, &u, err);

@@ -56,6 +56,7 @@ enum directive_id {
 	D_PIDS_MAX,
 	D_CPU_MAX,
 	D_COMMAND,
+	D_SECCOMP_LOG,
 };
 
 /* Bits of where a directive may appear. */

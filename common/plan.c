@@ -157,6 +157,7 @@ void plan_hash(struct plan *plan)
 	hash_u64(&h, plan->seccomp);
 	hash_str(&h, plan->seccomp_file);
 	hash_u64(&h, plan->no_new_privs);
+	hash_u64(&h, plan->seccomp_log);
 	hash_u64(&h, plan->landlock_required);
 	hash_u64(&h, plan->home);
 	hash_u64(&h, plan->home_size);

@@ -108,6 +108,7 @@ struct plan {
 	bool new_session;
 	enum seccomp_mode seccomp;
 	char *seccomp_file;
+	bool seccomp_log;   /* refused calls reach the kernel's audit log */
 	bool no_new_privs;
 	bool landlock_required; /* refuse the session without a Landlock wall */
 	struct session_limits limits;

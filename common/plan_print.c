@@ -177,7 +177,8 @@ void plan_print_text(const struct plan *plan, struct strbuf *out)
 		else
 			sb_addf(out, "  unsetenv     %s\n", plan->env[i].name);
 	}
-	sb_addf(out, "  seccomp      %s\n", seccomp_name(plan));
+	sb_addf(out, "  seccomp      %s%s\n", seccomp_name(plan),
+		plan->seccomp_log ? " (refusals logged)" : "");
 	sb_addf(out, "  no-new-privs %s\n", yes_no(plan->no_new_privs));
 	sb_addf(out, "  landlock     %s\n", plan->landlock_required ? "required" : "best-effort");
 	sb_addf(out, "  home         %s", home_mode_name(plan->home));
@@ -287,6 +288,7 @@ void plan_print_json(const struct plan *plan, struct strbuf *out)
 	}
 	sb_addf(out, "],");
 	json_str_field(out, "seccomp", seccomp_name(plan), true);
+	sb_addf(out, "\"seccomp_log\":%s,", plan->seccomp_log ? "true" : "false");
 	sb_addf(out, "\"no_new_privs\":%s,\"landlock\":\"%s\",",
 		plan->no_new_privs ? "true" : "false",
 		plan->landlock_required ? "required" : "best-effort");

@@ -217,6 +217,10 @@ static void apply(struct merge *m, const struct directive *d)
 		if (parse_bool(w[0], &b, NULL) == 0)
 			plan->no_new_privs = b;
 		break;
+	case D_SECCOMP_LOG:
+		if (parse_bool(w[0], &b, NULL) == 0)
+			plan->seccomp_log = b;
+		break;
 	case D_UNSHARE:
 		parse_namespaces(w, d->nwords, &plan->namespaces, NULL);
 		break;

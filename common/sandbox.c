@@ -1165,10 +1165,11 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	}
 	const char *home = plan->who.home && plan->who.home[0] == '/' &&
 			   !strchr(plan->who.home, '\n') ? plan->who.home : NULL;
-	char launch[64 + 2 * PATH_MAX + FORCED_COMMAND_MAX];
+	char launch[128 + 2 * PATH_MAX + FORCED_COMMAND_MAX];
 	int len = snprintf(launch, sizeof(launch), "no-new-privs=%s\nseccomp=%s\n"
-			   "landlock=%s\n%s%s%s%s%s%s", plan->no_new_privs ? "yes" : "no",
-			   setup.bpf ? "yes" : "no",
+			   "seccomp-log=%s\nlandlock=%s\n%s%s%s%s%s%s",
+			   plan->no_new_privs ? "yes" : "no", setup.bpf ? "yes" : "no",
+			   plan->seccomp_log ? "yes" : "no",
 			   plan->landlock_required ? "required" : "best-effort",
 			   plan->chdir ? "chdir=" : "", plan->chdir ? plan->chdir : "",
 			   plan->chdir ? "\n" : "", home ? "home=" : "",

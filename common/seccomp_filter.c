@@ -38,6 +38,7 @@
 struct seccomp_filter {
 	struct sock_filter *insns; /* NULL: nothing to load (seccomp = none) */
 	unsigned short len;
+	bool log; /* seccomp-log: SECCOMP_FILTER_FLAG_LOG */
 };
 
 /* A system call refused outright. */
@@ -642,6 +643,7 @@ struct seccomp_filter *seccomp_prepare(const struct plan *plan,
 	struct seccomp_filter *filter = xcalloc(1, sizeof(*filter));
 	struct file_rules rules = { 0 };
 	int rc = 0;
+	filter->log = plan->seccomp_log;
 	if (plan->seccomp == SECCOMP_NONE)
 		return filter;
 	if (plan->seccomp == SECCOMP_FILE) {
@@ -670,9 +672,11 @@ int seccomp_load_filter(struct seccomp_filter *filter, struct cc_error *err)
 	if (!filter->insns)
 		return 0;
 	struct sock_fprog prog = { .len = filter->len, .filter = filter->insns };
-	/* No flags: no TSYNC (one thread), and the kernel's default for
-	 * speculative store bypass. No no_new_privs either: see seccomp_filter.h. */
-	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) == 0)
+	/* No TSYNC (one thread), and the kernel's default for speculative
+	 * store bypass. LOG sends every refusal (the errno and kill actions)
+	 * to the audit log. No no_new_privs either: see seccomp_filter.h. */
+	unsigned flags = filter->log ? SECCOMP_FILTER_FLAG_LOG : 0;
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog) == 0)
 		return 0;
 	if (errno == EACCES)
 		return cc_fail(err, "seccomp: loading the filter needs "

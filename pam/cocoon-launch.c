@@ -129,6 +129,7 @@ int main(int argc, char **argv)
 	settings[n] = '\0';
 	int nnp = is_yes(setting(settings, n, "no-new-privs"));
 	int filter = is_yes(setting(settings, n, "seccomp"));
+	int log = is_yes(setting(settings, n, "seccomp-log"));
 	const char *landlock = setting(settings, n, "landlock");
 	int landlock_required = landlock && strcmp(landlock, "required") == 0;
 	const char *dir = setting(settings, n, "chdir");
@@ -179,7 +180,8 @@ int main(int argc, char **argv)
 			.len = (unsigned short)(bytes / sizeof(struct sock_filter)),
 			.filter = code,
 		};
-		if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
+		if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+			    log ? SECCOMP_FILTER_FLAG_LOG : 0, &prog) < 0)
 			die("loading the seccomp filter");
 	}
 	/* The plan's working directory; the home, then /, when it fails. */

@@ -17,7 +17,9 @@
 #include <string.h>
 #include <sys/random.h>
 #include <syslog.h>
+#include <time.h>
 
+#include "audit.h"
 #include "cgroup.h"
 #include "resolve.h"
 #include "rlimits.h"
@@ -125,7 +127,7 @@ static int new_session_id(char id[33])
  * service exports to the user's processes. clearenv and new-session
  * need the command's own process, which a module never sees. */
 static int apply_environment(pam_handle_t *pamh, const struct plan *plan,
-			     const char *id)
+			     const char *id, struct cc_error *err)
 {
 	if (plan->clearenv || plan->new_session)
 		pam_syslog(pamh, LOG_NOTICE, "%s%s%s ignored in PAM mode",
@@ -142,18 +144,13 @@ static int apply_environment(pam_handle_t *pamh, const struct plan *plan,
 		char *entry = xasprintf("%s=%s", e->name, e->value);
 		int rc = pam_putenv(pamh, entry);
 		free(entry);
-		if (rc != PAM_SUCCESS) {
-			pam_syslog(pamh, LOG_ERR, "setenv %s: %s", e->name,
-				   pam_strerror(pamh, rc));
-			return -1;
-		}
+		if (rc != PAM_SUCCESS)
+			return cc_fail(err, "setenv %s: %s", e->name, pam_strerror(pamh, rc));
 	}
 	char entry[64];
 	snprintf(entry, sizeof(entry), "COCOON_SESSION_ID=%s", id);
-	if (pam_putenv(pamh, entry) != PAM_SUCCESS) {
-		pam_syslog(pamh, LOG_ERR, "exporting COCOON_SESSION_ID failed");
-		return -1;
-	}
+	if (pam_putenv(pamh, entry) != PAM_SUCCESS)
+		return cc_fail(err, "exporting COCOON_SESSION_ID failed");
 	return 0;
 }
 
@@ -223,37 +220,131 @@ static int check_systemd_limits(pam_handle_t *pamh, const struct plan *plan,
 	return 0;
 }
 
-/* Refuse the session; in mode=audit, only say that it would be refused:
- * audit is for trying a policy on a live host without locking anyone out. */
-static int refuse(pam_handle_t *pamh, const struct module_args *args,
-		  const char *user, const char *service, const char *why)
+/* ---- Audit records (cocoon.conf(5), AUDIT RECORDS) ----
+ * One line each to authpriv, through pam_syslog: what the session is,
+ * from PAM's items, and what happened to it. */
+#define RECORD_NAME "pam_cocoon_record"
+
+static const char *item(pam_handle_t *pamh, int type)
 {
-	if (args->audit) {
-		pam_syslog(pamh, LOG_WARNING, "mode=audit: would refuse the session "
-			   "of %s on %s: %s; leaving it unconfined", user, service, why);
-		return PAM_IGNORE;
-	}
-	pam_syslog(pamh, LOG_ERR, "refusing the session of %s on %s: %s", user,
-		   service, why);
-	return PAM_SESSION_ERR;
+	const void *value = NULL;
+	return pam_get_item(pamh, type, &value) == PAM_SUCCESS ? value : NULL;
+}
+
+static void audit_log(pam_handle_t *pamh, int priority, struct audit_record *r)
+{
+	if (!r->user)
+		r->user = item(pamh, PAM_USER);
+	r->service = item(pamh, PAM_SERVICE);
+	r->rhost = item(pamh, PAM_RHOST);
+	r->tty = item(pamh, PAM_TTY);
+	r->ruser = item(pamh, PAM_RUSER);
+	struct strbuf line = { 0 };
+	audit_format(r, &line);
+	pam_syslog(pamh, priority, "%s", line.data);
+	sb_free(&line);
+}
+
+/* What the end record needs of the session: its id, when it started and
+ * the plan's name (rule, profile, hash, namespaces). */
+struct session_record {
+	struct plan plan;
+	char id[33];
+	struct timespec started;
+};
+
+static void free_record(pam_handle_t *pamh, void *data, int error_status)
+{
+	(void)pamh;
+	(void)error_status;
+	struct session_record *rec = data;
+	plan_free(&rec->plan);
+	free(rec);
+}
+
+static int keep_record(pam_handle_t *pamh, const struct plan *plan, const char *id)
+{
+	struct session_record *rec = xcalloc(1, sizeof(*rec));
+	plan_init(&rec->plan);
+	rec->plan.sandboxed = true;
+	rec->plan.namespaces = plan->namespaces;
+	rec->plan.rule = plan->rule ? xstrdup(plan->rule) : NULL;
+	rec->plan.profile = plan->profile ? xstrdup(plan->profile) : NULL;
+	memcpy(rec->plan.hash, plan->hash, sizeof(rec->plan.hash));
+	snprintf(rec->id, sizeof(rec->id), "%s", id);
+	clock_gettime(CLOCK_BOOTTIME, &rec->started);
+	if (pam_set_data(pamh, RECORD_NAME, rec, free_record) == PAM_SUCCESS)
+		return 0;
+	free_record(pamh, rec, 0);
+	return -1;
+}
+
+/* Refuse the session R describes; in mode=audit, only say that it would
+ * be refused: audit is for trying a policy on a live host without
+ * locking anyone out. */
+static int refuse(pam_handle_t *pamh, bool audit, struct audit_record *r,
+		  const char *why)
+{
+	r->event = audit ? "start" : "refuse";
+	r->mode = audit ? "audit" : NULL;
+	r->result = audit ? "would-refuse" : "refused";
+	r->reason = why;
+	audit_log(pamh, audit ? LOG_WARNING : LOG_ERR, r);
+	return audit ? PAM_IGNORE : PAM_SESSION_ERR;
 }
 
 /* A mistyped module line refuses everyone but root: like a broken
  * policy, it must not lock the administrator out. */
 static int root_or_refuse(pam_handle_t *pamh)
 {
-	const char *user = NULL;
+	const char *user = item(pamh, PAM_USER);
 	struct identity who;
 	struct cc_error err;
-	if (pam_get_item(pamh, PAM_USER, (const void **)&user) == PAM_SUCCESS && user &&
-	    identity_lookup(user, &who, &err) == 0) {
+	if (user && identity_lookup(user, &who, &err) == 0) {
 		bool root = who.uid == 0;
 		identity_free(&who);
 		if (root)
 			return PAM_IGNORE;
 	}
-	pam_syslog(pamh, LOG_ERR, "refusing the session: bad module arguments");
+	struct audit_record r;
+	audit_init(&r, "refuse");
+	r.result = "refused";
+	r.reason = "bad module arguments";
+	audit_log(pamh, LOG_ERR, &r);
 	return PAM_SESSION_ERR;
+}
+
+/* The session enters the sandbox: the entry, the limits and the
+ * environment, or nothing at all. */
+static int enter(pam_handle_t *pamh, const struct plan *plan, const char *id,
+		 struct cc_error *err)
+{
+	struct sandbox_handle *handle = NULL;
+	struct sandbox_request req = {
+		.plan = plan,
+		.init_path = COCOON_LIBEXECDIR "/cocoon-init",
+		.launcher_path = COCOON_LIBEXECDIR "/cocoon-launch",
+		.session_id = id,
+		.systemd_cgroup = cgroup_under_systemd(),
+	};
+	if (sandbox_enter(&req, &handle, err) < 0)
+		return -1;
+	if (pam_set_data(pamh, DATA_NAME, handle, end_session) != PAM_SUCCESS) {
+		sandbox_return(handle, err);
+		sandbox_end(handle);
+		return cc_fail(err, "pam_set_data failed");
+	}
+	/* Like pam_limits, on the service process: what it forks (the
+	 * shell, internal-sftp) inherits them. After pam_limits, and only
+	 * ever lower. Replacing the data on failure runs its cleanup: back
+	 * to the host, and the session ended. */
+	if (rlimits_apply(&plan->limits, err) < 0 ||
+	    apply_environment(pamh, plan, id, err) < 0 ||
+	    (keep_record(pamh, plan, id) < 0 && cc_fail(err, "pam_set_data failed"))) {
+		pam_set_data(pamh, DATA_NAME, NULL, NULL);
+		return -1;
+	}
+	return 0;
 }
 
 int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **argv)
@@ -271,100 +362,71 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 	if (pam_get_data(pamh, DATA_NAME, &existing) == PAM_SUCCESS && existing)
 		return PAM_SUCCESS;
 
-	const char *user = NULL, *service = NULL;
-	if (pam_get_item(pamh, PAM_USER, (const void **)&user) != PAM_SUCCESS || !user ||
-	    pam_get_item(pamh, PAM_SERVICE, (const void **)&service) != PAM_SUCCESS ||
-	    !service) {
-		pam_syslog(pamh, LOG_ERR, "no user or service name");
-		return PAM_SESSION_ERR;
-	}
+	const char *user = item(pamh, PAM_USER);
+	struct audit_record r;
+	audit_init(&r, "start");
+	r.user = user;
+	if (!user || !item(pamh, PAM_SERVICE))
+		return refuse(pamh, false, &r, "no user or service name");
 	struct identity who;
 	struct cc_error err;
-	if (identity_lookup(user, &who, &err) < 0) {
-		pam_syslog(pamh, LOG_ERR, "%s", err.msg);
-		return PAM_SESSION_ERR;
-	}
+	if (identity_lookup(user, &who, &err) < 0)
+		return refuse(pamh, false, &r, err.msg);
+	r.uid = who.uid;
 	/* Root and the exempt get in before the policy is read, so an
 	 * administrator is never locked out by a broken policy. */
 	if (who.uid == 0 || is_exempt(args.exempt, &who)) {
-		if (args.debug)
-			pam_syslog(pamh, LOG_DEBUG, "%s is not sandboxed (%s)", user,
-				   who.uid == 0 ? "root" : "exempt");
+		r.result = "exempt";
+		r.reason = who.uid == 0 ? "root" : "exempt=";
+		audit_log(pamh, LOG_INFO, &r);
 		identity_free(&who);
 		return PAM_IGNORE;
 	}
 
 	struct plan plan;
-	enum resolve_result rc = plan_for_session(args.conf, &who, service, &plan, &err);
+	enum resolve_result rc = plan_for_session(args.conf, &who, item(pamh, PAM_SERVICE),
+						  &plan, &err);
 	identity_free(&who);
 	int status = PAM_SESSION_ERR;
 	if (rc == RESOLVE_ERROR) {
-		status = refuse(pamh, &args, user, service, err.msg);
+		status = refuse(pamh, args.audit, &r, err.msg);
 		goto out;
 	}
+	r.plan = &plan;
+	for (size_t i = 0; args.debug && i < plan.nlost; i++)
+		pam_syslog(pamh, LOG_DEBUG, "rule not taken: %s", plan.lost[i]);
 	if (rc == RESOLVE_NOT_COVERED || !plan.sandboxed) {
-		if (args.debug)
-			pam_syslog(pamh, LOG_DEBUG, "%s on %s is not sandboxed (%s)", user,
-				   service, rc == RESOLVE_NOT_COVERED ? "no rule" : "sandbox = none");
+		r.result = "unconfined";
+		r.reason = rc == RESOLVE_NOT_COVERED ? "no rule" : "sandbox = none";
+		audit_log(pamh, LOG_INFO, &r);
 		status = PAM_IGNORE;
 		goto out;
 	}
 	if (sandbox_check_service_plan(&plan, sandbox_system_paths, &err) < 0 ||
 	    check_systemd_limits(pamh, &plan, &err) < 0) {
-		status = refuse(pamh, &args, user, service, err.msg);
+		status = refuse(pamh, args.audit, &r, err.msg);
 		goto out;
 	}
 	if (args.audit) {
-		pam_syslog(pamh, LOG_NOTICE, "mode=audit: %s on %s would get plan %s "
-			   "(%s); leaving the session unconfined", user, service,
-			   plan.hash, plan.rule);
+		r.mode = "audit";
+		r.result = "unconfined";
+		r.reason = "mode=audit: the plan was not applied";
+		audit_log(pamh, LOG_NOTICE, &r);
 		status = PAM_IGNORE;
 		goto out;
 	}
 	char id[33];
-	if (new_session_id(id) < 0) {
-		pam_syslog(pamh, LOG_ERR, "refusing the session of %s: getrandom: %m",
-			   user);
+	if (new_session_id(id) < 0)
+		cc_fail_errno(&err, "getrandom");
+	else if (enter(pamh, &plan, id, &err) == 0)
+		status = PAM_SUCCESS;
+	if (status != PAM_SUCCESS) {
+		status = refuse(pamh, false, &r, err.msg);
 		goto out;
 	}
-	struct sandbox_handle *handle = NULL;
-	struct sandbox_request req = {
-		.plan = &plan,
-		.init_path = COCOON_LIBEXECDIR "/cocoon-init",
-		.launcher_path = COCOON_LIBEXECDIR "/cocoon-launch",
-		.session_id = id,
-		.systemd_cgroup = cgroup_under_systemd(),
-	};
-	if (sandbox_enter(&req, &handle, &err) < 0) {
-		pam_syslog(pamh, LOG_ERR, "refusing the session of %s on %s: %s", user,
-			   service, err.msg);
-		goto out;
-	}
-	if (pam_set_data(pamh, DATA_NAME, handle, end_session) != PAM_SUCCESS) {
-		sandbox_return(handle, &err);
-		sandbox_end(handle);
-		pam_syslog(pamh, LOG_ERR, "refusing the session of %s: pam_set_data failed",
-			   user);
-		goto out;
-	}
-	/* Like pam_limits, on the service process: what it forks (the
-	 * shell, internal-sftp) inherits them. After pam_limits, and only
-	 * ever lower. */
-	if (rlimits_apply(&plan.limits, &err) < 0) {
-		pam_set_data(pamh, DATA_NAME, NULL, NULL);
-		pam_syslog(pamh, LOG_ERR, "refusing the session of %s: %s", user, err.msg);
-		goto out;
-	}
-	if (apply_environment(pamh, &plan, id) < 0) {
-		/* Replacing the data runs its cleanup: back, and ended. */
-		pam_set_data(pamh, DATA_NAME, NULL, NULL);
-		pam_syslog(pamh, LOG_ERR, "refusing the session of %s", user);
-		goto out;
-	}
-	if (args.debug)
-		pam_syslog(pamh, LOG_DEBUG, "%s on %s sandboxed by %s, plan %s, "
-			   "session %s", user, service, plan.rule, plan.hash, id);
-	status = PAM_SUCCESS;
+	r.session = id;
+	r.result = "sandboxed";
+	audit_log(pamh, LOG_INFO, &r);
 out:
 	plan_free(&plan);
 	return status;
@@ -379,18 +441,26 @@ int pam_sm_close_session(pam_handle_t *pamh, int flags, int argc, const char **a
 	int rc = return_to_host(pamh);
 	if (args.return_only || rc == PAM_IGNORE)
 		return rc == PAM_IGNORE ? PAM_SUCCESS : rc;
-	const void *data = NULL;
-	const char *user = NULL;
-	if (pam_get_data(pamh, DATA_NAME, &data) == PAM_SUCCESS &&
-	    sandbox_expired(data) &&
-	    pam_get_item(pamh, PAM_USER, (const void **)&user) == PAM_SUCCESS && user)
-		pam_syslog(pamh, LOG_NOTICE, "the session of %s reached its "
-			   "max-session-time and was ended", user);
+	const void *data = NULL, *kept = NULL;
+	bool expired = pam_get_data(pamh, DATA_NAME, &data) == PAM_SUCCESS &&
+		       sandbox_expired(data);
+	struct audit_record r;
+	audit_init(&r, "end");
+	if (pam_get_data(pamh, RECORD_NAME, &kept) == PAM_SUCCESS && kept) {
+		const struct session_record *rec = kept;
+		struct timespec now;
+		clock_gettime(CLOCK_BOOTTIME, &now);
+		r.plan = &rec->plan;
+		r.session = rec->id;
+		r.duration = (long long)(now.tv_sec - rec->started.tv_sec);
+	}
+	r.result = expired ? "expired" : "ended";
+	r.reason = expired ? "max-session-time" : NULL;
 	/* Ends every process of the session, without waiting for them (the
 	 * replaced data's cleanup runs sandbox_end). */
 	pam_set_data(pamh, DATA_NAME, NULL, NULL);
-	if (args.debug)
-		pam_syslog(pamh, LOG_DEBUG, "session ended");
+	audit_log(pamh, expired ? LOG_NOTICE : LOG_INFO, &r);
+	pam_set_data(pamh, RECORD_NAME, NULL, NULL);
 	return rc;
 }
 

@@ -14,9 +14,13 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <syslog.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "audit.h"
 #include "environment.h"
 #include "forced_command.h"
 #include "resolve.h"
@@ -26,16 +30,58 @@
 #define SERVICE "shell"
 #define SELF_PATH COCOON_BINDIR "/cocoon-shell"
 
+/* The audit record of this login (cocoon.conf(5), AUDIT RECORDS), filled
+ * as we learn; logged to authpriv at its start, its end, or a refusal. */
+static struct audit_record record;
+static bool record_open;
+
+static void audit_log(int priority)
+{
+	if (!record_open)
+		return;
+	struct strbuf line = { 0 };
+	audit_format(&record, &line);
+	syslog(priority, "%s", line.data);
+	sb_free(&line);
+}
+
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 static void die(const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
-	fputs("cocoon-shell: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "cocoon-shell: %s\n", msg);
+	record.event = "refuse";
+	record.result = "refused";
+	record.reason = msg;
+	audit_log(LOG_ERR);
 	exit(1);
+}
+
+/* Open the log and start the record: the caller is the user, and the
+ * terminal is the one thing of the login we can name for sure. */
+static void audit_begin(void)
+{
+	static char tty[64];
+	audit_init(&record, "refuse");
+	record.service = SERVICE;
+	record.uid = getuid();
+	if (ttyname_r(STDIN_FILENO, tty, sizeof(tty)) == 0)
+		record.tty = tty;
+	openlog("cocoon-shell", LOG_PID, LOG_AUTHPRIV);
+	record_open = true;
+}
+
+static void session_id(char id[33])
+{
+	unsigned char raw[16];
+	if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw))
+		die("getrandom: %s", strerror(errno));
+	for (size_t i = 0; i < sizeof(raw); i++)
+		snprintf(id + 2 * i, 3, "%02x", raw[i]);
 }
 
 /* fds 0-2 open, so nothing we open later lands on them; and none of them
@@ -182,6 +228,7 @@ int main(int argc, char **argv, char **envp)
 	 * back (login and pam_umask chose it), set just before the engine
 	 * runs, which builds the root with exact modes whatever it is. */
 	mode_t caller_umask = umask(022);
+	audit_begin();
 	uid_t caller = getuid();
 	if (geteuid() != 0)
 		die("not installed setuid root");
@@ -207,9 +254,14 @@ int main(int argc, char **argv, char **envp)
 	struct cc_error err;
 	if (identity_lookup_uid(caller, &who, &err) < 0)
 		die("%s", err.msg);
+	static char user[256];
+	snprintf(user, sizeof(user), "%s", who.user);
+	record.user = user;
 	struct plan plan;
 	enum resolve_result rc = plan_for_session(NULL, &who, SERVICE, &plan, &err);
 	identity_free(&who);
+	if (rc == RESOLVE_PLAN)
+		record.plan = &plan;
 	if (rc == RESOLVE_ERROR)
 		die("%s", err.msg);
 	if (rc == RESOLVE_NOT_COVERED)
@@ -229,6 +281,10 @@ int main(int argc, char **argv, char **envp)
 
 	if (!plan.sandboxed) {
 		/* sandbox = none: the administrator's explicit choice. */
+		record.event = "start";
+		record.result = "unconfined";
+		record.reason = "sandbox = none";
+		audit_log(LOG_INFO);
 		if (setgroups(plan.who.ngroups, plan.who.groups) < 0 ||
 		    setresgid(plan.who.gid, plan.who.gid, plan.who.gid) < 0 ||
 		    setresuid(plan.who.uid, plan.who.uid, plan.who.uid) < 0)
@@ -242,6 +298,14 @@ int main(int argc, char **argv, char **envp)
 		die("%s: %s", path, strerror(errno));
 	}
 
+	char id[33];
+	session_id(id);
+	record.session = id;
+	record.event = "start";
+	record.result = "sandboxed";
+	audit_log(LOG_INFO);
+	struct timespec started, ended;
+	clock_gettime(CLOCK_BOOTTIME, &started);
 	bool expired = false;
 	struct sandbox_request req = {
 		.plan = &plan,
@@ -251,6 +315,7 @@ int main(int argc, char **argv, char **envp)
 		.init_path = COCOON_LIBEXECDIR "/cocoon-init",
 		.session_rlimits = saved_limits,
 		.expired = &expired,
+		.session_id = id,
 	};
 	int status;
 	umask(caller_umask);
@@ -259,5 +324,12 @@ int main(int argc, char **argv, char **envp)
 	if (expired)
 		fprintf(stderr, "cocoon-shell: the session reached its max-session-time "
 			"and was ended\n");
+	clock_gettime(CLOCK_BOOTTIME, &ended);
+	record.event = "end";
+	record.result = expired ? "expired" : "ended";
+	record.reason = expired ? "max-session-time" : NULL;
+	record.duration = (long long)(ended.tv_sec - started.tv_sec);
+	record.status = status;
+	audit_log(expired ? LOG_NOTICE : LOG_INFO);
 	return status;
 }

@@ -62,7 +62,7 @@ ok $([ "$SECS" -le 8 ] && echo 0 || echo 1) "PAM: promptly ($SECS s)"
 ok $(wait_gone ccl4; echo $?) "PAM: no process of the user is left"
 if [ -n "$have_syslog" ]; then
 	sleep 0.5
-	like "$(cat "$work/syslog")" "the session of ccl4 reached its max-session-time" "PAM: the reason goes to syslog"
+	like_re "$(cat "$work/syslog")" "user=ccl4 .*result=expired reason=max-session-time" "PAM: the reason goes to syslog"
 else
 	skip "/dev/log exists: syslog not captured"
 fi

@@ -38,24 +38,31 @@ log_since() { sleep 0.3; tail -n "+$(($1 + 1))" "$work/syslog"; }
 mounts=$(wc -l < /proc/self/mountinfo)
 inits_before=$(inits)
 m=$(log_lines)
-run pamtester "$SERVICE" ccpt1 open_session 'setcred(PAM_ESTABLISH_CRED)' \
-	'setcred(PAM_ESTABLISH_CRED)' 'setcred(4)' close_session
+run pamtester -I tty=pts/9 -I rhost=198.51.100.7 -I "ruser=some one" "$SERVICE" ccpt1 \
+	open_session 'setcred(PAM_ESTABLISH_CRED)' 'setcred(PAM_ESTABLISH_CRED)' \
+	'setcred(4)' close_session
 is "$RC" 0 "open, setcred twice, delete, close: all succeed"
-like "$(log_since "$m")" "ccpt1 on $SERVICE sandboxed by" "the session was sandboxed"
-like "$(log_since "$m")" "session ended" "and ended at close"
+log=$(log_since "$m")
+like_re "$log" "pam_cocoon\($SERVICE:session\): v=1 event=start user=ccpt1 uid=[0-9]+ service=$SERVICE rhost=198.51.100.7 tty=pts/9 ruser=\"some one\" rule=\"\[default\] at [^\"]+\" profile=default plan=[0-9a-f]{16} ns=mnt,pid,ipc,uts session=[0-9a-f]{32} result=sandboxed\$" \
+	"the start record: every field, in order, values with spaces quoted"
+id=$(printf '%s\n' "$log" | sed -n 's/.*event=start.* session=\([0-9a-f]*\).*/\1/p')
+like_re "$log" "v=1 event=end user=ccpt1 service=$SERVICE rhost=198.51.100.7 tty=pts/9 ruser=\"some one\" rule=.* session=$id result=ended duration=[0-9]+\$" \
+	"the end record: the same session id, and the duration"
 is "$(inits_back_to "$inits_before")" "$inits_before" "no cocoon-init is left"
 is "$(wc -l < /proc/self/mountinfo)" "$mounts" "no mount is left on the host"
 
 m=$(log_lines)
 run pamtester "$SERVICE" root open_session close_session
 is "$RC" 0 "root's session opens"
-like "$(log_since "$m")" "root is not sandboxed (root)" "unsandboxed, before the policy is read"
+like "$(log_since "$m")" "v=1 event=start user=root uid=0 service=$SERVICE result=exempt" "root's start record"
+like "$(log_since "$m")" "result=exempt reason=root" "unsandboxed, before the policy is read"
 
 printf '[default]\nprofile = nosuch\n' | policy_write cocoon.conf
 m=$(log_lines)
 run pamtester "$SERVICE" ccpt1 open_session close_session
 [ "$RC" -ne 0 ]; ok $? "a broken policy refuses a covered user"
-like "$(log_since "$m")" "refusing the session of ccpt1 on $SERVICE" "syslog says why"
+like_re "$(log_since "$m")" "v=1 event=refuse user=ccpt1 uid=[0-9]+ service=$SERVICE .*result=refused reason=\".*unknown profile 'nosuch'" \
+	"a refusal record with the reason, quoted"
 run pamtester "$SERVICE" ccpt2 open_session close_session
 is "$RC" 0 "an exempt user gets in despite the broken policy"
 
@@ -63,7 +70,7 @@ printf '[default]\nservice = sshd\nprofile = default\n' | policy_write cocoon.co
 m=$(log_lines)
 run pamtester "$SERVICE" ccpt1 open_session close_session
 is "$RC" 0 "a user no rule covers gets in"
-like "$(log_since "$m")" "is not sandboxed (no rule)" "unsandboxed"
+like "$(log_since "$m")" "result=unconfined reason=\"no rule\"" "unsandboxed, and said so"
 
 printf '[default]\nprofile = default\nunshare = pid ipc uts user\n' | policy_write cocoon.conf
 m=$(log_lines)
@@ -100,13 +107,15 @@ m=$(log_lines)
 inits_before=$(inits)
 run pamtester "$SERVICE" ccpt1 open_session close_session
 is "$RC" 0 "mode=audit lets the session in"
-like "$(log_since "$m")" "mode=audit: ccpt1 on $SERVICE would get plan" "and logs the plan"
+like_re "$(log_since "$m")" "event=start user=ccpt1 .* plan=[0-9a-f]{16} ns=[a-z,]+ mode=audit result=unconfined" \
+	"and logs the plan it would apply"
 is "$(inits_back_to "$inits_before")" "$inits_before" "without building a sandbox"
 printf '[default]\nprofile = nope\n' | policy_write cocoon.conf
 m=$(log_lines)
 run pamtester "$SERVICE" ccpt1 open_session close_session
 is "$RC" 0 "mode=audit: a policy that would refuse lets the session in"
-like "$(log_since "$m")" "mode=audit: would refuse the session of ccpt1 on $SERVICE: " "and logs why it would refuse"
+like "$(log_since "$m")" "event=start user=ccpt1" "mode=audit logs a start"
+like "$(log_since "$m")" "mode=audit result=would-refuse reason=" "and why it would refuse"
 
 # A mistyped module argument refuses everyone but root.
 sed -i 's/mode=audit/mode=audti/' "/etc/pam.d/$SERVICE"
@@ -115,6 +124,8 @@ m=$(log_lines)
 run pamtester "$SERVICE" ccpt1 open_session close_session
 [ "$RC" -ne 0 ]; ok $? "a bad module argument refuses a covered user"
 like "$(log_since "$m")" "unknown argument 'mode=audti'" "and syslog names the argument"
+like "$(log_since "$m")" "v=1 event=refuse user=ccpt1 service=$SERVICE result=refused reason=\"bad module arguments\"" \
+	"with a refusal record"
 run pamtester "$SERVICE" root open_session close_session
 is "$RC" 0 "root still gets in"
 

@@ -161,7 +161,7 @@ run ssh_as ccpam1 true
 isnt_ok() { [ "$1" -ne 0 ]; ok $? "$2"; }
 isnt_ok "$RC" "a covered user with a broken policy is refused"
 sleep 0.5
-like "$(cat "$work/syslog" 2>/dev/null)" "refusing the session of ccpam1" "syslog says why"
+like "$(cat "$work/syslog" 2>/dev/null)" "event=refuse user=ccpam1" "syslog says why"
 run ssh_as ccpam3 'cat /proc/1/comm'
 is "$RC" 0 "an exempt user with a broken policy gets in"
 unlike "$OUT" "cocoon-init" "unsandboxed"

@@ -8,7 +8,7 @@
 SHELL_BIN=$COCOON_ROOT/usr/bin/cocoon-shell
 work=$(mktemp -d /run/cocoon-shell-test.XXXXXX)
 chmod 0755 "$work"
-trap 'sshd_cleanup; policy_reset; cleanup_users; rm -rf "$work"' EXIT
+trap 'syslog_release; sshd_cleanup; policy_reset; cleanup_users; rm -rf "$work"' EXIT
 
 add_user ccsh1 -s "$SHELL_BIN"
 add_user ccsh2
@@ -153,5 +153,27 @@ run timeout 60 script -qec "ssh -tt $(SSH_OPTS) -l ccsh1 127.0.0.1" /dev/null < 
 	echo 'jobs; fg'; sleep 1; printf '\003'; sleep 1; echo 'echo AFTER-FG; exit'; sleep 1)
 like "$OUT" "Stopped" "Ctrl-Z stops the foreground job"
 like "$OUT" "AFTER-FG" "fg resumes it and Ctrl-C ends it, the shell goes on"
+
+# Audit records: one line each to authpriv (facility 10: <8x>).
+if syslog_capture "$work/syslog"; then
+	run su ccsh1 -c 'exit 3'
+	is "$RC" 3 "a login for the records"
+	log=$(cat "$work/syslog")
+	like_re "$log" "^<86>.*cocoon-shell\[[0-9]+\]: v=1 event=start user=ccsh1 uid=[0-9]+ service=shell rule=\"\[default\] at [^\"]+\" profile=default plan=[0-9a-f]{16} ns=mnt,pid,ipc,uts session=[0-9a-f]{32} result=sandboxed\$" \
+		"cocoon-shell logs the start to authpriv"
+	like_re "$log" "v=1 event=end user=ccsh1 .* result=ended duration=[0-9]+ status=3\$" \
+		"and the end, with the duration and the status"
+	policy_write cocoon.conf <<'CONF'
+[default]
+profile = nosuch
+CONF
+	run su ccsh1 -c true
+	like_re "$(cat "$work/syslog")" "^<83>.*v=1 event=refuse user=ccsh1 uid=[0-9]+ service=shell result=refused reason=\".*unknown profile 'nosuch'" \
+		"a refusal is logged with its reason"
+	policy_reset
+	syslog_release
+else
+	skip "/dev/log exists: syslog not captured"
+fi
 
 done_testing

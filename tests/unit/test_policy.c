@@ -365,6 +365,9 @@ static void test_limits(void)
 
 static void test_command(void)
 {
+	expect(DEFAULT_RULE "[profile p]\nseccomp-log = maybe\n",
+	       "t.conf:4: error: 'maybe' is not yes or no", "seccomp-log takes yes or no");
+	expect_clean(DEFAULT_RULE "[profile p]\nseccomp-log = yes\n", "seccomp-log = yes");
 	expect(DEFAULT_RULE "[profile p]\ncommand = bin/menu\n",
 	       "t.conf:4: error: command 'bin/menu' is not an absolute path",
 	       "command: a relative path");

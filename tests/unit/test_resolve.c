@@ -358,6 +358,7 @@ static void test_guest(void)
 	tap_ok(strcmp(a.hash, b.hash) != 0, "and tmp-size");
 	plan_free(&a);
 	plan_free(&b);
+	identity_free(&who);
 }
 
 static void test_command(void)
