@@ -478,6 +478,12 @@ static void check_merged(struct merge *m)
 	if (plan->hostname && !(plan->namespaces & NS_UTS))
 		merge_error(m, m->hostname_at.file, m->hostname_at.line,
 			    "'hostname' needs a uts namespace (unshare = uts ...)");
+	/* The deadline is kept by the session's pid 1; without one nothing
+	 * would end the session. */
+	if (plan->sandboxed && plan->limits.max_session_time && !(plan->namespaces & NS_PID))
+		merge_error(m, m->stack[0]->file, m->stack[0]->line,
+			    "'max-session-time' needs a pid namespace (unshare = pid ...): "
+			    "the session's pid 1 ends it");
 }
 
 /* What a rule's (or profile's) own directives took away from the

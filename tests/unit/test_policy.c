@@ -356,7 +356,7 @@ static void test_limits(void)
 	       "t.conf:4: error: '-1' is not a count", "pids-max takes a count");
 	expect(DEFAULT_RULE "[profile p]\nmemory-max = 0\n",
 	       "t.conf:4: error: size '0' is out of range", "memory-max takes a size");
-	expect_clean(DEFAULT_RULE "[profile p]\nrlimit-nofile = 100 unlimited\nrlimit-core = 0\n"
+	expect_clean(DEFAULT_RULE "[profile p]\nprofile = default\nrlimit-nofile = 100 unlimited\nrlimit-core = 0\n"
 		     "rlimit-as = 1G\nrlimit-cpu = 1h 2h\nmax-session-time = 90m\n"
 		     "memory-max = 512M\npids-max = 100\ncpu-max = 150%\n"
 		     "[user u]\nprofile = p\nmemory-max = none\nmax-session-time = none\n",
@@ -365,6 +365,9 @@ static void test_limits(void)
 
 static void test_command(void)
 {
+	expect(DEFAULT_RULE "[profile p]\nunshare = ipc\nmax-session-time = 1h\n",
+	       "t.conf:3: error: 'max-session-time' needs a pid namespace",
+	       "max-session-time without a pid namespace is an error");
 	expect(DEFAULT_RULE "[profile p]\nseccomp-log = maybe\n",
 	       "t.conf:4: error: 'maybe' is not yes or no", "seccomp-log takes yes or no");
 	expect_clean(DEFAULT_RULE "[profile p]\nseccomp-log = yes\n", "seccomp-log = yes");
