@@ -313,7 +313,7 @@ static void check_pam_dir(const char *dir, struct services *confining,
 	free(list);
 }
 
-static bool file_lists(const char *path, const char *wanted)
+bool shells_lists(const char *path, const char *wanted)
 {
 	FILE *f = fopen(path, "re");
 	if (!f)
@@ -416,7 +416,7 @@ static void check_users(const struct deployment_paths *paths,
 			struct diag_list *diags)
 {
 	uid_t uid_min = login_defs_uid_min(COCOON_LOGIN_DEFS);
-	bool shell_listed = file_lists(paths->shells, paths->shell_path);
+	bool shell_listed = shells_lists(paths->shells, paths->shell_path);
 	size_t count;
 	struct account *accounts = list_accounts(&count);
 	for (size_t i = 0; i < count; i++) {

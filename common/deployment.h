@@ -21,6 +21,11 @@ struct deployment_paths {
 	const char *shell_path;  /* the installed cocoon-shell */
 };
 
+/* Whether the shells file PATH (/etc/shells) lists SHELL: su lets a
+ * caller choose another shell (-s) only for a target whose login shell is
+ * listed, and chsh changes only a listed shell. */
+bool shells_lists(const char *path, const char *shell);
+
 /* The paths of this host (the build's cocoon-shell, Debian's spools). */
 void deployment_paths_default(struct deployment_paths *paths);
 

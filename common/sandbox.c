@@ -1079,6 +1079,15 @@ static int service_check(const struct sandbox_request *req, struct cc_error *err
 	if (plan->hostname && !(plan->namespaces & NS_UTS))
 		return cc_fail(err, "'hostname' needs a uts namespace: it would "
 			       "rename the host");
+	/* cocoon-launch tells its first run from a nested one by the filter
+	 * or no_new_privs it finds: a service that already carries either
+	 * (systemd's NoNewPrivileges= or SystemCallFilter=, a container's
+	 * profile) would make every launch look nested, and skip them all. */
+	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2 || prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1)
+		return cc_fail(err, "the service already runs with a seccomp filter or "
+			       "no_new_privs (systemd's SystemCallFilter= or NoNewPrivileges=?): "
+			       "cocoon-launch could not tell the session's first program from "
+			       "a nested one");
 	if (mounts_check_plan(plan, err) < 0 || check_single_threaded(err) < 0)
 		return -1;
 	return 0;

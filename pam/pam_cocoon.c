@@ -21,6 +21,7 @@
 
 #include "audit.h"
 #include "cgroup.h"
+#include "deployment.h"
 #include "resolve.h"
 #include "rlimits.h"
 #include "sandbox.h"
@@ -347,6 +348,23 @@ static int enter(pam_handle_t *pamh, const struct plan *plan, const char *id,
 	return 0;
 }
 
+/* What only a PAM session needs of a plan. */
+static int service_plan_ok(pam_handle_t *pamh, const struct plan *plan,
+			   struct cc_error *err)
+{
+	/* The forced command holds through the login shell's path alone: su
+	 * -s (or -m with $SHELL) runs another shell for any caller when the
+	 * target's login shell is listed. */
+	if (plan->command && shells_lists(COCOON_SHELLS_FILE, plan->who.login_shell))
+		return cc_fail(err, "a forced command needs a login shell that %s does "
+			       "not list (%s is listed, so su -s would run another "
+			       "shell): give the account /usr/sbin/nologin",
+			       COCOON_SHELLS_FILE, plan->who.login_shell);
+	if (sandbox_check_service_plan(plan, sandbox_system_paths, err) < 0)
+		return -1;
+	return check_systemd_limits(pamh, plan, err);
+}
+
 int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **argv)
 {
 	(void)flags;
@@ -402,8 +420,7 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 		status = PAM_IGNORE;
 		goto out;
 	}
-	if (sandbox_check_service_plan(&plan, sandbox_system_paths, &err) < 0 ||
-	    check_systemd_limits(pamh, &plan, &err) < 0) {
+	if (service_plan_ok(pamh, &plan, &err) < 0) {
 		status = refuse(pamh, args.audit, &r, err.msg);
 		goto out;
 	}

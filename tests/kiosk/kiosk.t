@@ -23,7 +23,10 @@ trap cleanup EXIT
 add_group cckg
 add_user cck1 -s "$SHELL_BIN" -G cckg
 add_user cck2 -s "$SHELL_BIN"
-add_user cck3 -G cckg
+# Through pam_cocoon the kiosk's login shell must be one /etc/shells does
+# not list, or su -s would run another: nologin, as the man page says.
+add_user cck3 -G cckg -s /usr/sbin/nologin
+add_user cck5 -G cckg
 add_user cck4
 policy_reset
 # The example as installed; only its group is this test's.
@@ -119,6 +122,10 @@ SCP() { # SCP scp|sftp ARGS: they take -P for the port
 	timeout 30 "$prog" $(SSH_OPTS | sed 's/-p /-P /') "$@"
 }
 kiosk_sshd /usr/lib/openssh/sftp-server
+sshd_allow cck5
+run ssh_as cck5 id </dev/null
+[ "$RC" -ne 0 ]; ok $? "pam_cocoon refuses a kiosk whose login shell /etc/shells lists (su -s would escape)"
+unlike "$OUT" "uid=" "and id never runs"
 
 # An interactive pty login runs the menu; quitting ends the session.
 on_pty() { # on_pty INPUT USER [ssh args]: OUT, RC
@@ -149,9 +156,10 @@ ok $((! RC)) "scp -O (scp -t through the shell) fails"
 ls /home/cck3/up.txt /home/cck3/up2.txt >/dev/null 2>&1; ok $((! $?)) "no file arrived"
 run SCP sftp -b - cck3@127.0.0.1 <<<'ls /'
 ok $((! RC)) "sftp through the shell gets the menu, not a server"
-# The command running the login shell's path (the launcher) again gets
-# the real shell: a nested launch, not the command once more.
-nested='/bin/bash -c "/bin/bash -c %s"'
+# The command running the login shell's path (nologin, covered by the
+# launcher) again gets the real shell: a nested launch, not the command
+# once more.
+nested='/usr/sbin/nologin -c "/usr/sbin/nologin -c %s"'
 printf "[user cck3]\nprofile = kiosk\ncommand = $nested\n" \
 	"'echo nested-\$((6*7)); readlink /proc/\$\$/exe; true'" | policy_write cocoon.d/nested.conf
 run ssh_as cck3 id </dev/null

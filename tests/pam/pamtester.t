@@ -51,6 +51,14 @@ like_re "$log" "v=1 event=end user=ccpt1 service=$SERVICE rhost=198.51.100.7 tty
 is "$(inits_back_to "$inits_before")" "$inits_before" "no cocoon-init is left"
 is "$(wc -l < /proc/self/mountinfo)" "$mounts" "no mount is left on the host"
 
+# A service already under no_new_privs (systemd's NoNewPrivileges=) would
+# make every launch look nested, so that none applied the filter.
+m=$(log_lines)
+run setpriv --no-new-privs pamtester "$SERVICE" ccpt1 open_session close_session
+[ "$RC" -ne 0 ]; ok $? "a service with no_new_privs already set is refused"
+like "$(log_since "$m")" "the service already runs with a seccomp filter or no_new_privs" \
+	"with the reason"
+
 m=$(log_lines)
 run pamtester "$SERVICE" root open_session close_session
 is "$RC" 0 "root's session opens"
