@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "cgroup.h"
+#include "syscalls.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -64,16 +65,20 @@ static int write_file(const char *dir, const char *name, const char *text,
 	return 0;
 }
 
+/* A whole small file (a cgroup's process list, its controllers), or
+ * NULL. */
 static char *read_small(const char *path)
 {
 	FILE *f = fopen(path, "re");
 	if (!f)
 		return NULL;
-	char *buf = xcalloc(1, 4096);
-	size_t n = fread(buf, 1, 4095, f);
-	buf[n] = '\0';
+	struct strbuf sb = { 0 };
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		sb_addn(&sb, chunk, n);
 	fclose(f);
-	return buf;
+	return sb.data ? sb.data : xstrdup("");
 }
 
 /* WORD in a space-separated list. */
@@ -309,12 +314,22 @@ int cgroup_create(const struct session_limits *limits, const char *id,
 	return 0;
 }
 
-int cgroup_enter_self(const struct cgroup *cg, struct cc_error *err)
+int cgroup_enter_self(struct cgroup *cg, struct cc_error *err)
 {
 	for (size_t i = 0; cg && i < cg->n; i++)
 		if (write(cg->h[i].procs, "0", 1) != 1)
 			return cc_fail_errno(err, "moving the session into its cgroup");
+	cgroup_close_procs(cg);
 	return 0;
+}
+
+void cgroup_close_procs(struct cgroup *cg)
+{
+	for (size_t i = 0; cg && i < cg->n; i++)
+		if (cg->h[i].procs >= 0) {
+			close(cg->h[i].procs);
+			cg->h[i].procs = -1;
+		}
 }
 
 int cgroup_leave(struct cgroup *cg, struct cc_error *err)
@@ -330,6 +345,34 @@ int cgroup_leave(struct cgroup *cg, struct cc_error *err)
 	return 0;
 }
 
+/* SIGKILL the process PID (text from cgroup.procs) if it is still in H:
+ * through a pidfd, checked against its cgroup after it was opened, so a
+ * pid reused meanwhile by a process elsewhere is never hit. */
+static void kill_member(const struct hierarchy *h, const char *pid_text)
+{
+	char *end;
+	long pid = strtol(pid_text, &end, 10);
+	if (*end || pid <= 1)
+		return;
+	int pidfd = sys_pidfd_open((pid_t)pid, 0);
+	if (pidfd < 0)
+		return;
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%ld/cgroup", pid);
+	char *cgroups = read_small(path);
+	const char *rel = h->dir + strlen(h->mount);
+	bool inside = false;
+	for (char *save = NULL, *line = cgroups ? strtok_r(cgroups, "\n", &save) : NULL;
+	     line && !inside; line = strtok_r(NULL, "\n", &save)) {
+		const char *colon = strrchr(line, ':');
+		inside = colon && strcmp(colon + 1, rel) == 0;
+	}
+	free(cgroups);
+	if (inside)
+		sys_pidfd_send_signal(pidfd, SIGKILL);
+	close(pidfd);
+}
+
 /* Whatever is still inside: killed (the session is over), and waited
  * for up to two seconds. True once empty. */
 static bool drain(const struct hierarchy *h)
@@ -341,7 +384,7 @@ static bool drain(const struct hierarchy *h)
 		bool empty = !text || !*text;
 		for (char *save = NULL, *p = empty ? NULL : strtok_r(text, "\n", &save);
 		     p && round >= 10; p = strtok_r(NULL, "\n", &save))
-			kill((pid_t)atoi(p), SIGKILL);
+			kill_member(h, p);
 		free(text);
 		if (empty)
 			return true;

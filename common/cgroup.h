@@ -24,8 +24,13 @@ struct cgroup;
 int cgroup_create(const struct session_limits *limits, const char *id,
 		  struct cgroup **out, struct cc_error *err);
 /* Move the calling process in; safe in a raw clone's child (no
- * allocation: the descriptors were opened by cgroup_create). */
-int cgroup_enter_self(const struct cgroup *cg, struct cc_error *err);
+ * allocation: the descriptors were opened by cgroup_create). Closes them
+ * in this process afterwards. */
+int cgroup_enter_self(struct cgroup *cg, struct cc_error *err);
+/* Close this process's copies of the cgroup.procs descriptors: a root-
+ * opened one lets whoever inherits it move processes in (cgroup v2 checks
+ * the opener). Every process that holds them calls this, or enter. */
+void cgroup_close_procs(struct cgroup *cg);
 /* The calling process back to the cgroups it was in at cgroup_create
  * (only in the process that created it; idempotent). */
 int cgroup_leave(struct cgroup *cg, struct cc_error *err);

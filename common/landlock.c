@@ -53,7 +53,8 @@ static int add_rule(int ruleset, int fd, uint64_t rights)
  * ipc namespace shares that root inode, so a rule reached through any of
  * them will do. As root (cocoonctl run, cocoon-shell) a detached mount of
  * our own namespace's; as the user (cocoon-launch) the plan's mount at
- * /dev/mqueue, if it has one. Without either, message queues stay shut. */
+ * /dev/mqueue, if it has one. Without either, message queues stay shut;
+ * and so do the host's, when the session shares its ipc namespace. */
 #define MQUEUE_MAGIC 0x19800202 /* ipc/mqueue.c; not in the uapi headers */
 
 static int mqueue_root(void)
@@ -76,7 +77,7 @@ static int mqueue_root(void)
 	return dir;
 }
 
-int landlock_wall(void)
+int landlock_wall(bool own_ipc)
 {
 	int abi = (int)syscall(SYS_landlock_create_ruleset, NULL, 0,
 			       LANDLOCK_CREATE_RULESET_VERSION);
@@ -94,7 +95,7 @@ int landlock_wall(void)
 	int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root < 0 || add_rule(ruleset, root, all) < 0)
 		goto out;
-	int mq = mqueue_root();
+	int mq = own_ipc ? mqueue_root() : -1;
 	if (mq >= 0) {
 		int added = add_rule(ruleset, mq, all);
 		close(mq);

@@ -4,6 +4,8 @@
 #ifndef COCOON_LANDLOCK_H
 #define COCOON_LANDLOCK_H
 
+#include <stdbool.h>
+
 /* Returns 1 when the wall stands, 0 when the kernel offers none.
  *
  * Confine the calling process (and what it execs) to the tree below its
@@ -11,12 +13,13 @@
  * namespace (one passed over a unix socket, /proc/PID/root of a host
  * process) is outside the one rule and refused. The files of descriptors
  * 0, 1 and 2 stay reopenable (/dev/stderr of a host terminal), and the
- * POSIX message queues of the process's ipc namespace usable.
+ * POSIX message queues of the process's ipc namespace usable when it is
+ * the session's own (OWN_IPC; never the host's).
  *
  * Needs no_new_privs or CAP_SYS_ADMIN. Best effort: 0 without doing
  * anything when the kernel lacks Landlock (or has only ABI 1, which
  * would refuse every rename across directories); -1 with errno set when
  * a step fails. No allocation, no file read: safe after pivot_root. */
-int landlock_wall(void);
+int landlock_wall(bool own_ipc);
 
 #endif

@@ -517,7 +517,7 @@ static _Noreturn void session(struct run *run)
 		goto fail;
 	/* As root, which landlock_restrict_self accepts without no_new_privs
 	 * (CAP_SYS_ADMIN): the wall then binds whatever the plan says. */
-	int wall = landlock_wall();
+	int wall = landlock_wall(plan->namespaces & NS_IPC);
 	if (wall < 0) {
 		cc_fail_errno(&err, "landlock");
 		goto fail;
@@ -953,6 +953,8 @@ int sandbox_run(const struct sandbox_request *req, int *status,
 	close(sv[1]);
 	if (run.initfd >= 0)
 		close(run.initfd);
+	/* The child moved itself in with its own copies. */
+	cgroup_close_procs(run.cgroup);
 
 	int rc = -1, wstatus = 0;
 	struct supervisor s = { .who = &plan->who, .sock = sv[0] };

@@ -162,7 +162,9 @@ int main(int argc, char **argv)
 	/* The Landlock wall, as in sandbox.c. Here the user holds no
 	 * CAP_SYS_ADMIN: it needs no_new_privs, which a seccomp filter in
 	 * service mode needs too; without either the session goes without. */
-	int wall = nnp ? landlock_wall() : 0;
+	/* Its mqueue rule comes from the plan's /dev/mqueue, which the
+	 * plan can only mount in an ipc namespace of its own. */
+	int wall = nnp ? landlock_wall(true) : 0;
 	if (wall < 0)
 		die("landlock");
 	if (wall == 0 && landlock_required) {
