@@ -168,17 +168,34 @@ int skel_copy(int skel, const char *path, int dst, uid_t uid, gid_t gid,
 static int state_dir(int dir, const char *name, const char *path, mode_t mode,
 		     struct cc_error *err)
 {
-	/* Mode 0 until it has its owner and mode: nobody uses it before. */
-	bool made = mkdirat(dir, name, 0) == 0;
-	if (!made && errno != EEXIST)
-		return cc_fail_errno(err, "mkdir %s", path);
 	int fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT) {
+		/* Made whole under a name of this process's, then renamed into
+		 * place: a session starting meanwhile never sees it half made,
+		 * and a crash leaves only that name behind. */
+		char tmp[64];
+		snprintf(tmp, sizeof(tmp), ".new.%ld.%.32s", (long)getpid(), name);
+		int made = mkdirat(dir, tmp, 0) < 0 ? -1 :
+			   openat(dir, tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		bool ready = made >= 0 && fchown(made, 0, 0) == 0 && fchmod(made, mode) == 0;
+		if (made >= 0)
+			close(made);
+		if (!ready || renameat2(dir, tmp, dir, name, RENAME_NOREPLACE) < 0) {
+			int saved = errno;
+			unlinkat(dir, tmp, AT_REMOVEDIR);
+			if (!ready || saved != EEXIST) {
+				errno = saved;
+				return cc_fail_errno(err, "mkdir %s", path);
+			}
+		}
+		fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	}
 	if (fd < 0 && (errno == ELOOP || errno == ENOTDIR))
 		return cc_fail(err, "%s is not a directory (a symlink?): refusing it", path);
 	if (fd < 0)
 		return cc_fail_errno(err, "open %s", path);
 	struct stat st;
-	if ((made && (fchown(fd, 0, 0) < 0 || fchmod(fd, mode) < 0)) || fstat(fd, &st) < 0) {
+	if (fstat(fd, &st) < 0) {
 		close(fd);
 		return cc_fail_errno(err, "%s", path);
 	}
