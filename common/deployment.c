@@ -119,8 +119,13 @@ static void stack_read(const char *dir, const char *name, struct stack *out,
 		       int depth, struct diag_list *diags)
 {
 	char path[PATH_MAX];
+	/* An absolute include names a file of the same system: under --root,
+	 * the image's, found by the image's /etc/pam.d. */
+	size_t dlen = strlen(dir), plen = strlen(COCOON_PAM_DIR);
+	int root_len = dlen >= plen && strcmp(dir + dlen - plen, COCOON_PAM_DIR) == 0
+			       ? (int)(dlen - plen) : 0;
 	if (name[0] == '/')
-		snprintf(path, sizeof(path), "%s", name);
+		snprintf(path, sizeof(path), "%.*s%s", root_len, dir, name);
 	else
 		snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if (depth > MAX_INCLUDE_DEPTH) {

@@ -39,6 +39,13 @@ session required $M return
 session required pam_limits.so
 session required $M
 EOF
+# An absolute include is the image's own file, not the host's.
+cat > "$pam/late2" <<EOF
+session required $M return
+session required $M
+@include /etc/cocoon-admin-extra
+EOF
+printf 'session optional pam_foo.so\n' > "$img/etc/cocoon-admin-extra"
 printf 'session required pam_unix.so\n' > "$pam/common-session-noninteractive"
 cat > "$pam/late" <<EOF
 session required $M return
@@ -75,6 +82,8 @@ unlike "$OUT" "service good" "a stack in the documented order passes (includes f
 unlike "$OUT" "good.dpkg-old" "package manager leftovers are not services"
 like "$OUT" "$pam/late:3: error: service late: pam_systemd.so comes after pam_cocoon.so's confining line" \
 	"a module after the confining line is an error at its line"
+like "$OUT" "$img/etc/cocoon-admin-extra:1: error: service late2: pam_foo.so comes after" \
+	"an absolute include is read from the image"
 like "$OUT" "$pam/soft:2: error: service soft: 'optional' lets a session in unconfined" \
 	"an optional confining line fails open: error"
 like "$OUT" "$pam/dashed:2: error: service dashed: '-session required'" \
@@ -92,7 +101,7 @@ echo "$COCOON_ROOT/usr/bin/cocoon-shell" >> "$img/etc/shells"
 run "$CTL" check --pam --root "$img"
 like "$OUT" "user ccadm3 logs in through cocoon-shell, and $img/etc/shells lists it" \
 	"cocoon-shell listed in /etc/shells is warned (chsh would let the user out)"
-rm -f "$pam/common-session" "$pam"/late "$pam"/soft "$pam"/dashed "$pam"/lightdm
+rm -f "$pam/common-session" "$pam"/late "$pam"/late2 "$pam"/soft "$pam"/dashed "$pam"/lightdm
 run "$CTL" check --pam --root "$img"
 is "$RC" 0 "with the errors gone, warnings alone exit 0"
 run "$CTL" check --root "$img"
