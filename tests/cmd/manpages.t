@@ -7,7 +7,7 @@ for page in "$top"/man/*.[1-8]; do
 	run groff -man -ww -z "$page"
 	is "$OUT" "" "$(basename "$page") renders without warnings"
 done
-for want in cocoonctl.8 cocoon.conf.5 cocoon-shell.1 pam_cocoon.8; do
+for want in cocoonctl.8 cocoon.conf.5 cocoon-shell.1 pam_cocoon.8 cocoon.7; do
 	[ -f "$top/man/$want" ]; ok $? "man/$want exists"
 done
 # Every example policy shipped is valid.
@@ -17,5 +17,30 @@ for conf in "$top"/conf/cocoon.conf "$top"/conf/examples/*.conf; do
 	run "$CTL" check
 	is "$RC" 0 "$(basename "$conf") passes cocoonctl check"
 done
+# Every policy a manual page shows is valid as printed: the text between
+# .nf/.fi or .EX/.EE after a comment line `.\" example-policy`, or
+# `.\" example-rules` (rules and profiles, checked with [default] added),
+# with groff's escapes undone.
+examples=0
+for page in "$top"/man/*.[1-8]; do
+	while IFS= read -r -d '' example; do
+		examples=$((examples + 1))
+		policy_reset
+		printf '%s' "$example" | policy_write cocoon.conf
+		run "$CTL" check
+		is "$RC" 0 "$(basename "$page"): example policy $examples passes cocoonctl check"
+	done < <(/usr/bin/perl -ne '
+		$on = $1 if /^\.\\" example-(policy|rules)/;
+		if ($on && /^\.(nf|EX)/) { $in = 1; next }
+		if ($in && /^\.(fi|EE)/) {
+			print "\n[default]\nprofile = default\n" if $on eq "rules";
+			print "\0"; $in = $on = 0; next
+		}
+		next unless $in;
+		next if /^\.(RS|RE|PP)/;
+		s/\\-/-/g; s/\\&//g; s/\\e/\\/g;
+		print;' "$page")
+done
+[ "$examples" -ge 8 ]; ok $? "the pages show example policies ($examples found)"
 policy_reset
 done_testing
