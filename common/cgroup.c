@@ -427,3 +427,55 @@ const char *cgroup_path(const struct cgroup *cg)
 {
 	return cg && cg->n ? cg->h[0].dir : "";
 }
+
+/* The smallest value of FILE in DIR and its ancestors up to MOUNT
+ * ("max" and missing files are unbounded). */
+static unsigned long long tightest(const char *mount, const char *rel, const char *file)
+{
+	unsigned long long best = ULLONG_MAX;
+	char *path = xasprintf("%s%s", mount, rel);
+	for (;;) {
+		char *f = xasprintf("%s/%s", path, file);
+		char *text = read_small(f);
+		free(f);
+		char *end;
+		unsigned long long v = text ? strtoull(text, &end, 10) : 0;
+		if (text && end != text && v < best)
+			best = v;
+		free(text);
+		char *slash = strrchr(path, '/');
+		if (!slash || (size_t)(slash - path) < strlen(mount))
+			break;
+		*slash = '\0';
+	}
+	free(path);
+	return best;
+}
+
+int cgroup_check_applied(const struct session_limits *limits, const char *mount,
+			 const char *proc_cgroup, struct cc_error *err)
+{
+	char *text = read_small(proc_cgroup);
+	const char *rel = NULL;
+	for (char *save = NULL, *line = text ? strtok_r(text, "\n", &save) : NULL;
+	     line && !rel; line = strtok_r(NULL, "\n", &save))
+		if (str_starts_with(line, "0::"))
+			rel = line + 3;
+	int rc = 0;
+	if (!rel)
+		rc = cc_fail(err, "no cgroup v2 membership in %s", proc_cgroup);
+	const struct { unsigned long long want; const char *file, *directive; } checks[] = {
+		{ limits->memory_max, "memory.max", "memory-max" },
+		{ limits->pids_max, "pids.max", "pids-max" },
+	};
+	for (size_t i = 0; rc == 0 && i < 2; i++) {
+		unsigned long long have = checks[i].want ? tightest(mount, rel, checks[i].file) : 0;
+		if (have > checks[i].want)
+			rc = cc_fail(err, "%s %llu is not in force: the session's cgroup %s "
+				     "allows %s%llu (did pam_systemd make a scope for it?)",
+				     checks[i].directive, checks[i].want, rel,
+				     have == ULLONG_MAX ? "up to max, " : "", have);
+	}
+	free(text);
+	return rc;
+}

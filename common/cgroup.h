@@ -45,5 +45,12 @@ int cgroup_check_available(const struct session_limits *limits,
 			   struct cc_error *err);
 /* The host runs systemd (which then owns the cgroup tree). */
 bool cgroup_under_systemd(void);
+/* Under systemd: whether the cgroup v2 hierarchy mounted at MOUNT bounds
+ * the process whose cgroup file (PROC_CGROUP, /proc/self/cgroup) it reads
+ * by the limits' memory-max and pids-max, on its own cgroup or an
+ * ancestor's; -1 with what is missing otherwise (pam_systemd made no
+ * scope, or made it without them). */
+int cgroup_check_applied(const struct session_limits *limits, const char *mount,
+			 const char *proc_cgroup, struct cc_error *err);
 
 #endif

@@ -218,7 +218,9 @@ static int check_systemd_limits(pam_handle_t *pamh, const struct plan *plan,
 				       "pam_cocoon.so return' must come before "
 				       "pam_systemd", systemd_items[i]);
 	}
-	return 0;
+	/* Handed over is not applied: pam_systemd makes no scope for a caller
+	 * already in a session, or may fail as an optional line. */
+	return cgroup_check_applied(l, "/sys/fs/cgroup", "/proc/self/cgroup", err);
 }
 
 /* ---- Audit records (cocoon.conf(5), AUDIT RECORDS) ----
