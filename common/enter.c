@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -37,6 +38,7 @@
 #include "credentials.h"
 #include "landlock.h"
 #include "rlimits.h"
+#include "sandbox.h"
 #include "seccomp_filter.h"
 #include "syscalls.h"
 #include "util.h"
@@ -65,6 +67,31 @@ static void put_env(char **env, size_t *n, const char *key, const char *value)
 		env[(*n)++] = xasprintf("%s=%s", key, value);
 }
 
+/* True when PATH in the session's tree is root's and nobody else can
+ * write it (or is absent, or a symlink, which nobody can change in a
+ * directory that passes). */
+static bool root_only(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT;
+	return S_ISLNK(st.st_mode) || (st.st_uid == 0 && !(st.st_mode & (S_IWGRP | S_IWOTH)));
+}
+
+/* --root runs a loader and libraries from the session's tree: its system
+ * paths as they are now must be root's alone. Outside service mode the
+ * engine builds the tree as the user (a created / or /run is the user's),
+ * which the plan alone does not show. */
+static int check_live_tree(struct cc_error *err)
+{
+	for (const char *const *p = sandbox_system_paths; *p; p++)
+		if (!root_only(*p))
+			return cc_fail(err, "the session's %s is not root's alone (a "
+				       "session built outside service mode?): --root would "
+				       "run what its user can change", *p);
+	return 0;
+}
+
 /* The command's process, inside the session's pid namespace. */
 static _Noreturn void command(const struct entering *e)
 {
@@ -76,7 +103,10 @@ static _Noreturn void command(const struct entering *e)
 		cc_fail_errno(&err, "making the pty the controlling terminal");
 		fail_report(&err);
 	}
-	const char *home = root ? "/root" : who->home;
+	if (root && check_live_tree(&err) < 0)
+		fail_report(&err);
+	/* Root's shell reads its start-up files from HOME. */
+	const char *home = !root ? who->home : root_only("/root") ? "/root" : "/";
 	if (!home || chdir(home) < 0)
 		if (chdir("/") < 0) {
 			cc_fail_errno(&err, "chdir /");

@@ -79,6 +79,16 @@ is "$(stat -c '%U %a' "$RECORDS" "$RECORDS/$pam_id" | tr '\n' ' ')" "root 700 ro
 	"the records are root's alone"
 like "$(cat "$RECORDS/$pam_id")" "v=1" "in a versioned format"
 
+# Bash completion offers the live ids.
+comp=$COCOON_ROOT/usr/share/bash-completion/completions/cocoonctl
+complete_line() {
+	PATH=$COCOON_ROOT/usr/sbin:$PATH bash -c '. /usr/share/bash-completion/bash_completion
+		. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"
+		COMP_POINT=${#COMP_LINE}; _cocoonctl; echo "${COMPREPLY[*]}"' _ "$comp" "$@"
+}
+is "$(complete_line cocoonctl enter "${pam_id:0:8}")" "$pam_id" "completion: enter completes session ids"
+like "$(complete_line cocoonctl st)" "stop" "completion: the new commands"
+
 # --- enter, as the user
 probe='id -u; cat /proc/1/comm; grep -E "^(Seccomp|NoNewPrivs):" /proc/self/status; echo "$HOME $PATH"'
 for who in ccsn1:$pam_id ccsn2:$shell_id; do
@@ -104,11 +114,16 @@ is "$(echo $OUT)" "PPid: 0 1" "the entering process stays outside the session's 
 caller_tty=$(readlink /proc/self/fd/0)
 run "$CTL" enter "$pam_id" --root -- /usr/bin/id < /dev/null
 like "$OUT" "uid=0(root) gid=0(root)" "enter --root runs a host binary as root inside"
-run "$CTL" enter "$shell_id" --root -- /bin/sh -c 'readlink /proc/self/fd/0; cat /proc/1/comm; echo "$PATH $HOME"' < /dev/null
+run "$CTL" enter "$pam_id" --root -- /bin/sh -c 'readlink /proc/self/fd/0; cat /proc/1/comm; echo "$PATH $HOME"' < /dev/null
 like "$OUT" "/dev/pts/" "on a fresh pty"
 unlike "$OUT" "$caller_tty" "not the caller's terminal or input"
 like "$OUT" "cocoon-init" "inside the session"
 like "$OUT" "/usr/sbin:/usr/bin:/sbin:/bin /root" "with a fixed environment"
+run "$CTL" enter "$shell_id" --root -- /usr/bin/id < /dev/null
+like "$OUT" "the session's / is not root's alone" "--root refuses a session whose system paths its user can write"
+unlike "$OUT" "uid=0" "and runs nothing"
+run "$CTL" enter "$shell_id" -- stat -c %U / < /dev/null
+is "$OUT" "ccsn2" "(cocoon-shell builds the tree as the user: the user could swap the loader)"
 run "$CTL" enter "$pam_id" --root -- id < /dev/null
 like "$OUT" "absolute path" "--root refuses a relative command"
 install -m 0755 /usr/bin/id "$work/id"
