@@ -28,8 +28,17 @@ trap cleanup EXIT
 add_user ccsn1 || { echo "Bail out! useradd"; exit 1; }
 add_user ccsn2 -s "$SHELL_BIN"
 add_user ccsn3
+add_user ccsn4
 policy_reset
 policy_write cocoon.conf <<'CONF'
+[user ccsn4]
+profile = nopid
+[profile nopid]
+ro-bind = /usr
+symlink = usr/bin /bin
+symlink = usr/lib /lib
+symlink = usr/lib64 /lib64
+unshare = ipc
 [default]
 profile = default
 CONF
@@ -38,6 +47,7 @@ syslog_capture "$work/syslog"
 sshd_start "session required $PAMDIR/pam_cocoon.so" || { echo "Bail out! sshd"; exit 1; }
 sed -i "0,/^session/s||session required $PAMDIR/pam_cocoon.so return\n&|" /etc/pam.d/$SSHD_SERVICE
 sshd_allow ccsn1
+sshd_allow ccsn3
 
 # session_of USER: the id of USER's live session, waiting for it to appear.
 session_of() {
@@ -135,6 +145,14 @@ like "$OUT" "only root can write" "a binary others can write is refused"
 
 # A session whose policy changed since it started runs under the old plan.
 policy_write cocoon.conf <<'CONF'
+[user ccsn4]
+profile = nopid
+[profile nopid]
+ro-bind = /usr
+symlink = usr/bin /bin
+symlink = usr/lib /lib
+symlink = usr/lib64 /lib64
+unshare = ipc
 [default]
 profile = default
 setenv = COCOON_SESSIONS_TEST 1
@@ -142,6 +160,14 @@ CONF
 run "$CTL" enter "$shell_id" -- id < /dev/null
 like "$OUT" "refusing to enter with another confinement" "enter refuses when the plan changed"
 policy_write cocoon.conf <<'CONF'
+[user ccsn4]
+profile = nopid
+[profile nopid]
+ro-bind = /usr
+symlink = usr/bin /bin
+symlink = usr/lib /lib
+symlink = usr/lib64 /lib64
+unshare = ipc
 [default]
 profile = default
 CONF
@@ -172,6 +198,34 @@ for i in $(seq 100); do kill -0 "$su_pid" 2>/dev/null || break; sleep 0.1; done
 ok $? "su returns"
 run "$CTL" list
 unlike "$OUT" "ccsn" "no session is listed any more"
+
+# Sessions that end by themselves, or never start, leave no record.
+run ssh_as ccsn3 'cat /run/cocoon/id'
+is "$RC" 0 "a short ssh session runs"
+# sshd closes the PAM session just after the client has its status.
+for i in $(seq 50); do [ -e "$RECORDS/$OUT" ] || break; sleep 0.1; done
+[ -n "$OUT" ] && [ ! -e "$RECORDS/$OUT" ]
+ok $? "its record is gone once it logged out"
+run su - ccsn2 -c 'cat /run/cocoon/id 2>/dev/null; echo "$COCOON_SESSION_ID"'
+is "$(ls "$RECORDS")" "" "a cocoon-shell session leaves none either"
+"$CTL" run --user ccsn4 -- /nonexistent-command > /dev/null 2>&1
+is "$(ls -A "$RECORDS")" "" "nor does a session that fails to start"
+
+# A session without a pid namespace: listed and stoppable, not enterable.
+"$CTL" run --user ccsn4 -- sleep 60 > /dev/null 2>&1 &
+run_pid=$!
+BG_PIDS="$BG_PIDS $run_pid"
+nopid_id=$(session_of ccsn4)
+ok $? "a session without a pid namespace is recorded"
+run "$CTL" list
+like_re "$OUT" "^$nopid_id +ccsn4 +shell .* running \(no pid namespace\)$" "and listed as such"
+run "$CTL" enter "$nopid_id" -- id
+like "$OUT" "has no pid namespace" "enter refuses it"
+run "$CTL" stop "$nopid_id"
+is "$RC" 0 "stop ends it"
+for i in $(seq 50); do kill -0 "$run_pid" 2>/dev/null || break; sleep 0.1; done
+! kill -0 "$run_pid" 2>/dev/null
+ok $? "cocoonctl run returns"
 
 # --- stale records: the reused-pid control
 sleep 60 &
