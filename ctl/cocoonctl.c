@@ -758,16 +758,19 @@ static int cmd_stop(int dir, const struct session_record *r, int pidfd)
 		return 1;
 	}
 	struct pollfd pfd = { pidfd, POLLIN, 0 };
-	int n = poll(&pfd, 1, 10000);
-	unlinkat(dir, r->id, 0);
-	audit_stopped(r);
-	printf("stopped session %s (user %s, service %s, pid %d)\n", r->id, r->user,
-	       r->service, (int)r->pid);
+	int n;
+	while ((n = poll(&pfd, 1, 10000)) < 0 && errno == EINTR)
+		;
 	if (n <= 0) {
+		/* The record stays: the session may still run. */
 		fprintf(stderr, "cocoonctl stop: pid %d had not ended after 10 s\n",
 			(int)r->pid);
 		return 1;
 	}
+	unlinkat(dir, r->id, 0);
+	audit_stopped(r);
+	printf("stopped session %s (user %s, service %s, pid %d)\n", r->id, r->user,
+	       r->service, (int)r->pid);
 	return 0;
 }
 
