@@ -92,6 +92,13 @@ static int check_live_tree(struct cc_error *err)
 	return 0;
 }
 
+static int go_home(const char *home, struct cc_error *err)
+{
+	if (home && chdir(home) == 0)
+		return 0;
+	return chdir("/") < 0 ? cc_fail_errno(err, "chdir /") : 0;
+}
+
 /* The command's process, inside the session's pid namespace. */
 static _Noreturn void command(const struct entering *e)
 {
@@ -107,11 +114,6 @@ static _Noreturn void command(const struct entering *e)
 		fail_report(&err);
 	/* Root's shell reads its start-up files from HOME. */
 	const char *home = !root ? who->home : root_only("/root") ? "/root" : "/";
-	if (!home || chdir(home) < 0)
-		if (chdir("/") < 0) {
-			cc_fail_errno(&err, "chdir /");
-			fail_report(&err);
-		}
 	char *env[8];
 	size_t n = 0;
 	put_env(env, &n, "HOME", home ? home : "/");
@@ -126,6 +128,8 @@ static _Noreturn void command(const struct entering *e)
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (root) {
+		if (go_home(home, &err) < 0)
+			fail_report(&err);
 		execveat(FD_BINARY, "", req->argv, env, AT_EMPTY_PATH);
 		cc_fail_errno(&err, "exec %s", req->argv[0]);
 		fail_report(&err);
@@ -141,7 +145,8 @@ static _Noreturn void command(const struct entering *e)
 		cc_fail_errno(&err, "landlock");
 	else if (wall == 0 && plan->landlock_required)
 		cc_fail(&err, "landlock = required, and this kernel offers none");
-	if (err.msg[0] || creds_become_user(who, &err) < 0)
+	/* The home is entered as the user: the user shapes it. */
+	if (err.msg[0] || creds_become_user(who, &err) < 0 || go_home(home, &err) < 0)
 		fail_report(&err);
 	if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 && errno != ENOSYS)
 		cc_fail_errno(&err, "joining a new session keyring");
