@@ -140,7 +140,7 @@ static void add_line(struct strbuf *sb, const char *key, const char *value)
 	sb_addf(sb, "\n");
 }
 
-static void format_record(const struct session_record *r, struct strbuf *sb)
+static void format_record(const struct live_record *r, struct strbuf *sb)
 {
 	char ns[128];
 	ns_format(r->namespaces, ns, sizeof(ns));
@@ -166,7 +166,7 @@ int record_write(const struct plan *plan, const char *id, pid_t pid, int pidfd,
 	if (!id_valid(id))
 		return cc_fail(err, "session record: the id '%s' is not 8 to 64 "
 			       "lower-case hex digits", id);
-	struct session_record r = {
+	struct live_record r = {
 		.user = plan->who.user, .uid = plan->who.uid, .gid = plan->who.gid,
 		.service = plan->service, .rule = plan->rule, .profile = plan->profile,
 		.namespaces = plan->namespaces, .pid = pid,
@@ -242,7 +242,7 @@ static int parse_number(const char *v, unsigned long long max, unsigned long lon
 	return 0;
 }
 
-static int parse_field(struct session_record *r, const char *key, const char *v,
+static int parse_field(struct live_record *r, const char *key, const char *v,
 		       unsigned *seen)
 {
 	static const char *const keys[] = { "id", "user", "uid", "gid", "service",
@@ -302,7 +302,7 @@ static int parse_field(struct session_record *r, const char *key, const char *v,
 	return 0;
 }
 
-static int parse_record(char *text, struct session_record *r, const char *name,
+static int parse_record(char *text, struct live_record *r, const char *name,
 			struct cc_error *err)
 {
 	char *save = NULL, *line = strtok_r(text, "\n", &save);
@@ -329,7 +329,7 @@ static int parse_record(char *text, struct session_record *r, const char *name,
 	return 0;
 }
 
-int record_read(int dir, const char *name, struct session_record *rec,
+int record_read(int dir, const char *name, struct live_record *rec,
 		struct cc_error *err)
 {
 	memset(rec, 0, sizeof(*rec));
@@ -361,7 +361,7 @@ int record_read(int dir, const char *name, struct session_record *rec,
 	return rc;
 }
 
-void record_free(struct session_record *rec)
+void record_free(struct live_record *rec)
 {
 	free(rec->user);
 	free(rec->service);
@@ -372,7 +372,7 @@ void record_free(struct session_record *rec)
 
 /* ---- The identity check ---- */
 
-int record_attach(const struct session_record *rec, int *pidfd,
+int record_attach(const struct live_record *rec, int *pidfd,
 		  struct cc_error *err)
 {
 	*pidfd = -1;
@@ -410,7 +410,7 @@ int record_attach(const struct session_record *rec, int *pidfd,
 
 static int by_start(const void *a, const void *b)
 {
-	const struct session_record *x = a, *y = b;
+	const struct live_record *x = a, *y = b;
 	return x->boottime < y->boottime ? -1 : x->boottime > y->boottime;
 }
 
@@ -430,7 +430,7 @@ int records_load(int dir, struct record_list *list,
 		/* Dot files are records being written. */
 		if (e->d_name[0] == '.')
 			continue;
-		struct session_record rec;
+		struct live_record rec;
 		struct cc_error why;
 		if (!id_valid(e->d_name))
 			cc_fail(&why, "%s/%s: not a session record's name", COCOON_RUNDIR,
@@ -458,7 +458,7 @@ void records_free(struct record_list *list)
 }
 
 int records_find(const struct record_list *list, const char *prefix,
-		 const struct session_record **out, struct cc_error *err)
+		 const struct live_record **out, struct cc_error *err)
 {
 	size_t len = strlen(prefix);
 	if (len < RECORD_PREFIX_MIN)

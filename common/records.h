@@ -25,7 +25,7 @@
 #define RECORD_ID_MAX 64
 #define RECORD_PREFIX_MIN 8
 
-struct session_record {
+struct live_record {
 	char id[RECORD_ID_MAX + 1];
 	char *user;
 	uid_t uid;
@@ -60,20 +60,20 @@ int record_dir_open(bool create, struct cc_error *err);
 
 /* Read the record NAME in DIR: a regular file of root's, mode 0600, in
  * the version this code reads, every field present. */
-int record_read(int dir, const char *name, struct session_record *rec,
+int record_read(int dir, const char *name, struct live_record *rec,
 		struct cc_error *err);
-void record_free(struct session_record *rec);
+void record_free(struct live_record *rec);
 
 /* The identity check. Returns 1 with *pidfd pinning the live session's
  * pid 1; 0 when the record is stale (why in err); -1 on an error. */
-int record_attach(const struct session_record *rec, int *pidfd,
+int record_attach(const struct live_record *rec, int *pidfd,
 		  struct cc_error *err);
 
 /* Every record in the directory, sorted by start; files that are not
  * records (or fail record_read) are reported through BAD (may be NULL)
  * and skipped. */
 struct record_list {
-	struct session_record *items;
+	struct live_record *items;
 	size_t count, cap;
 };
 int records_load(int dir, struct record_list *list,
@@ -84,6 +84,6 @@ void records_free(struct record_list *list);
 /* The one record whose id starts with PREFIX (at least RECORD_PREFIX_MIN
  * characters, or the whole id); -1 with err when none or several do. */
 int records_find(const struct record_list *list, const char *prefix,
-		 const struct session_record **out, struct cc_error *err);
+		 const struct live_record **out, struct cc_error *err);
 
 #endif

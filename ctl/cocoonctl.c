@@ -647,7 +647,7 @@ static void list_json(const struct record_list *list, const bool *live)
 	sb_addf(&sb, "[");
 	size_t shown = 0;
 	for (size_t i = 0; i < list->count; i++) {
-		const struct session_record *r = &list->items[i];
+		const struct live_record *r = &list->items[i];
 		if (!live[i])
 			continue;
 		char ns[128];
@@ -681,7 +681,7 @@ static int cmd_list(const struct session_args *a, int dir, struct record_list *l
 	bool *live = xcalloc(list->count, sizeof(bool));
 	size_t stale = 0;
 	for (size_t i = 0; i < list->count; i++) {
-		const struct session_record *r = &list->items[i];
+		const struct live_record *r = &list->items[i];
 		struct cc_error why;
 		int pidfd;
 		int rc = record_attach(r, &pidfd, &why);
@@ -705,7 +705,7 @@ static int cmd_list(const struct session_args *a, int dir, struct record_list *l
 		printf("%-32s %-12s %-10s %-19s %-12s %-16s %s\n", "ID", "USER", "SERVICE",
 		       "STARTED", "PROFILE", "PLAN", "STATE");
 		for (size_t i = 0; i < list->count; i++) {
-			const struct session_record *r = &list->items[i];
+			const struct live_record *r = &list->items[i];
 			if (!live[i])
 				continue;
 			printf("%-32s %-12s %-10s ", r->id, r->user, r->service);
@@ -722,7 +722,7 @@ static int cmd_list(const struct session_args *a, int dir, struct record_list *l
 }
 
 /* The audit line of a stopped session (cocoon.conf(5), AUDIT RECORDS). */
-static void audit_stopped(const struct session_record *r)
+static void audit_stopped(const struct live_record *r)
 {
 	struct plan plan;
 	plan_init(&plan);
@@ -750,7 +750,7 @@ static void audit_stopped(const struct session_record *r)
 	sb_free(&line);
 }
 
-static int cmd_stop(int dir, const struct session_record *r, int pidfd)
+static int cmd_stop(int dir, const struct live_record *r, int pidfd)
 {
 	/* SIGKILL to pid 1 ends its whole pid namespace. */
 	if (sys_pidfd_send_signal(pidfd, SIGKILL) < 0) {
@@ -817,7 +817,7 @@ static const char *sane_term(void)
 	return t;
 }
 
-static int cmd_enter(const struct session_args *a, const struct session_record *r,
+static int cmd_enter(const struct session_args *a, const struct live_record *r,
 		     int pidfd)
 {
 	struct cc_error err;
@@ -892,7 +892,7 @@ static int cmd_sessions(int argc, char **argv)
 		return 1;
 	}
 	int rc = 1;
-	const struct session_record *r = NULL;
+	const struct live_record *r = NULL;
 	int pidfd = -1;
 	if (strcmp(a.cmd, "list") == 0) {
 		rc = cmd_list(&a, dir, &list);

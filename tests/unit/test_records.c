@@ -29,7 +29,7 @@ static void put(const char *name, const char *text, mode_t mode)
 }
 
 static int try_read(const char *name, const char *text, mode_t mode,
-		    struct session_record *rec, struct cc_error *err)
+		    struct live_record *rec, struct cc_error *err)
 {
 	put(name, text, mode);
 	return record_read(dir, name, rec, err);
@@ -39,7 +39,7 @@ int main(void)
 {
 	if (!mkdtemp(dir_path) || (dir = open(dir_path, O_RDONLY | O_DIRECTORY)) < 0)
 		return 1;
-	struct session_record rec;
+	struct live_record rec;
 	struct cc_error err;
 	char *text = xasprintf(GOOD, 1, 1ULL, 2ULL, 3ULL);
 
@@ -77,13 +77,13 @@ int main(void)
 
 	/* Prefixes. */
 	struct record_list list = { 0 };
-	struct session_record *a = ARRAY_PUSH(list.items, list.count, list.cap);
+	struct live_record *a = ARRAY_PUSH(list.items, list.count, list.cap);
 	memset(a, 0, sizeof(*a));
 	snprintf(a->id, sizeof(a->id), "aaaaaaaa11");
-	struct session_record *b = ARRAY_PUSH(list.items, list.count, list.cap);
+	struct live_record *b = ARRAY_PUSH(list.items, list.count, list.cap);
 	memset(b, 0, sizeof(*b));
 	snprintf(b->id, sizeof(b->id), "aaaaaaaa22");
-	const struct session_record *found;
+	const struct live_record *found;
 	tap_ok(records_find(&list, "aaaaaaa", &found, &err) < 0 &&
 	       strstr(err.msg, "at least 8"), "a prefix under 8 characters is refused");
 	tap_ok(records_find(&list, "aaaaaaaa", &found, &err) < 0 &&
