@@ -180,7 +180,8 @@ fuzz-short:
 BENCH_ROOT := /run/cocoon-bench.$(TREE_ID)
 bench: check-deps
 	$(MAKE) BUILDDIR=build/bench PREFIX=$(BENCH_ROOT)/usr SYSCONFDIR=$(BENCH_ROOT)/etc LOCALSTATEDIR=$(BENCH_ROOT)/var \
-		PAMDIR=$(BENCH_ROOT)/lib/security install
+		RUNSTATEDIR=$(BENCH_ROOT)/run PAMDIR=$(BENCH_ROOT)/lib/security install
+	install -d -m 0755 $(BENCH_ROOT)/run
 	status=0; COCOON_ROOT=$(BENCH_ROOT) tests/bench/run $(BENCH_FLAGS) || status=$$?; \
 	rm -rf $(BENCH_ROOT); exit $$status
 
@@ -190,7 +191,8 @@ bench: check-deps
 DEMO_ROOT := /run/cocoon-demo.$(TREE_ID)
 demo: check-deps
 	$(MAKE) BUILDDIR=build/demo PREFIX=$(DEMO_ROOT)/usr SYSCONFDIR=$(DEMO_ROOT)/etc LOCALSTATEDIR=$(DEMO_ROOT)/var \
-		PAMDIR=$(DEMO_ROOT)/lib/security install
+		RUNSTATEDIR=$(DEMO_ROOT)/run PAMDIR=$(DEMO_ROOT)/lib/security install
+	install -d -m 0755 $(DEMO_ROOT)/run
 	status=0; tests/demo-session.sh $(DEMO_ROOT) || status=$$?; \
 	rm -rf $(DEMO_ROOT); exit $$status
 
