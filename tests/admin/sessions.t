@@ -113,6 +113,9 @@ cocoon-init" "as $user, in the session's pid namespace"
 done
 run env LD_LIBRARY_PATH=/nonexistent SECRET=x "$CTL" enter "${pam_id:0:8}" -- sh -c 'echo "${LD_LIBRARY_PATH-none} ${SECRET-none}"; ls /proc/self/fd' 7</etc/hostname < /dev/null
 is "$(echo $OUT)" "none none 0 1 2 3" "an 8-character prefix works; no caller environment or descriptor comes in (3 is ls's own)"
+run sh -c "printf 'id -un; exit 5\\n' | $CTL enter $pam_id"
+is "$RC" 5 "without a command the session's shell runs, on the pty, reading the input"
+like "$OUT" "ccsn1" "as the user"
 run "$CTL" enter "$pam_id" -- sh -c 'exit 7' < /dev/null
 is "$RC" 7 "enter returns the command's status"
 run "$CTL" enter "$pam_id" -- sh -c 'kill -KILL $$' < /dev/null
