@@ -8,6 +8,8 @@ SYSCONFDIR ?= /etc
 # Root-only state kept across sessions (persistent private /tmp instances).
 LOCALSTATEDIR ?= /var
 STATEDIR   = $(LOCALSTATEDIR)/lib/cocoon
+# Live session records (cocoonctl list): $(RUNSTATEDIR)/cocoon, root's 0700.
+RUNSTATEDIR ?= /run
 LIBEXECDIR ?= $(PREFIX)/libexec
 MANDIR     ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
@@ -31,6 +33,7 @@ CPPFLAGS   += -MMD -MP -D_GNU_SOURCE -Icommon -I$(BUILDDIR)/gen \
 	      -DCOCOON_VERSION='"$(VERSION)"' \
 	      -DCOCOON_SYSCONFDIR='"$(SYSCONFDIR)"' \
 	      -DCOCOON_STATEDIR='"$(STATEDIR)"' \
+	      -DCOCOON_RUNDIR='"$(RUNSTATEDIR)/cocoon"' \
 	      -DCOCOON_LIBEXECDIR='"$(LIBEXECDIR)/cocoon"' \
 	      -DCOCOON_BINDIR='"$(PREFIX)/bin"'
 ALL_CFLAGS  = $(WARN) -fPIC -fstack-protector-strong -D_FORTIFY_SOURCE=2 $(CFLAGS) $(PKG_CFLAGS)
@@ -136,7 +139,8 @@ TREE_ID    := $(shell printf '%s' '$(CURDIR)' | cksum | cut -d' ' -f1)
 CHECK_ROOT := /run/cocoon-check.$(TREE_ID)
 check-build:
 	$(MAKE) BUILDDIR=build/check PREFIX=$(CHECK_ROOT)/usr SYSCONFDIR=$(CHECK_ROOT)/etc LOCALSTATEDIR=$(CHECK_ROOT)/var \
-		PAMDIR=$(CHECK_ROOT)/lib/security install unit
+		RUNSTATEDIR=$(CHECK_ROOT)/run PAMDIR=$(CHECK_ROOT)/lib/security install unit
+	install -d -m 0755 $(CHECK_ROOT)/run
 
 check: check-deps check-build
 	status=0; \
@@ -176,7 +180,8 @@ fuzz-short:
 BENCH_ROOT := /run/cocoon-bench.$(TREE_ID)
 bench: check-deps
 	$(MAKE) BUILDDIR=build/bench PREFIX=$(BENCH_ROOT)/usr SYSCONFDIR=$(BENCH_ROOT)/etc LOCALSTATEDIR=$(BENCH_ROOT)/var \
-		PAMDIR=$(BENCH_ROOT)/lib/security install
+		RUNSTATEDIR=$(BENCH_ROOT)/run PAMDIR=$(BENCH_ROOT)/lib/security install
+	install -d -m 0755 $(BENCH_ROOT)/run
 	status=0; COCOON_ROOT=$(BENCH_ROOT) tests/bench/run $(BENCH_FLAGS) || status=$$?; \
 	rm -rf $(BENCH_ROOT); exit $$status
 
@@ -186,7 +191,8 @@ bench: check-deps
 DEMO_ROOT := /run/cocoon-demo.$(TREE_ID)
 demo: check-deps
 	$(MAKE) BUILDDIR=build/demo PREFIX=$(DEMO_ROOT)/usr SYSCONFDIR=$(DEMO_ROOT)/etc LOCALSTATEDIR=$(DEMO_ROOT)/var \
-		PAMDIR=$(DEMO_ROOT)/lib/security install
+		RUNSTATEDIR=$(DEMO_ROOT)/run PAMDIR=$(DEMO_ROOT)/lib/security install
+	install -d -m 0755 $(DEMO_ROOT)/run
 	status=0; tests/demo-session.sh $(DEMO_ROOT) || status=$$?; \
 	rm -rf $(DEMO_ROOT); exit $$status
 

@@ -93,6 +93,7 @@
 #include "forced_command.h"
 #include "landlock.h"
 #include "mounts.h"
+#include "records.h"
 #include "rlimits.h"
 #include "seccomp_filter.h"
 #include "syscalls.h"
@@ -958,10 +959,20 @@ int sandbox_run(const struct sandbox_request *req, int *status,
 
 	int rc = -1, wstatus = 0;
 	struct supervisor s = { .who = &plan->who, .sock = sv[0] };
+	/* The session's record (cocoonctl list); without one it is ended. */
+	struct cc_error rerr;
+	bool recorded = pid > 0 && record_write(plan, req->session_id, pid, pidfd, &rerr) == 0;
+	if (pid > 0 && !recorded)
+		sys_pidfd_send_signal(pidfd, SIGKILL);
 	if (pid < 0)
 		cc_fail_errno(err, "clone");
 	else
 		rc = supervise(&run, &s, pid, pidfd, &wstatus, err);
+	record_remove(req->session_id);
+	if (pid > 0 && !recorded) {
+		*err = s.have_error ? s.first : rerr; /* the child's reason first */
+		rc = -1;
+	}
 	signals_restore(&run.saved);
 	close(sv[0]);
 	if (pidfd >= 0)
@@ -1036,6 +1047,7 @@ struct sandbox_handle {
 	bool inside;
 	struct cgroup *cgroup; /* the service is in it while inside */
 	long long deadline;
+	char *recorded; /* the session id whose record was written */
 };
 
 static void handle_close(struct sandbox_handle *h)
@@ -1049,6 +1061,7 @@ static void handle_close(struct sandbox_handle *h)
 	/* In the process that entered, after pid 1 was killed: waits for
 	 * the session to be gone and removes its cgroup. */
 	cgroup_destroy(h->cgroup);
+	free(h->recorded);
 	free(h);
 }
 
@@ -1282,8 +1295,9 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	sigaction(SIGCHLD, &old_chld, NULL);
 	seccomp_filter_free(run.filter);
 	run.filter = NULL;
-	if (rc < 0)
+	if (rc < 0 || record_write(plan, req->session_id, pidfd_pid(h->pidfd), h->pidfd, err) < 0)
 		goto fail;
+	h->recorded = req->session_id ? xstrdup(req->session_id) : NULL;
 	if (setns(h->pidfd, (int)(CLONE_NEWNS | CLONE_NEWPID | others)) < 0) {
 		cc_fail_errno(err, "joining the sandbox's namespaces");
 		goto fail;
@@ -1299,6 +1313,7 @@ fail:
 	seccomp_filter_free(run.filter);
 	if (h->pidfd >= 0)
 		sys_pidfd_send_signal(h->pidfd, SIGKILL);
+	record_remove(h->recorded);
 	handle_close(h);
 	return -1;
 }
@@ -1326,8 +1341,10 @@ void sandbox_end(struct sandbox_handle *h)
 	if (!h)
 		return;
 	/* SIGKILL to a namespace's init kills every process in it. */
-	if (h->owner == getpid() && h->pidfd >= 0)
+	if (h->owner == getpid() && h->pidfd >= 0) {
 		sys_pidfd_send_signal(h->pidfd, SIGKILL);
+		record_remove(h->recorded);
+	}
 	handle_close(h);
 }
 

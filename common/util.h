@@ -13,6 +13,8 @@ void *xreallocarray(void *ptr, size_t count, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* write() until all of DATA is out (EINTR retried); -1 on an error. */
+int write_full(int fd, const void *data, size_t len);
 
 /* Append an element to a growable array (items, count, cap). */
 #define ARRAY_PUSH(items, count, cap)                                          \

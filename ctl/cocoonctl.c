@@ -8,9 +8,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <syslog.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "audit.h"
+#include "enter.h"
+#include "records.h"
+#include "syscalls.h"
 
 #include "deployment.h"
 #include "environment.h"
@@ -29,6 +38,9 @@ static void usage(FILE *out)
 		"       cocoonctl explain [--config FILE] [--service NAME] --all\n"
 		"       cocoonctl edit [--config FILE]\n"
 		"       cocoonctl run [--config FILE] [--service NAME] --user USER -- COMMAND [ARG...]\n"
+		"       cocoonctl list [--json] [--verbose]\n"
+		"       cocoonctl stop ID\n"
+		"       cocoonctl enter ID [--root] [-- COMMAND [ARG...]]\n"
 		"       cocoonctl --version\n");
 }
 
@@ -546,6 +558,14 @@ static int cmd_run(int argc, char **argv)
 	};
 	struct cc_error err;
 	int status = 1;
+	char id[33];
+	if (session_id_new(id, &err) < 0) {
+		fprintf(stderr, "cocoonctl run: %s\n", err.msg);
+		strv_free(envp);
+		plan_free(&plan);
+		return 1;
+	}
+	req.session_id = id;
 	if (sandbox_run(&req, &status, &err) < 0) {
 		fprintf(stderr, "cocoonctl run: %s\n", err.msg);
 		status = 1;
@@ -556,6 +576,340 @@ static int cmd_run(int argc, char **argv)
 	strv_free(envp);
 	plan_free(&plan);
 	return status;
+}
+
+/* ---- Live sessions: list, stop, enter ---- */
+
+struct session_args {
+	const char *cmd;
+	const char *id;
+	bool json, verbose, root;
+	char **command; /* after --; NULL: none */
+};
+
+static int parse_session_args(int argc, char **argv, struct session_args *a)
+{
+	a->cmd = argv[0];
+	bool listing = strcmp(a->cmd, "list") == 0;
+	for (int i = 1; i < argc; i++) {
+		const char *w = argv[i];
+		if (strcmp(w, "--") == 0 && strcmp(a->cmd, "enter") == 0) {
+			if (i + 1 >= argc)
+				break;
+			a->command = &argv[i + 1];
+			break;
+		}
+		if (listing && strcmp(w, "--json") == 0)
+			a->json = true;
+		else if (listing && strcmp(w, "--verbose") == 0)
+			a->verbose = true;
+		else if (strcmp(a->cmd, "enter") == 0 && strcmp(w, "--root") == 0)
+			a->root = true;
+		else if (!listing && w[0] != '-' && !a->id)
+			a->id = w;
+		else {
+			fprintf(stderr, "cocoonctl %s: unexpected '%s'\n", a->cmd, w);
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (!listing && !a->id) {
+		fprintf(stderr, "cocoonctl %s: needs a session ID (cocoonctl list)\n", a->cmd);
+		return -1;
+	}
+	if (a->root && !a->command) {
+		fprintf(stderr, "cocoonctl enter --root: needs -- and a command (an "
+			"absolute path)\n");
+		return -1;
+	}
+	return 0;
+}
+
+static void bad_record(const char *name, const struct cc_error *err)
+{
+	(void)name;
+	fprintf(stderr, "cocoonctl: skipping a record: %s\n", err->msg);
+}
+
+static void print_started(FILE *out, long long when)
+{
+	time_t t = (time_t)when;
+	struct tm tm;
+	char buf[32] = "?";
+	if (localtime_r(&t, &tm))
+		strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm);
+	fputs(buf, out);
+}
+
+static void list_json(const struct record_list *list, const bool *live)
+{
+	struct strbuf sb = { 0 };
+	sb_addf(&sb, "[");
+	size_t shown = 0;
+	for (size_t i = 0; i < list->count; i++) {
+		const struct live_record *r = &list->items[i];
+		if (!live[i])
+			continue;
+		char ns[128];
+		ns_format(r->namespaces, ns, sizeof(ns));
+		sb_addf(&sb, "%s\n  {\"id\": ", shown++ ? "," : "");
+		sb_add_json_string(&sb, r->id);
+		sb_addf(&sb, ", \"user\": ");
+		sb_add_json_string(&sb, r->user);
+		sb_addf(&sb, ", \"uid\": %u, \"service\": ", (unsigned)r->uid);
+		sb_add_json_string(&sb, r->service);
+		sb_addf(&sb, ", \"started\": %lld, \"rule\": ", r->started);
+		sb_add_json_string(&sb, r->rule);
+		sb_addf(&sb, ", \"profile\": ");
+		if (r->profile)
+			sb_add_json_string(&sb, r->profile);
+		else
+			sb_addf(&sb, "null");
+		sb_addf(&sb, ", \"plan\": \"%s\", \"pid\": %d, \"namespaces\": ", r->hash,
+			(int)r->pid);
+		sb_add_json_string(&sb, ns);
+		sb_addf(&sb, ", \"state\": \"%s\"}",
+			r->namespaces & NS_PID ? "running" : "running-no-pidns");
+	}
+	sb_addf(&sb, "%s]\n", shown ? "\n" : "");
+	fputs(sb.data, stdout);
+	sb_free(&sb);
+}
+
+static int cmd_list(const struct session_args *a, int dir, struct record_list *list)
+{
+	bool *live = xcalloc(list->count, sizeof(bool));
+	size_t stale = 0;
+	for (size_t i = 0; i < list->count; i++) {
+		const struct live_record *r = &list->items[i];
+		struct cc_error why;
+		int pidfd;
+		int rc = record_attach(r, &pidfd, &why);
+		if (rc == 1) {
+			live[i] = true;
+			close(pidfd);
+		} else if (rc == 0) {
+			/* A crash or a lost end left it: it confuses nothing. */
+			unlinkat(dir, r->id, 0);
+			stale++;
+			if (a->verbose)
+				fprintf(stderr, "cocoonctl list: removed the stale record %s: "
+					"%s\n", r->id, why.msg);
+		} else {
+			fprintf(stderr, "cocoonctl list: %s: %s\n", r->id, why.msg);
+		}
+	}
+	if (a->json) {
+		list_json(list, live);
+	} else {
+		printf("%-32s %-12s %-10s %-19s %-12s %-16s %s\n", "ID", "USER", "SERVICE",
+		       "STARTED", "PROFILE", "PLAN", "STATE");
+		for (size_t i = 0; i < list->count; i++) {
+			const struct live_record *r = &list->items[i];
+			if (!live[i])
+				continue;
+			printf("%-32s %-12s %-10s ", r->id, r->user, r->service);
+			print_started(stdout, r->started);
+			printf(" %-12s %-16s %s\n", r->profile ? r->profile : "-", r->hash,
+			       r->namespaces & NS_PID ? "running" : "running (no pid namespace)");
+		}
+	}
+	if (stale && !a->verbose)
+		fprintf(stderr, "cocoonctl list: removed %zu stale record%s (--verbose "
+			"says which)\n", stale, stale == 1 ? "" : "s");
+	free(live);
+	return 0;
+}
+
+/* The audit line of a stopped session (cocoon.conf(5), AUDIT RECORDS). */
+static void audit_stopped(const struct live_record *r)
+{
+	struct plan plan;
+	plan_init(&plan);
+	plan.rule = r->rule;
+	plan.profile = r->profile;
+	plan.namespaces = r->namespaces;
+	memcpy(plan.hash, r->hash, sizeof(plan.hash));
+	struct audit_record ar;
+	audit_init(&ar, "end");
+	ar.user = r->user;
+	ar.uid = r->uid;
+	ar.service = r->service;
+	ar.plan = &plan;
+	ar.session = r->id;
+	ar.result = "stopped";
+	ar.reason = "cocoonctl stop";
+	struct timespec now;
+	clock_gettime(CLOCK_BOOTTIME, &now);
+	ar.duration = (long long)now.tv_sec - r->boottime;
+	struct strbuf line = { 0 };
+	audit_format(&ar, &line);
+	openlog("cocoonctl", LOG_PID, LOG_AUTHPRIV);
+	syslog(LOG_NOTICE, "%s", line.data);
+	closelog();
+	sb_free(&line);
+}
+
+static int cmd_stop(int dir, const struct live_record *r, int pidfd)
+{
+	/* SIGKILL to pid 1 ends its whole pid namespace. */
+	if (sys_pidfd_send_signal(pidfd, SIGKILL) < 0) {
+		fprintf(stderr, "cocoonctl stop: %s: %s\n", r->id, strerror(errno));
+		return 1;
+	}
+	struct pollfd pfd = { pidfd, POLLIN, 0 };
+	int n;
+	while ((n = poll(&pfd, 1, 10000)) < 0 && errno == EINTR)
+		;
+	if (n <= 0) {
+		/* The record stays: the session may still run. */
+		fprintf(stderr, "cocoonctl stop: pid %d had not ended after 10 s\n",
+			(int)r->pid);
+		return 1;
+	}
+	unlinkat(dir, r->id, 0);
+	audit_stopped(r);
+	printf("stopped session %s (user %s, service %s, pid %d)\n", r->id, r->user,
+	       r->service, (int)r->pid);
+	return 0;
+}
+
+/* The shell the session's user logs in with. */
+static const char *session_shell(const struct plan *plan)
+{
+	const char *login = plan->who.login_shell;
+	if (plan->shell)
+		return plan->shell;
+	if (login && login[0] == '/') {
+		const char *base = strrchr(login, '/') + 1;
+		if (strcmp(base, "cocoon-shell") != 0)
+			return login;
+	}
+	return "/bin/sh";
+}
+
+/* --root's binary: opened now, on the host; only root may have written it. */
+static int open_root_binary(const char *path, struct cc_error *err)
+{
+	if (path[0] != '/')
+		return cc_fail(err, "--root needs an absolute path, not '%s'", path);
+	int fd = open(path, O_PATH | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return cc_fail_errno(err, "%s", path);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != 0 ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH)) || !(st.st_mode & S_IXUSR)) {
+		close(fd);
+		return cc_fail(err, "%s is not an executable regular file that only root "
+			       "can write", path);
+	}
+	return fd;
+}
+
+static const char *sane_term(void)
+{
+	const char *t = getenv("TERM");
+	if (!t || !*t || strlen(t) > 64)
+		return NULL;
+	for (const char *p = t; *p; p++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._+", *p))
+			return NULL;
+	return t;
+}
+
+static int cmd_enter(const struct session_args *a, const struct live_record *r,
+		     int pidfd)
+{
+	struct cc_error err;
+	if (!(r->namespaces & NS_PID))
+		return fprintf(stderr, "cocoonctl enter: session %s has no pid namespace: "
+			       "it can be listed and stopped, not entered\n", r->id), 1;
+	if (r->namespaces & NS_USER)
+		return fprintf(stderr, "cocoonctl enter: session %s has a user namespace, "
+			       "which enter does not join\n", r->id), 1;
+	/* Everything that reads the host happens before entering. */
+	struct identity who;
+	if (identity_lookup_uid(r->uid, &who, &err) < 0)
+		return fprintf(stderr, "cocoonctl enter: %s\n", err.msg), 1;
+	struct plan plan;
+	plan_init(&plan);
+	enum resolve_result res = strcmp(who.user, r->user) != 0 ? RESOLVE_ERROR :
+		plan_for_session(NULL, &who, r->service, &plan, &err);
+	if (strcmp(who.user, r->user) != 0)
+		cc_fail(&err, "uid %u is %s now, not %s", (unsigned)r->uid, who.user, r->user);
+	identity_free(&who);
+	if (res != RESOLVE_PLAN) {
+		plan_free(&plan);
+		fprintf(stderr, "cocoonctl enter: %s\n", res == RESOLVE_ERROR ? err.msg :
+			"no rule covers the session's user and service any more");
+		return 1;
+	}
+	int rc = 1, binary = -1, status = 1;
+	char *shell[] = { (char *)session_shell(&plan), NULL };
+	if (!plan.sandboxed || strcmp(plan.hash, r->hash) != 0) {
+		fprintf(stderr, "cocoonctl enter: the policy now gives %s on %s plan %s, "
+			"and the session runs under plan %s: refusing to enter with "
+			"another confinement\n", r->user, r->service,
+			plan.sandboxed ? plan.hash : "(none)", r->hash);
+		goto out;
+	}
+	if (a->root && ((binary = open_root_binary(a->command[0], &err)) < 0 ||
+			sandbox_check_service_plan(&plan, sandbox_system_paths, &err) < 0)) {
+		fprintf(stderr, "cocoonctl enter --root: %s\n", err.msg);
+		goto out;
+	}
+	struct enter_request req = { .pidfd = pidfd, .namespaces = r->namespaces,
+				     .plan = &plan, .root_binary = binary,
+				     .argv = a->command ? a->command : shell,
+				     .term = sane_term(), .shell = shell[0] };
+	if (session_enter(&req, &status, &err) < 0)
+		fprintf(stderr, "cocoonctl enter: %s\n", err.msg);
+	else
+		rc = status;
+out:
+	if (binary >= 0)
+		close(binary);
+	plan_free(&plan);
+	return rc;
+}
+
+static int cmd_sessions(int argc, char **argv)
+{
+	struct session_args a = { 0 };
+	if (parse_session_args(argc, argv, &a) < 0)
+		return 2;
+	if (getuid() != 0 || geteuid() != 0) {
+		fprintf(stderr, "cocoonctl %s: only root may see sessions\n", a.cmd);
+		return 1;
+	}
+	struct cc_error err;
+	struct record_list list = { 0 };
+	int dir = record_dir_open(true, &err);
+	if (dir < 0 || records_load(dir, &list, bad_record, &err) < 0) {
+		fprintf(stderr, "cocoonctl %s: %s\n", a.cmd, err.msg);
+		if (dir >= 0)
+			close(dir);
+		return 1;
+	}
+	int rc = 1;
+	const struct live_record *r = NULL;
+	int pidfd = -1;
+	if (strcmp(a.cmd, "list") == 0) {
+		rc = cmd_list(&a, dir, &list);
+	} else if (records_find(&list, a.id, &r, &err) < 0) {
+		fprintf(stderr, "cocoonctl %s: %s\n", a.cmd, err.msg);
+	} else if (record_attach(r, &pidfd, &err) != 1) {
+		fprintf(stderr, "cocoonctl %s: session %s is not running (%s): refusing "
+			"it; cocoonctl list removes its record\n", a.cmd, r->id, err.msg);
+	} else {
+		rc = strcmp(a.cmd, "stop") == 0 ? cmd_stop(dir, r, pidfd)
+						 : cmd_enter(&a, r, pidfd);
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	records_free(&list);
+	close(dir);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -581,6 +935,9 @@ int main(int argc, char **argv)
 		return cmd_edit(argc - 1, argv + 1);
 	if (strcmp(cmd, "run") == 0)
 		return cmd_run(argc - 1, argv + 1);
+	if (strcmp(cmd, "list") == 0 || strcmp(cmd, "stop") == 0 ||
+	    strcmp(cmd, "enter") == 0)
+		return cmd_sessions(argc - 1, argv + 1);
 	fprintf(stderr, "cocoonctl: unknown command '%s'\n", cmd);
 	usage(stderr);
 	return 2;

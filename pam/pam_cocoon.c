@@ -15,13 +15,13 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <syslog.h>
 #include <time.h>
 
 #include "audit.h"
 #include "cgroup.h"
 #include "deployment.h"
+#include "records.h"
 #include "resolve.h"
 #include "rlimits.h"
 #include "sandbox.h"
@@ -106,22 +106,6 @@ static int return_to_host(pam_handle_t *pamh)
 		return PAM_SESSION_ERR;
 	}
 	return PAM_SUCCESS;
-}
-
-/* 16 random bytes in hex: the session's id, for tools to find it. */
-static int new_session_id(char id[33])
-{
-	unsigned char raw[16];
-	size_t got = 0;
-	while (got < sizeof(raw)) {
-		ssize_t n = getrandom(raw + got, sizeof(raw) - got, 0);
-		if (n < 0)
-			return -1;
-		got += (size_t)n;
-	}
-	for (size_t i = 0; i < sizeof(raw); i++)
-		snprintf(id + 2 * i, 3, "%02x", raw[i]);
-	return 0;
 }
 
 /* The plan's setenv and unsetenv go to the PAM environment, which the
@@ -435,9 +419,7 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 		goto out;
 	}
 	char id[33];
-	if (new_session_id(id) < 0)
-		cc_fail_errno(&err, "getrandom");
-	else if (enter(pamh, &plan, id, &err) == 0)
+	if (session_id_new(id, &err) == 0 && enter(pamh, &plan, id, &err) == 0)
 		status = PAM_SUCCESS;
 	if (status != PAM_SUCCESS) {
 		status = refuse(pamh, false, &r, err.msg);

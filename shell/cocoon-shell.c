@@ -14,7 +14,6 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <syslog.h>
 #include <time.h>
@@ -23,6 +22,7 @@
 #include "audit.h"
 #include "environment.h"
 #include "forced_command.h"
+#include "records.h"
 #include "resolve.h"
 #include "sandbox.h"
 #include "util.h"
@@ -73,15 +73,6 @@ static void audit_begin(void)
 		record.tty = tty;
 	openlog("cocoon-shell", LOG_PID, LOG_AUTHPRIV);
 	record_open = true;
-}
-
-static void session_id(char id[33])
-{
-	unsigned char raw[16];
-	if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw))
-		die("getrandom: %s", strerror(errno));
-	for (size_t i = 0; i < sizeof(raw); i++)
-		snprintf(id + 2 * i, 3, "%02x", raw[i]);
 }
 
 /* fds 0-2 open, so nothing we open later lands on them; and none of them
@@ -299,7 +290,8 @@ int main(int argc, char **argv, char **envp)
 	}
 
 	char id[33];
-	session_id(id);
+	if (session_id_new(id, &err) < 0)
+		die("%s", err.msg);
 	record.session = id;
 	record.event = "start";
 	record.result = "sandboxed";

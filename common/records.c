@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Live session records (records.h): written and read as root, through a
+ * descriptor of the record directory, never following a symlink. */
+#include "records.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "directives.h"
+#include "policy.h"
+#include "syscalls.h"
+#include "util.h"
+
+#define RECORD_MAX 16384
+
+int session_id_new(char id[33], struct cc_error *err)
+{
+	unsigned char raw[16];
+	size_t got = 0;
+	while (got < sizeof(raw)) {
+		ssize_t n = getrandom(raw + got, sizeof(raw) - got, 0);
+		if (n < 0 && errno != EINTR)
+			return cc_fail_errno(err, "getrandom");
+		got += n > 0 ? (size_t)n : 0;
+	}
+	for (size_t i = 0; i < sizeof(raw); i++)
+		snprintf(id + 2 * i, 3, "%02x", raw[i]);
+	return 0;
+}
+
+/* An id is also a file name: lower-case hex only. */
+static bool id_valid(const char *id)
+{
+	size_t n = strspn(id, "0123456789abcdef");
+	return n >= RECORD_PREFIX_MIN && n <= RECORD_ID_MAX && id[n] == '\0';
+}
+
+int record_dir_open(bool create, struct cc_error *err)
+{
+	char parent[PATH_MAX];
+	snprintf(parent, sizeof(parent), "%s", COCOON_RUNDIR);
+	char *slash = strrchr(parent, '/');
+	const char *name = slash + 1;
+	*slash = '\0';
+	if (path_trusted(*parent ? parent : "/", err) < 0)
+		return cc_prefix(err, "session records");
+	int up = open(*parent ? parent : "/", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (up < 0)
+		return cc_fail_errno(err, "session records: %s", parent);
+	/* Only root writes the parent (checked): what mkdirat made is still
+	 * what openat finds. */
+	bool made = create && mkdirat(up, name, 0700) == 0;
+	int fd = openat(up, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int saved = errno;
+	close(up);
+	if (fd < 0 && !create && saved == ENOENT)
+		return cc_fail(err, "no session records (%s does not exist)", COCOON_RUNDIR);
+	if (fd < 0 && (saved == ELOOP || saved == ENOTDIR))
+		return cc_fail(err, "%s is not a directory (a symlink?): refusing it",
+			       COCOON_RUNDIR);
+	errno = saved;
+	if (fd < 0)
+		return cc_fail_errno(err, "session records: %s", COCOON_RUNDIR);
+	struct stat st;
+	if (made && (fchown(fd, 0, 0) < 0 || fchmod(fd, 0700) < 0)) {
+		close(fd);
+		return cc_fail_errno(err, "session records: %s", COCOON_RUNDIR);
+	}
+	if (fstat(fd, &st) < 0 || st.st_uid != 0 || (st.st_mode & 07777) != 0700) {
+		close(fd);
+		return cc_fail(err, "%s must be root's with mode 0700 (it is uid %u, mode "
+			       "%04o): refusing its records", COCOON_RUNDIR,
+			       (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+	}
+	return fd;
+}
+
+/* ---- Facts about a live process, read while a pidfd pins it ---- */
+
+struct proc_facts {
+	unsigned long long start_ticks, pidns, mntns;
+	bool zombie;
+};
+
+static int read_facts(pid_t pid, struct proc_facts *f, struct cc_error *err)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return cc_fail_errno(err, "%s", path);
+	buf[n] = '\0';
+	/* The name in parentheses may hold anything: fields start after the
+	 * last ')'. Field 3 is the state, field 22 the start time. */
+	char *p = strrchr(buf, ')');
+	if (!p || p[1] != ' ')
+		return cc_fail(err, "%s: cannot parse it", path);
+	f->zombie = p[2] == 'Z' || p[2] == 'X';
+	p += 2;
+	for (int field = 3; field < 22 && p; field++)
+		if ((p = strchr(p, ' ')))
+			p++;
+	if (!p || sscanf(p, "%llu", &f->start_ticks) != 1)
+		return cc_fail(err, "%s: no start time", path);
+	const char *names[] = { "pid", "mnt" };
+	unsigned long long *inodes[] = { &f->pidns, &f->mntns };
+	for (size_t i = 0; i < 2; i++) {
+		struct stat st;
+		snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int)pid, names[i]);
+		if (stat(path, &st) < 0)
+			return cc_fail_errno(err, "%s", path);
+		*inodes[i] = (unsigned long long)st.st_ino;
+	}
+	return 0;
+}
+
+/* ---- Writing ---- */
+
+/* key=value with backslash and newline escaped, so a value is one line. */
+static void add_line(struct strbuf *sb, const char *key, const char *value)
+{
+	sb_addf(sb, "%s=", key);
+	for (const char *p = value ? value : ""; *p; p++)
+		if (*p == '\\' || *p == '\n')
+			sb_addf(sb, "\\%c", *p == '\n' ? 'n' : '\\');
+		else
+			sb_addn(sb, p, 1);
+	sb_addf(sb, "\n");
+}
+
+static void format_record(const struct live_record *r, struct strbuf *sb)
+{
+	char ns[128];
+	ns_format(r->namespaces, ns, sizeof(ns));
+	sb_addf(sb, "v=%d\n", RECORD_VERSION);
+	add_line(sb, "id", r->id);
+	add_line(sb, "user", r->user);
+	sb_addf(sb, "uid=%u\ngid=%u\n", (unsigned)r->uid, (unsigned)r->gid);
+	add_line(sb, "service", r->service);
+	sb_addf(sb, "started=%lld\nboottime=%lld\n", r->started, r->boottime);
+	add_line(sb, "rule", r->rule);
+	add_line(sb, "profile", r->profile);
+	add_line(sb, "plan", r->hash);
+	add_line(sb, "ns", ns);
+	sb_addf(sb, "pid=%d\nstart=%llu\npidns=%llu\nmntns=%llu\n", (int)r->pid,
+		r->start_ticks, r->pidns, r->mntns);
+}
+
+int record_write(const struct plan *plan, const char *id, pid_t pid, int pidfd,
+		 struct cc_error *err)
+{
+	if (!id)
+		return 0;
+	if (!id_valid(id))
+		return cc_fail(err, "session record: the id '%s' is not 8 to 64 "
+			       "lower-case hex digits", id);
+	struct live_record r = {
+		.user = plan->who.user, .uid = plan->who.uid, .gid = plan->who.gid,
+		.service = plan->service, .rule = plan->rule, .profile = plan->profile,
+		.namespaces = plan->namespaces, .pid = pid,
+	};
+	snprintf(r.id, sizeof(r.id), "%s", id);
+	snprintf(r.hash, sizeof(r.hash), "%s", plan->hash);
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	r.started = (long long)now.tv_sec;
+	clock_gettime(CLOCK_BOOTTIME, &now);
+	r.boottime = (long long)now.tv_sec;
+	struct proc_facts f;
+	if (r.pid <= 0 || read_facts(r.pid, &f, err) < 0 ||
+	    sys_pidfd_send_signal(pidfd, 0) < 0)
+		return cc_fail(err, "session record: the session's first process is gone");
+	r.start_ticks = f.start_ticks;
+	r.pidns = f.pidns;
+	r.mntns = f.mntns;
+
+	int dir = record_dir_open(true, err);
+	if (dir < 0)
+		return -1;
+	struct strbuf sb = { 0 };
+	format_record(&r, &sb);
+	char tmp[RECORD_ID_MAX + 8];
+	snprintf(tmp, sizeof(tmp), ".%s.new", id);
+	unlinkat(dir, tmp, 0);
+	int fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int rc = fd < 0 || fchmod(fd, 0600) < 0 || write_full(fd, sb.data, sb.len) < 0 ||
+		 renameat(dir, tmp, dir, id) < 0 ? -1 : 0;
+	if (rc < 0) {
+		cc_fail_errno(err, "writing the session record %s/%s", COCOON_RUNDIR, id);
+		unlinkat(dir, tmp, 0);
+	}
+	if (fd >= 0)
+		close(fd);
+	close(dir);
+	sb_free(&sb);
+	return rc;
+}
+
+void record_remove(const char *id)
+{
+	struct cc_error err;
+	if (!id || !id_valid(id))
+		return;
+	int dir = record_dir_open(false, &err);
+	if (dir < 0)
+		return;
+	unlinkat(dir, id, 0);
+	close(dir);
+}
+
+/* ---- Reading ---- */
+
+static char *unescape(const char *v)
+{
+	char *out = xstrdup(v), *o = out;
+	for (const char *p = v; *p; p++)
+		*o++ = *p == '\\' && p[1] ? (*++p == 'n' ? '\n' : *p) : *p;
+	*o = '\0';
+	return out;
+}
+
+static int parse_number(const char *v, unsigned long long max, unsigned long long *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(v, &end, 10);
+	if (errno || end == v || *end || *v == '-' || n > max)
+		return -1;
+	*out = n;
+	return 0;
+}
+
+static int parse_field(struct live_record *r, const char *key, const char *v,
+		       unsigned *seen)
+{
+	static const char *const keys[] = { "id", "user", "uid", "gid", "service",
+		"started", "boottime", "rule", "profile", "plan", "ns", "pid",
+		"start", "pidns", "mntns" };
+	size_t k;
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		if (strcmp(key, keys[k]) == 0)
+			break;
+	if (k == sizeof(keys) / sizeof(keys[0]))
+		return 0; /* a later minor addition: ignored */
+	if (*seen & (1u << k))
+		return -1;
+	*seen |= 1u << k;
+	unsigned long long n = 0;
+	switch (k) {
+	case 0:
+		if (!id_valid(v))
+			return -1;
+		snprintf(r->id, sizeof(r->id), "%s", v);
+		return 0;
+	case 1: r->user = unescape(v); return 0;
+	case 4: r->service = unescape(v); return 0;
+	case 7: r->rule = unescape(v); return 0;
+	case 8: r->profile = *v ? unescape(v) : NULL; return 0;
+	case 9:
+		if (strlen(v) >= sizeof(r->hash))
+			return -1;
+		snprintf(r->hash, sizeof(r->hash), "%s", v);
+		return 0;
+	case 10: {
+		char *copy = xstrdup(v), *words[8];
+		size_t count = 0;
+		for (char *save = NULL, *w = strtok_r(copy, " ", &save); w && count < 8;
+		     w = strtok_r(NULL, " ", &save))
+			words[count++] = w;
+		struct cc_error ignored;
+		int rc = parse_namespaces(words, count, &r->namespaces, &ignored);
+		free(copy);
+		return rc;
+	}
+	}
+	bool signed_time = k == 5 || k == 6;
+	if (parse_number(v, signed_time ? LLONG_MAX : k == 11 ? INT_MAX :
+			 k == 2 || k == 3 ? UINT_MAX : ULLONG_MAX, &n) < 0)
+		return -1;
+	switch (k) {
+	case 2: r->uid = (uid_t)n; break;
+	case 3: r->gid = (gid_t)n; break;
+	case 5: r->started = (long long)n; break;
+	case 6: r->boottime = (long long)n; break;
+	case 11: r->pid = (pid_t)n; break;
+	case 12: r->start_ticks = n; break;
+	case 13: r->pidns = n; break;
+	case 14: r->mntns = n; break;
+	}
+	return 0;
+}
+
+static int parse_record(char *text, struct live_record *r, const char *name,
+			struct cc_error *err)
+{
+	char *save = NULL, *line = strtok_r(text, "\n", &save);
+	if (!line || strcmp(line, "v=1") != 0)
+		return cc_fail(err, "%s/%s: not a version %d session record", COCOON_RUNDIR,
+			       name, RECORD_VERSION);
+	unsigned seen = 0;
+	int lineno = 1;
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		lineno++;
+		char *eq = strchr(line, '=');
+		if (!eq)
+			return cc_fail(err, "%s/%s:%d: not key=value", COCOON_RUNDIR, name,
+				       lineno);
+		*eq = '\0';
+		if (parse_field(r, line, eq + 1, &seen) < 0)
+			return cc_fail(err, "%s/%s:%d: bad or repeated %s", COCOON_RUNDIR,
+				       name, lineno, line);
+	}
+	if (seen != (1u << 15) - 1)
+		return cc_fail(err, "%s/%s: fields are missing", COCOON_RUNDIR, name);
+	if (strcmp(r->id, name) != 0)
+		return cc_fail(err, "%s/%s: holds the id %s", COCOON_RUNDIR, name, r->id);
+	return 0;
+}
+
+int record_read(int dir, const char *name, struct live_record *rec,
+		struct cc_error *err)
+{
+	memset(rec, 0, sizeof(*rec));
+	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return cc_fail_errno(err, "%s/%s", COCOON_RUNDIR, name);
+	struct stat st;
+	char *text = xmalloc(RECORD_MAX + 1);
+	ssize_t n = -1;
+	int rc = -1;
+	if (fstat(fd, &st) < 0)
+		cc_fail_errno(err, "%s/%s", COCOON_RUNDIR, name);
+	else if (!S_ISREG(st.st_mode) || st.st_uid != 0 || (st.st_mode & 07777) != 0600)
+		cc_fail(err, "%s/%s is not a regular file of root's with mode 0600 "
+			"(uid %u, mode %04o): refusing it", COCOON_RUNDIR, name,
+			(unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+	else if ((n = read(fd, text, RECORD_MAX + 1)) < 0)
+		cc_fail_errno(err, "%s/%s", COCOON_RUNDIR, name);
+	else if (n > RECORD_MAX)
+		cc_fail(err, "%s/%s: too large for a record", COCOON_RUNDIR, name);
+	else {
+		text[n] = '\0';
+		rc = parse_record(text, rec, name, err);
+	}
+	close(fd);
+	free(text);
+	if (rc < 0)
+		record_free(rec);
+	return rc;
+}
+
+void record_free(struct live_record *rec)
+{
+	free(rec->user);
+	free(rec->service);
+	free(rec->rule);
+	free(rec->profile);
+	memset(rec, 0, sizeof(*rec));
+}
+
+/* ---- The identity check ---- */
+
+int record_attach(const struct live_record *rec, int *pidfd,
+		  struct cc_error *err)
+{
+	*pidfd = -1;
+	int fd = sys_pidfd_open(rec->pid, 0);
+	if (fd < 0 && errno == ESRCH)
+		return cc_fail(err, "no process has pid %d any more", (int)rec->pid), 0;
+	if (fd < 0)
+		return cc_fail_errno(err, "pidfd_open %d", (int)rec->pid);
+	/* The pidfd pins the process: while it lives, /proc/PID is its. */
+	struct proc_facts f;
+	struct cc_error why;
+	int rc = 0;
+	if (read_facts(rec->pid, &f, &why) < 0)
+		cc_fail(err, "pid %d: %s", (int)rec->pid, why.msg);
+	else if (f.zombie)
+		cc_fail(err, "pid %d has ended", (int)rec->pid);
+	else if (f.start_ticks != rec->start_ticks || f.pidns != rec->pidns ||
+		 f.mntns != rec->mntns)
+		cc_fail(err, "pid %d is another process now (start time %llu, pid "
+			"namespace %llu, mount namespace %llu; the record says %llu, "
+			"%llu, %llu)", (int)rec->pid, f.start_ticks, f.pidns, f.mntns,
+			rec->start_ticks, rec->pidns, rec->mntns);
+	else if (sys_pidfd_send_signal(fd, 0) < 0)
+		cc_fail(err, "pid %d ended while being checked", (int)rec->pid);
+	else
+		rc = 1;
+	if (rc == 1)
+		*pidfd = fd;
+	else
+		close(fd);
+	return rc;
+}
+
+/* ---- The directory ---- */
+
+static int by_start(const void *a, const void *b)
+{
+	const struct live_record *x = a, *y = b;
+	return x->boottime < y->boottime ? -1 : x->boottime > y->boottime;
+}
+
+int records_load(int dir, struct record_list *list,
+		 void (*bad)(const char *name, const struct cc_error *err),
+		 struct cc_error *err)
+{
+	int fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return cc_fail_errno(err, "reading %s", COCOON_RUNDIR);
+	}
+	struct dirent *e;
+	while ((errno = 0, e = readdir(d))) {
+		/* Dot files are records being written. */
+		if (e->d_name[0] == '.')
+			continue;
+		struct live_record rec;
+		struct cc_error why;
+		if (!id_valid(e->d_name))
+			cc_fail(&why, "%s/%s: not a session record's name", COCOON_RUNDIR,
+				e->d_name);
+		if (!id_valid(e->d_name) || record_read(dir, e->d_name, &rec, &why) < 0) {
+			if (bad)
+				bad(e->d_name, &why);
+			continue;
+		}
+		*ARRAY_PUSH(list->items, list->count, list->cap) = rec;
+	}
+	int rc = errno ? cc_fail_errno(err, "reading %s", COCOON_RUNDIR) : 0;
+	closedir(d);
+	if (list->count)
+		qsort(list->items, list->count, sizeof(*list->items), by_start);
+	return rc;
+}
+
+void records_free(struct record_list *list)
+{
+	for (size_t i = 0; i < list->count; i++)
+		record_free(&list->items[i]);
+	free(list->items);
+	memset(list, 0, sizeof(*list));
+}
+
+int records_find(const struct record_list *list, const char *prefix,
+		 const struct live_record **out, struct cc_error *err)
+{
+	size_t len = strlen(prefix);
+	if (len < RECORD_PREFIX_MIN)
+		return cc_fail(err, "'%s': give at least %d characters of the id",
+			       prefix, RECORD_PREFIX_MIN);
+	*out = NULL;
+	for (size_t i = 0; i < list->count; i++) {
+		if (strncmp(list->items[i].id, prefix, len) != 0)
+			continue;
+		if (*out)
+			return cc_fail(err, "'%s' names more than one session", prefix);
+		*out = &list->items[i];
+	}
+	return *out ? 0 : cc_fail(err, "no session has an id starting with '%s'", prefix);
+}

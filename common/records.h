@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Live session records: one root-only file per session under
+ * COCOON_RUNDIR, written by the engine once the session's pid 1 exists and
+ * removed when the session ends, read by `cocoonctl list/stop/enter`
+ * (cocoonctl(8), SESSION RECORDS).
+ *
+ * A record is never trusted by its pid alone: record_attach pins the
+ * process with a pidfd and compares its start time and the inodes of its
+ * pid and mount namespaces with the record, so a pid reused since (or a
+ * record left by a crash) is found stale. */
+#ifndef COCOON_RECORDS_H
+#define COCOON_RECORDS_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "error.h"
+#include "plan.h"
+
+#ifndef COCOON_RUNDIR
+#define COCOON_RUNDIR "/run/cocoon"
+#endif
+#define RECORD_VERSION 1
+/* Ids are lower-case hex; a prefix names a session from this length on. */
+#define RECORD_ID_MAX 64
+#define RECORD_PREFIX_MIN 8
+
+struct live_record {
+	char id[RECORD_ID_MAX + 1];
+	char *user;
+	uid_t uid;
+	gid_t gid;
+	char *service;
+	long long started;  /* realtime seconds, for display */
+	long long boottime; /* CLOCK_BOOTTIME seconds at the start */
+	char *rule, *profile; /* profile NULL: none */
+	char hash[17];
+	unsigned namespaces;  /* enum ns_flag bits; NS_PID unset: pid is the
+			       * session process itself */
+	pid_t pid;            /* pid 1 of the session (host pid) */
+	unsigned long long start_ticks; /* field 22 of /proc/PID/stat */
+	unsigned long long pidns, mntns; /* inodes of /proc/PID/ns/{pid,mnt} */
+};
+
+/* 16 random bytes in hex. */
+int session_id_new(char id[33], struct cc_error *err);
+
+/* The engine's hooks. record_write: the record of PLAN's session ID,
+ * whose pid 1 (or session process) is PID, pinned by PIDFD; a NULL id
+ * records nothing.
+ * record_remove: best effort, quiet (a missing record is fine). */
+int record_write(const struct plan *plan, const char *id, pid_t pid, int pidfd,
+		 struct cc_error *err);
+void record_remove(const char *id);
+
+/* The record directory, opened (O_PATH) after checking that it is a
+ * directory of root's with mode 0700 below a trusted path; CREATE makes
+ * it when missing. */
+int record_dir_open(bool create, struct cc_error *err);
+
+/* Read the record NAME in DIR: a regular file of root's, mode 0600, in
+ * the version this code reads, every field present. */
+int record_read(int dir, const char *name, struct live_record *rec,
+		struct cc_error *err);
+void record_free(struct live_record *rec);
+
+/* The identity check. Returns 1 with *pidfd pinning the live session's
+ * pid 1; 0 when the record is stale (why in err); -1 on an error. */
+int record_attach(const struct live_record *rec, int *pidfd,
+		  struct cc_error *err);
+
+/* Every record in the directory, sorted by start; files that are not
+ * records (or fail record_read) are reported through BAD (may be NULL)
+ * and skipped. */
+struct record_list {
+	struct live_record *items;
+	size_t count, cap;
+};
+int records_load(int dir, struct record_list *list,
+		 void (*bad)(const char *name, const struct cc_error *err),
+		 struct cc_error *err);
+void records_free(struct record_list *list);
+
+/* The one record whose id starts with PREFIX (at least RECORD_PREFIX_MIN
+ * characters, or the whole id); -1 with err when none or several do. */
+int records_find(const struct record_list *list, const char *prefix,
+		 const struct live_record **out, struct cc_error *err);
+
+#endif

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Session records: what record_read accepts and refuses, prefixes, and
+ * the identity check against this process (a live pid whose namespaces
+ * differ from the record's, and a pid that has ended). */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "records.h"
+#include "tap.h"
+#include "util.h"
+
+static char dir_path[] = "/tmp/cocoon-records-unit.XXXXXX";
+static int dir;
+
+#define GOOD "v=1\nid=0123456789abcdef\nuser=alice\nuid=1000\ngid=1000\n" \
+	"service=sshd\nstarted=1700000000\nboottime=42\n" \
+	"rule=[user alice] at a\\nb\\\\c\nprofile=\nplan=00ff00ff00ff00ff\n" \
+	"ns=pid ipc\npid=%d\nstart=%llu\npidns=%llu\nmntns=%llu\n"
+
+static void put(const char *name, const char *text, mode_t mode)
+{
+	int fd = openat(dir, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || write_full(fd, text, strlen(text)) < 0 || fchmod(fd, mode) < 0)
+		abort();
+	close(fd);
+}
+
+static int try_read(const char *name, const char *text, mode_t mode,
+		    struct live_record *rec, struct cc_error *err)
+{
+	put(name, text, mode);
+	return record_read(dir, name, rec, err);
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir_path) || (dir = open(dir_path, O_RDONLY | O_DIRECTORY)) < 0)
+		return 1;
+	struct live_record rec;
+	struct cc_error err;
+	char *text = xasprintf(GOOD, 1, 1ULL, 2ULL, 3ULL);
+
+	bool root = geteuid() == 0;
+	int rc = try_read("0123456789abcdef", text, 0600, &rec, &err);
+	tap_ok(rc == 0 || !root, "a well-formed record is read%s%s", rc ? ": " : "",
+	       rc ? err.msg : "");
+	if (rc == 0) {
+		tap_is_str(rec.rule, "[user alice] at a\nb\\c", "escapes come back");
+		tap_ok(rec.profile == NULL, "an empty profile is none");
+		tap_ok(rec.namespaces == (NS_PID | NS_IPC), "the namespaces are parsed");
+		tap_ok(rec.uid == 1000 && rec.pid == 1 && rec.mntns == 3, "numbers are parsed");
+		record_free(&rec);
+	}
+	if (root) {
+		try_read("0123456789abcdef", text, 0640, &rec, &err);
+		tap_like(err.msg, "mode 0600", "a record others may read is refused");
+		char *v2 = xasprintf("v=2%s", text + 3);
+		tap_ok(try_read("0123456789abcdef", v2, 0600, &rec, &err) < 0 &&
+		       strstr(err.msg, "not a version 1"), "another version is refused");
+		free(v2);
+		char *cut = xstrdup(text);
+		*strstr(cut, "mntns=") = '\0';
+		tap_ok(try_read("0123456789abcdef", cut, 0600, &rec, &err) < 0 &&
+		       strstr(err.msg, "missing"), "a missing field is refused");
+		free(cut);
+		char *twice = xasprintf("%suid=0\n", text);
+		tap_ok(try_read("0123456789abcdef", twice, 0600, &rec, &err) < 0 &&
+		       strstr(err.msg, "repeated uid"), "a repeated field is refused");
+		free(twice);
+		tap_ok(try_read("0123456789abcdee", text, 0600, &rec, &err) < 0 &&
+		       strstr(err.msg, "holds the id"), "a record under another id's name is refused");
+		unlinkat(dir, "0123456789abcdee", 0);
+	}
+
+	/* Prefixes. */
+	struct record_list list = { 0 };
+	struct live_record *a = ARRAY_PUSH(list.items, list.count, list.cap);
+	memset(a, 0, sizeof(*a));
+	snprintf(a->id, sizeof(a->id), "aaaaaaaa11");
+	struct live_record *b = ARRAY_PUSH(list.items, list.count, list.cap);
+	memset(b, 0, sizeof(*b));
+	snprintf(b->id, sizeof(b->id), "aaaaaaaa22");
+	const struct live_record *found;
+	tap_ok(records_find(&list, "aaaaaaa", &found, &err) < 0 &&
+	       strstr(err.msg, "at least 8"), "a prefix under 8 characters is refused");
+	tap_ok(records_find(&list, "aaaaaaaa", &found, &err) < 0 &&
+	       strstr(err.msg, "more than one"), "an ambiguous prefix is refused");
+	tap_ok(records_find(&list, "aaaaaaaa2", &found, &err) == 0 && found == b,
+	       "a unique prefix names its session");
+
+	/* The identity check: this live process under wrong namespace inodes,
+	 * and a child that has ended. */
+	b->pid = getpid();
+	b->start_ticks = 1;
+	int pidfd = -1;
+	tap_ok(record_attach(b, &pidfd, &err) == 0 && pidfd < 0 &&
+	       strstr(err.msg, "another process now"), "a live pid that does not match is stale");
+	pid_t child = fork();
+	if (child == 0)
+		_exit(0);
+	waitpid(child, NULL, 0);
+	b->pid = child;
+	tap_ok(record_attach(b, &pidfd, &err) == 0 && pidfd < 0, "an ended pid is stale");
+	records_free(&list);
+
+	free(text);
+	unlinkat(dir, "0123456789abcdef", 0);
+	close(dir);
+	rmdir(dir_path);
+	return tap_done();
+}
