@@ -11,6 +11,7 @@
 #     fig     ID SECTION LABEL UNIT REFS   REFS: ids to divide by, "," between
 #     na      ID SECTION LABEL REASON
 #     slope   ID SECTION LABEL ID-A ID-B N-A N-B   (B - A) / (N-B - N-A)
+#     diff    ID SECTION LABEL UNIT ID-A ID-B      B - A, round by round
 #     target  LABEL NUM-ID DEN-ID|- OP THRESHOLD   OP: <= < or info
 #     plot    SERIES X ID
 #   meta.tsv      KEY, VALUE per line (machine, versions, mode)
@@ -88,6 +89,22 @@ for my $r (read_tsv("$raw/manifest.tsv")) {
 			$f->{median} = ($fig{$b}{median} - $fig{$a}{median}) / ($nb - $na);
 			$f->{n} = $fig{$b}{n};
 			$f->{derived} = "($b - $a) / " . ($nb - $na);
+		}
+		push @figures, $f;
+		$fig{$id} = $f;
+	} elsif ($kind eq 'diff') {
+		# What B adds to A: the difference within each round of an
+		# interleaved run (the n-th samples of both ran side by side),
+		# so drift between rounds cancels out.
+		my ($id, $section, $label, $unit, $base, $with) = @f;
+		my @x = @{ $samples{$base} || [] };
+		my @y = @{ $samples{$with} || [] };
+		my $f = { id => $id, section => $section, label => $label, unit => $unit,
+			  n => 0, failed => ($failed{$base} || 0) + ($failed{$with} || 0), refs => [],
+			  derived => "$with - $base, per round" };
+		if (@x && @x == @y) {
+			my @d = sort { $a <=> $b } map { $y[$_] - $x[$_] } 0 .. $#x;
+			@$f{qw(median min max n)} = (median(@d), $d[0], $d[-1], scalar @d);
 		}
 		push @figures, $f;
 		$fig{$id} = $f;
