@@ -457,6 +457,17 @@ sub POSIX_ceil { my $v = shift; my $i = int $v; return $i < $v ? $i + 1 : $i }
   command through the login shell, against `bash -c true`, with the
   bwrap-readme policy and with the shipped `conf/cocoon.conf` (the embedded
   default profile) installed as the private tree's `cocoon.conf`.
+- PAM: `pamtester SERVICE ccbn1 open_session close_session` as root, through
+  two services of the bench's own that differ only in pam_cocoon's two
+  session lines (`return` first, the sandboxing line after `pam_unix`);
+  the bwrap-readme policy with the default hardening is the private tree's
+  `cocoon.conf`. "What it adds" is the median of the differences within
+  each round, not the difference of the medians.
+- ssh: `ssh 127.0.0.1 true` as root, with a key, to two private sshds
+  (`tests/sshd.sh`) whose PAM services are Debian's sshd stack, one of them
+  with pam_cocoon's lines added; the commands alternate, as everywhere.
+  The run first checks that the session through the module is sandboxed
+  (its pid 1 is `cocoon-init`).
 - Growth: the bwrap-readme policy (seccomp none) plus N `ro-bind`s of
   generated root-owned directories onto `/b/dN`; bubblewrap runs the same
   plan from `explain --bwrap`. Concurrency: K `cocoonctl run` (or bwrap)
