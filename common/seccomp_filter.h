@@ -32,8 +32,8 @@ struct seccomp_filter;
  * generated at build time (no libseccomp work). With SECCOMP_FILE, the
  * file must be absolute, owned by root and not writable by group or
  * others, as must every directory above it; its rules add to the default
- * ones. With SECCOMP_NONE the result loads nothing. Returns NULL with err set on
- * failure; a bad line is reported as "FILE:LINE: message". */
+ * ones. With SECCOMP_NONE the result loads nothing. Returns NULL with err
+ * set on failure; a bad line is reported as "FILE:LINE: message". */
 struct seccomp_filter *seccomp_prepare(const struct plan *plan,
 				       struct cc_error *err);
 
