@@ -75,6 +75,21 @@ $(BUILDDIR)/gen/default_profile.h:
 $(BUILDDIR)/gen/default_profile.o: $(BUILDDIR)/gen/default_profile.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# The program of `seccomp = default` is the same for every session: it is
+# built once here, by common/seccomp_filter.c's own code (compiled without
+# the header it is about to write) through libseccomp, and embedded.
+GEN_SECCOMP := $(BUILDDIR)/gen/gen-seccomp
+GEN_SECCOMP_OBJ := $(BUILDDIR)/gen/seccomp_filter_gen.o \
+	$(filter-out $(BUILDDIR)/common/seccomp_filter.o,$(COMMON_OBJ))
+$(BUILDDIR)/gen/seccomp_filter_gen.o: common/seccomp_filter.c $(wildcard common/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -DCOCOON_FILTER_GENERATOR $(ALL_CFLAGS) -c -o $@ $<
+$(GEN_SECCOMP): tools/gen-seccomp.c $(GEN_SECCOMP_OBJ)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+$(BUILDDIR)/gen/default_filter.h: $(GEN_SECCOMP)
+	$(GEN_SECCOMP) > $@.tmp && mv $@.tmp $@
+$(BUILDDIR)/common/seccomp_filter.o: $(BUILDDIR)/gen/default_filter.h
+
 $(LIB): $(COMMON_OBJ)
 	rm -f $@
 	ar rcs $@ $^

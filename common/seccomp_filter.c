@@ -4,7 +4,13 @@
  * interfaces a login session has no use for, or type into a terminal it
  * shares. Built with libseccomp in the privileged parent, before the
  * sandbox exists; exported as a BPF program, so loading it later in the
- * session process is a single system call. */
+ * session process is a single system call.
+ *
+ * `seccomp = default` is the same program for every session: it is built
+ * once, at build time, by tools/gen-seccomp.c calling
+ * seccomp_build_default() below, and embedded (build/gen/default_filter.h).
+ * A `seccomp = FILE` is built at run time. tests/unit/test_seccomp.c
+ * checks that the embedded program is still what libseccomp builds. */
 #include "seccomp_filter.h"
 
 #include <seccomp.h>
@@ -31,6 +37,11 @@
 
 #include "policy.h"
 #include "util.h"
+
+/* Compiled without it into tools/gen-seccomp, which writes it. */
+#ifndef COCOON_FILTER_GENERATOR
+#include "default_filter.h"
+#endif
 
 #define MAX_FILTER_FILE_SIZE (64 * 1024)
 #define MAX_ERRNO_VALUE 4095 /* the kernel's MAX_ERRNO */
@@ -637,6 +648,35 @@ static int load_file(const char *path, struct file_rules *rules,
 	return rc;
 }
 
+/* The program generated at build time for `seccomp = default`; false
+ * when there is none, or it was made for another architecture (a cross
+ * build), and it must be built here. */
+static bool take_embedded_default(struct seccomp_filter *filter)
+{
+#ifdef COCOON_FILTER_GENERATOR
+	(void)filter;
+	return false;
+#else
+	if (DEFAULT_FILTER_ARCH != seccomp_arch_native())
+		return false;
+	filter->insns = xmalloc(sizeof(default_filter));
+	memcpy(filter->insns, default_filter, sizeof(default_filter));
+	filter->len = sizeof(default_filter) / sizeof(default_filter[0]);
+	return true;
+#endif
+}
+
+struct seccomp_filter *seccomp_build_default(struct cc_error *err)
+{
+	struct seccomp_filter *filter = xcalloc(1, sizeof(*filter));
+	struct file_rules none = { 0 };
+	if (build(&none, filter, err) < 0) {
+		seccomp_filter_free(filter);
+		return NULL;
+	}
+	return filter;
+}
+
 struct seccomp_filter *seccomp_prepare(const struct plan *plan,
 				       struct cc_error *err)
 {
@@ -654,6 +694,8 @@ struct seccomp_filter *seccomp_prepare(const struct plan *plan,
 			rc = load_file(plan->seccomp_file, &rules, err);
 	} else if (plan->seccomp != SECCOMP_DEFAULT) {
 		rc = cc_fail(err, "seccomp: unknown mode %d", (int)plan->seccomp);
+	} else if (take_embedded_default(filter)) {
+		return filter;
 	}
 	if (rc == 0)
 		rc = build(&rules, filter, err);

@@ -28,11 +28,12 @@
 /* A ready-to-load filter (opaque). */
 struct seccomp_filter;
 
-/* Build the filter the plan asks for. With SECCOMP_FILE, the file must be
- * absolute, owned by root and not writable by group or others, as must
- * every directory above it; its rules add to the default ones. With
- * SECCOMP_NONE the result loads nothing. Returns NULL with err set on
- * failure; a bad line is reported as "FILE:LINE: message". */
+/* Build the filter the plan asks for. SECCOMP_DEFAULT copies the program
+ * generated at build time (no libseccomp work). With SECCOMP_FILE, the
+ * file must be absolute, owned by root and not writable by group or
+ * others, as must every directory above it; its rules add to the default
+ * ones. With SECCOMP_NONE the result loads nothing. Returns NULL with err
+ * set on failure; a bad line is reported as "FILE:LINE: message". */
 struct seccomp_filter *seccomp_prepare(const struct plan *plan,
 				       struct cc_error *err);
 
@@ -48,6 +49,12 @@ void seccomp_filter_free(struct seccomp_filter *filter);
  * *len 0 when the filter loads nothing. */
 int seccomp_filter_program(const struct seccomp_filter *filter, const void **data,
 			   size_t *len);
+
+/* The `seccomp = default` filter built by libseccomp now, never the copy
+ * generated at build time that seccomp_prepare uses: for the generator
+ * (tools/gen-seccomp.c) and the test that the two are the same program.
+ * NULL with err set on failure. */
+struct seccomp_filter *seccomp_build_default(struct cc_error *err);
 
 /* seccomp_prepare, then seccomp_load_filter. */
 int seccomp_apply(const struct plan *plan, struct cc_error *err);

@@ -11,6 +11,7 @@
 #     fig     ID SECTION LABEL UNIT REFS   REFS: ids to divide by, "," between
 #     na      ID SECTION LABEL REASON
 #     slope   ID SECTION LABEL ID-A ID-B N-A N-B   (B - A) / (N-B - N-A)
+#     diff    ID SECTION LABEL UNIT ID-A ID-B      B - A, round by round
 #     target  LABEL NUM-ID DEN-ID|- OP THRESHOLD   OP: <= < or info
 #     plot    SERIES X ID
 #   meta.tsv      KEY, VALUE per line (machine, versions, mode)
@@ -88,6 +89,22 @@ for my $r (read_tsv("$raw/manifest.tsv")) {
 			$f->{median} = ($fig{$b}{median} - $fig{$a}{median}) / ($nb - $na);
 			$f->{n} = $fig{$b}{n};
 			$f->{derived} = "($b - $a) / " . ($nb - $na);
+		}
+		push @figures, $f;
+		$fig{$id} = $f;
+	} elsif ($kind eq 'diff') {
+		# What B adds to A: the difference within each round of an
+		# interleaved run (the n-th samples of both ran side by side),
+		# so drift between rounds cancels out.
+		my ($id, $section, $label, $unit, $base, $with) = @f;
+		my @x = @{ $samples{$base} || [] };
+		my @y = @{ $samples{$with} || [] };
+		my $f = { id => $id, section => $section, label => $label, unit => $unit,
+			  n => 0, failed => ($failed{$base} || 0) + ($failed{$with} || 0), refs => [],
+			  derived => "$with - $base, per round" };
+		if (@x && @x == @y) {
+			my @d = sort { $a <=> $b } map { $y[$_] - $x[$_] } 0 .. $#x;
+			@$f{qw(median min max n)} = (median(@d), $d[0], $d[-1], scalar @d);
 		}
 		push @figures, $f;
 		$fig{$id} = $f;
@@ -440,6 +457,17 @@ sub POSIX_ceil { my $v = shift; my $i = int $v; return $i < $v ? $i + 1 : $i }
   command through the login shell, against `bash -c true`, with the
   bwrap-readme policy and with the shipped `conf/cocoon.conf` (the embedded
   default profile) installed as the private tree's `cocoon.conf`.
+- PAM: `pamtester SERVICE ccbn1 open_session close_session` as root, through
+  two services of the bench's own that differ only in pam_cocoon's two
+  session lines (`return` first, the sandboxing line after `pam_unix`);
+  the bwrap-readme policy with the default hardening is the private tree's
+  `cocoon.conf`. "What it adds" is the median of the differences within
+  each round, not the difference of the medians.
+- ssh: `ssh 127.0.0.1 true` as root, with a key, to two private sshds
+  (`tests/sshd.sh`) whose PAM services are Debian's sshd stack, one of them
+  with pam_cocoon's lines added; the commands alternate, as everywhere.
+  The run first checks that the session through the module is sandboxed
+  (its pid 1 is `cocoon-init`).
 - Growth: the bwrap-readme policy (seccomp none) plus N `ro-bind`s of
   generated root-owned directories onto `/b/dN`; bubblewrap runs the same
   plan from `explain --bwrap`. Concurrency: K `cocoonctl run` (or bwrap)
