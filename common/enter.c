@@ -255,9 +255,13 @@ static int open_pty(int *slave, struct cc_error *err)
 	return master;
 }
 
-/* Copy stdin to the pty and the pty to stdout until the command's side
- * closes (EIO on the master). */
-static void relay(int master)
+/* Copy stdin to the pty and the pty to stdout until the entering child
+ * (and so the command) has ended. Not until the master reads EIO: a
+ * process the session left holding the slave (a detached job started
+ * from the user's ~/.bashrc) would keep the relay, and the
+ * administrator's keystrokes, going to it. At the end the pty is hung up
+ * for every holder. */
+static void relay(int master, int slave, int child)
 {
 	struct termios saved, raw;
 	bool tty = isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &saved) == 0;
@@ -266,13 +270,21 @@ static void relay(int master)
 		cfmakeraw(&raw);
 		tcsetattr(STDIN_FILENO, TCSANOW, &raw);
 	}
-	struct pollfd pfd[2] = { { STDIN_FILENO, POLLIN, 0 }, { master, POLLIN, 0 } };
+	struct pollfd pfd[3] = { { STDIN_FILENO, POLLIN, 0 }, { master, POLLIN, 0 },
+				 { child, POLLIN, 0 } };
 	char buf[8192], last = '\n';
+	bool ended = false;
 	for (;;) {
-		if (poll(pfd, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
+		/* Once the child is gone: what the pty still holds, then stop. */
+		int ready = poll(pfd, 3, ended ? 0 : -1);
+		if (ready < 0 && errno == EINTR)
+			continue;
+		if (ready <= 0)
 			break;
+		if (pfd[2].revents) {
+			ended = true;
+			pfd[2].fd = -1;
+			pfd[0].fd = -1;
 		}
 		if (pfd[1].revents) {
 			ssize_t n = read(master, buf, sizeof(buf));
@@ -281,7 +293,7 @@ static void relay(int master)
 			if (n <= 0 || write_full(STDOUT_FILENO, buf, (size_t)n) < 0)
 				break;
 		}
-		if (pfd[0].revents) {
+		if (pfd[0].fd >= 0 && pfd[0].revents) {
 			ssize_t n = read(STDIN_FILENO, buf, sizeof(buf));
 			if (n > 0) {
 				write_full(master, buf, (size_t)n);
@@ -295,6 +307,8 @@ static void relay(int master)
 			}
 		}
 	}
+	/* Whatever of the session still holds the slave loses it. */
+	ioctl(slave, TIOCVHANGUP, 0);
 	if (tty)
 		tcsetattr(STDIN_FILENO, TCSANOW, &saved);
 }
@@ -323,19 +337,27 @@ int session_enter(const struct enter_request *req, int *status,
 		entering_child(&e, report[1], slave);
 	close(report[1]);
 	report[1] = -1;
-	close(slave);
-	slave = -1;
+	/* Our copy of the slave stays open: the hangup at the end needs it. */
+	int child = sys_pidfd_open(pid, 0);
+	if (child < 0) {
+		cc_fail_errno(err, "pidfd_open");
+		kill(pid, SIGKILL);
+	}
 	/* The end of file once the command runs; a message if it could not. */
 	ssize_t n;
 	do
 		n = read(report[0], err->msg, sizeof(err->msg) - 1);
 	while (n < 0 && errno == EINTR);
-	if (n > 0) {
+	if (child < 0) {
+		n = 1;
+	} else if (n > 0) {
 		err->msg[n] = '\0';
 		kill(pid, SIGKILL);
 	} else {
-		relay(master);
+		relay(master, slave, child);
 	}
+	if (child >= 0)
+		close(child);
 	int ws;
 	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
 		;

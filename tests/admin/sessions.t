@@ -123,6 +123,14 @@ is "$RC" 137 "128+N for a signal"
 run "$CTL" enter "$pam_id" -- sh -c 'echo "PPid: $PPID"; ps -eo user=,comm= | grep -c "^root"' < /dev/null
 is "$(echo $OUT)" "PPid: 0 1" "the entering process stays outside the session's pid namespace (only pid 1 is root's)"
 
+# A process the session leaves holding the pty (a detached job, as a
+# planted ~/.bashrc could start) must not keep the relay, and the
+# administrator's keystrokes, going to it once the command has ended.
+start=$(date +%s)
+run timeout 20 "$CTL" enter "$pam_id" -- sh -c 'setsid sleep 60 <&0 >&1 2>&1 & echo detached' < /dev/null
+is "$RC" 0 "enter returns when its command ends, though a detached job holds the pty"
+[ $(( $(date +%s) - start )) -lt 10 ]; ok $? "(without waiting for that job)"
+
 # --- enter --root
 caller_tty=$(readlink /proc/self/fd/0)
 run "$CTL" enter "$pam_id" --root -- /usr/bin/id < /dev/null
