@@ -760,6 +760,14 @@ struct supervisor {
 	int sock;
 	bool have_error;
 	struct cc_error first;
+	/* The session's record, written once the sandbox is whole: the end
+	 * of the report socket, which every process of the setup holds until
+	 * it execs. Published earlier, `cocoonctl enter` could join a session
+	 * still on the host's root, before its pivot. */
+	const struct plan *plan;
+	const char *session_id;
+	bool recorded;
+	struct cc_error record_err;
 };
 
 static enum msg_result read_message(struct supervisor *s)
@@ -835,6 +843,13 @@ static int supervise(struct run *run, struct supervisor *s, pid_t pid,
 			enum msg_result m = read_message(s);
 			if (m == MSG_EOF || m == MSG_FAIL)
 				pfd[0].fd = -1;
+			if (m == MSG_EOF && !s->have_error && !pfd[1].revents) {
+				s->recorded = record_write(s->plan, s->session_id, pid, pidfd,
+							   &s->record_err) == 0;
+				/* Without its record a session is not run. */
+				if (!s->recorded)
+					sys_pidfd_send_signal(pidfd, SIGKILL);
+			}
 		}
 		if (pfd[1].revents)
 			exited = true;
@@ -958,19 +973,15 @@ int sandbox_run(const struct sandbox_request *req, int *status,
 	cgroup_close_procs(run.cgroup);
 
 	int rc = -1, wstatus = 0;
-	struct supervisor s = { .who = &plan->who, .sock = sv[0] };
-	/* The session's record (cocoonctl list); without one it is ended. */
-	struct cc_error rerr;
-	bool recorded = pid > 0 && record_write(plan, req->session_id, pid, pidfd, &rerr) == 0;
-	if (pid > 0 && !recorded)
-		sys_pidfd_send_signal(pidfd, SIGKILL);
+	struct supervisor s = { .who = &plan->who, .sock = sv[0], .plan = plan,
+				.session_id = req->session_id };
 	if (pid < 0)
 		cc_fail_errno(err, "clone");
 	else
 		rc = supervise(&run, &s, pid, pidfd, &wstatus, err);
 	record_remove(req->session_id);
-	if (pid > 0 && !recorded) {
-		*err = s.have_error ? s.first : rerr; /* the child's reason first */
+	if (pid > 0 && !s.recorded && !s.have_error && s.record_err.msg[0]) {
+		*err = s.record_err;
 		rc = -1;
 	}
 	signals_restore(&run.saved);
