@@ -385,9 +385,13 @@ int record_attach(const struct live_record *rec, int *pidfd,
 	struct proc_facts f;
 	struct cc_error why;
 	int rc = 0;
-	if (read_facts(rec->pid, &f, &why) < 0)
+	if (read_facts(rec->pid, &f, &why) < 0) {
 		cc_fail(err, "pid %d: %s", (int)rec->pid, why.msg);
-	else if (f.zombie)
+		/* Unknown, not stale, while it lives: a passing failure (out of
+		 * descriptors, say) must not cost a live session its record. */
+		if (sys_pidfd_send_signal(fd, 0) == 0)
+			rc = -1;
+	} else if (f.zombie)
 		cc_fail(err, "pid %d has ended", (int)rec->pid);
 	else if (f.start_ticks != rec->start_ticks || f.pidns != rec->pidns ||
 		 f.mntns != rec->mntns)

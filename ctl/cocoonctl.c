@@ -665,8 +665,9 @@ static void list_json(const struct record_list *list, const bool *live)
 			sb_add_json_string(&sb, r->profile);
 		else
 			sb_addf(&sb, "null");
-		sb_addf(&sb, ", \"plan\": \"%s\", \"pid\": %d, \"namespaces\": ", r->hash,
-			(int)r->pid);
+		sb_addf(&sb, ", \"plan\": ");
+		sb_add_json_string(&sb, r->hash);
+		sb_addf(&sb, ", \"pid\": %d, \"namespaces\": ", (int)r->pid);
 		sb_add_json_string(&sb, ns);
 		sb_addf(&sb, ", \"state\": \"%s\"}",
 			r->namespaces & NS_PID ? "running" : "running-no-pidns");
