@@ -314,6 +314,22 @@ int cgroup_create(const struct session_limits *limits, const char *id,
 	return 0;
 }
 
+int cgroup_join(const char *id, struct cc_error *err)
+{
+	static const char *const mounts[] = {
+		CGROUP_ROOT, CGROUP_ROOT "/memory", CGROUP_ROOT "/pids", CGROUP_ROOT "/cpu",
+	};
+	if (!id || strchr(id, '/') || !*id || id[0] == '.')
+		return cc_fail(err, "cgroup: bad session id");
+	for (size_t i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++) {
+		char dir[PATH_MAX];
+		snprintf(dir, sizeof(dir), "%s/cocoon/%s", mounts[i], id);
+		if (access(dir, F_OK) == 0 && write_file(dir, "cgroup.procs", "0", err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int cgroup_enter_self(struct cgroup *cg, struct cc_error *err)
 {
 	for (size_t i = 0; cg && i < cg->n; i++)

@@ -38,6 +38,10 @@ int cgroup_leave(struct cgroup *cg, struct cc_error *err);
  * it to empty (briefly) and remove the cgroup. In any process: free.
  * NULL is fine. */
 void cgroup_destroy(struct cgroup *cg);
+/* Move the calling process into the cgroups of the session ID (those
+ * cgroup_create made for it, in whichever hierarchies exist); nothing to
+ * do for a session without any. */
+int cgroup_join(const char *id, struct cc_error *err);
 /* The cgroup's directory in its first hierarchy, for messages. */
 const char *cgroup_path(const struct cgroup *cg);
 /* Whether the limits could be applied here; else -1 and why. */

@@ -35,6 +35,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "credentials.h"
 #include "landlock.h"
 #include "rlimits.h"
@@ -204,6 +205,10 @@ static _Noreturn void entering_child(const struct entering *e, int report, int s
 		(void)ignored;
 		_exit(127);
 	}
+	/* The session's cgroups first (host paths): what runs inside counts
+	 * against its limits and ends with it. */
+	if (e->req->session_id && cgroup_join(e->req->session_id, &err) < 0)
+		fail_report(&err);
 	if (setns(FD_PIDFD, (int)setns_flags(e->req->namespaces)) < 0) {
 		cc_fail_errno(&err, "joining the session's namespaces");
 		fail_report(&err);

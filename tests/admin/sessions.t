@@ -41,6 +41,7 @@ symlink = usr/lib64 /lib64
 unshare = ipc
 [default]
 profile = default
+pids-max = 200
 CONF
 syslog_capture "$work/syslog"
 
@@ -122,6 +123,9 @@ run "$CTL" enter "$pam_id" -- sh -c 'kill -KILL $$' < /dev/null
 is "$RC" 137 "128+N for a signal"
 run "$CTL" enter "$pam_id" -- sh -c 'echo "PPid: $PPID"; ps -eo user=,comm= | grep -c "^root"' < /dev/null
 is "$(echo $OUT)" "PPid: 0 1" "the entering process stays outside the session's pid namespace (only pid 1 is root's)"
+
+run "$CTL" enter "$pam_id" -- cat /proc/self/cgroup < /dev/null
+like "$OUT" "pids:/cocoon/$pam_id" "enter joins the session's cgroup: its limits hold what runs inside"
 
 # A process the session leaves holding the pty (a detached job, as a
 # planted ~/.bashrc could start) must not keep the relay, and the
