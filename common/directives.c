@@ -54,6 +54,8 @@ static const struct directive_spec directives[] = {
 	{ "cpu-max", D_CPU_MAX, 1, 1, BOTH, "PERCENT%|none" },
 	{ "command", D_COMMAND, 1, 0, BOTH, "PATH [ARG...]" },
 	{ "seccomp-log", D_SECCOMP_LOG, 1, 1, BOTH, "yes|no" },
+	{ "root-size", D_ROOT_SIZE, 1, 1, BOTH, "SIZE" },
+	{ "tmpfs-size", D_TMPFS_SIZE, 1, 1, BOTH, "SIZE" },
 };
 
 const struct directive_spec *directive_lookup(const char *name)
@@ -441,7 +443,7 @@ int directive_check_words(const struct directive_spec *spec, char *const *words,
 		enum private_tmp mode;
 		return parse_private_tmp(words[0], &mode, err);
 	}
-	case D_HOME_SIZE: case D_TMP_SIZE: {
+	case D_HOME_SIZE: case D_TMP_SIZE: case D_ROOT_SIZE: case D_TMPFS_SIZE: {
 		unsigned long long size;
 		return parse_size(words[0], &size, err);
 	}
