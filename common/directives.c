@@ -89,7 +89,16 @@ int limit_parse(enum directive_id id, const char *word, struct session_limits *l
 		return -1;
 	switch (id) {
 	case D_MAX_SESSION_TIME: l->max_session_time = v; break;
-	case D_MEMORY_MAX: l->memory_max = v; break;
+	case D_MEMORY_MAX:
+		/* The service process and cocoon-init are in the session's
+		 * cgroup while it is set up: below this the OOM killer takes
+		 * them and the session dies half-made. */
+		if (v && v < MEMORY_MAX_FLOOR)
+			return cc_fail(err, "memory-max %s is too small to set up a "
+				       "session (at least %lluM)", word,
+				       MEMORY_MAX_FLOOR >> 20);
+		l->memory_max = v;
+		break;
 	case D_PIDS_MAX: l->pids_max = v; break;
 	case D_CPU_MAX: l->cpu_max_percent = percent; break;
 	default: return cc_fail(err, "not a session limit");

@@ -92,6 +92,8 @@ enum private_tmp { PRIVATE_TMP_NO, PRIVATE_TMP_SESSION, PRIVATE_TMP_PERSISTENT }
  * tmpfs-size unless they say otherwise. */
 #define COCOON_DEFAULT_ROOT_SIZE (16ULL << 20)
 #define COCOON_DEFAULT_TMPFS_SIZE (256ULL << 20)
+/* The smallest memory-max a session can be set up in. */
+#define MEMORY_MAX_FLOOR (32ULL << 20)
 #ifndef COCOON_STATEDIR
 #define COCOON_STATEDIR "/var/lib/cocoon"
 #endif
