@@ -45,11 +45,20 @@ mount_count() { wc -l < /proc/self/mountinfo; }
 session_cgroups() {
 	find /sys/fs/cgroup -mindepth 2 -maxdepth 3 -path '*/cocoon/*' -type d 2>/dev/null | wc -l
 }
+# cocoon-init processes of the installed tree under test (zombies aside).
+our_inits() {
+	local p n=0
+	for p in $(pgrep -x cocoon-init); do
+		[ "$(readlink "/proc/$p/exe" 2>/dev/null)" = "$COCOON_ROOT/usr/libexec/cocoon/cocoon-init" ] &&
+			ps -o stat= -p "$p" | grep -qv '^Z' && n=$((n + 1))
+	done
+	echo "$n"
+}
 run_records() { find /run/cocoon -mindepth 1 2>/dev/null | wc -l; }
 sshd_fds() { ls "/proc/$SSHD_PID/fd" 2>/dev/null | wc -l; }
 leftovers() { # one line: processes mounts cgroups records sshd-fds inits
 	echo "procs=$(live_processes) mounts=$(mount_count) cgroups=$(session_cgroups)" \
-		"records=$(run_records) sshd_fds=$(sshd_fds) inits=$(inits)"
+		"records=$(run_records) sshd_fds=$(sshd_fds) inits=$(our_inits)"
 }
 # settle_to WANT: up to 10 s for leftovers to come back to WANT; prints
 # what it found last.
