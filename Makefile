@@ -55,7 +55,7 @@ DEB_PACKAGES := build-essential pkg-config libinih-dev libpam0g-dev libcap-dev \
 	openssh-client iproute2 procps util-linux sudo login passwd rsync git tmux bsdextrautils python3 valgrind \
 	bash-completion debhelper dpkg-dev fakeroot lintian debootstrap
 
-.PHONY: all deps bench check check-build check-deps unit sanitize fuzz fuzz-short demo install uninstall clean deb deb-test
+.PHONY: all deps bench check check-build check-deps soak unit sanitize fuzz fuzz-short demo install uninstall clean deb deb-test
 
 all: $(PROGRAMS)
 
@@ -164,6 +164,19 @@ check: check-deps check-build
 	rm -rf $(CHECK_ROOT); \
 	$(MAKE) sanitize && prove -f $(UNIT_SRC:tests/unit/%.c=build/asan/tests/%) || status=1; \
 	$(MAKE) fuzz-short || status=1; \
+	exit $$status
+
+# The soak at full size (make check runs tests/soak/soak.t, a short one):
+# 200 guest sessions through sshd, 20 at a time; the numbers go to
+# tests/bench/soak.md.
+SOAK_SESSIONS ?= 200
+SOAK_CONCURRENCY ?= 20
+soak: check-build
+	status=0; \
+	COCOON_ROOT=$(CHECK_ROOT) COCOON_BUILD=$(CURDIR)/build/check \
+		REPORT=$(CURDIR)/tests/bench/soak.md \
+		bash tests/soak/soak.sh $(SOAK_SESSIONS) $(SOAK_CONCURRENCY) < /dev/null || status=1; \
+	rm -rf $(CHECK_ROOT); \
 	exit $$status
 
 # The unit tests again under AddressSanitizer and UndefinedBehaviorSanitizer.

@@ -2,6 +2,7 @@
 #include "cgroup.h"
 #include "syscalls.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -228,6 +229,36 @@ static int set_limits(const struct hierarchy *h, const char *controller,
 }
 
 /* MOUNT/cocoon/ID, with the v2 controllers enabled on the way down. */
+/* A session whose creating process was killed (sshd's monitor, say)
+ * never removes its cgroup: pid 1 ends with the service, the directory
+ * stays. Sessions starting later remove such leftovers: empty, and older
+ * than any setup can take (a cgroup being set up is empty at first). */
+#define STALE_CGROUP_AGE 120
+static void sweep_stale(const char *parent)
+{
+	DIR *d = opendir(parent);
+	if (!d)
+		return;
+	time_t now = time(NULL);
+	for (struct dirent *e; (e = readdir(d));) {
+		struct stat st;
+		char procs[16];
+		if (e->d_name[0] == '.' || e->d_type != DT_DIR ||
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    now - st.st_mtime < STALE_CGROUP_AGE)
+			continue;
+		char path[PATH_MAX];
+		snprintf(path, sizeof(path), "%s/cgroup.procs", e->d_name);
+		int fd = openat(dirfd(d), path, O_RDONLY | O_CLOEXEC);
+		ssize_t got = fd < 0 ? -1 : read(fd, procs, sizeof(procs));
+		if (fd >= 0)
+			close(fd);
+		if (got == 0) /* rmdir refuses a cgroup that gained a member */
+			unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+	}
+	closedir(d);
+}
+
 static int add_hierarchy(struct cgroup *cg, const char *mount, bool v2,
 			 const char *controller, const char *const *names,
 			 size_t n, const char *id, const struct session_limits *l,
@@ -236,6 +267,7 @@ static int add_hierarchy(struct cgroup *cg, const char *mount, bool v2,
 	struct hierarchy *h = &cg->h[cg->n];
 	char parent[PATH_MAX];
 	snprintf(parent, sizeof(parent), "%s/cocoon", mount);
+	sweep_stale(parent);
 	*h = (struct hierarchy){ .mount = xstrdup(mount), .v2 = v2, .procs = -1,
 				 .dir = xasprintf("%s/%s", parent, id),
 				 .origin = own_cgroup(v2 ? NULL : controller) };

@@ -54,6 +54,8 @@ static const struct directive_spec directives[] = {
 	{ "cpu-max", D_CPU_MAX, 1, 1, BOTH, "PERCENT%|none" },
 	{ "command", D_COMMAND, 1, 0, BOTH, "PATH [ARG...]" },
 	{ "seccomp-log", D_SECCOMP_LOG, 1, 1, BOTH, "yes|no" },
+	{ "root-size", D_ROOT_SIZE, 1, 1, BOTH, "SIZE" },
+	{ "tmpfs-size", D_TMPFS_SIZE, 1, 1, BOTH, "SIZE" },
 };
 
 const struct directive_spec *directive_lookup(const char *name)
@@ -87,7 +89,16 @@ int limit_parse(enum directive_id id, const char *word, struct session_limits *l
 		return -1;
 	switch (id) {
 	case D_MAX_SESSION_TIME: l->max_session_time = v; break;
-	case D_MEMORY_MAX: l->memory_max = v; break;
+	case D_MEMORY_MAX:
+		/* The service process and cocoon-init are in the session's
+		 * cgroup while it is set up: below this the OOM killer takes
+		 * them and the session dies half-made. */
+		if (v && v < MEMORY_MAX_FLOOR)
+			return cc_fail(err, "memory-max %s is too small to set up a "
+				       "session (at least %lluM)", word,
+				       MEMORY_MAX_FLOOR >> 20);
+		l->memory_max = v;
+		break;
 	case D_PIDS_MAX: l->pids_max = v; break;
 	case D_CPU_MAX: l->cpu_max_percent = percent; break;
 	default: return cc_fail(err, "not a session limit");
@@ -441,7 +452,7 @@ int directive_check_words(const struct directive_spec *spec, char *const *words,
 		enum private_tmp mode;
 		return parse_private_tmp(words[0], &mode, err);
 	}
-	case D_HOME_SIZE: case D_TMP_SIZE: {
+	case D_HOME_SIZE: case D_TMP_SIZE: case D_ROOT_SIZE: case D_TMPFS_SIZE: {
 		unsigned long long size;
 		return parse_size(words[0], &size, err);
 	}

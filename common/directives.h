@@ -57,6 +57,9 @@ enum directive_id {
 	D_CPU_MAX,
 	D_COMMAND,
 	D_SECCOMP_LOG,
+	/* Bounds of the in-memory file systems without a size of their own. */
+	D_ROOT_SIZE,
+	D_TMPFS_SIZE,
 };
 
 /* Bits of where a directive may appear. */

@@ -37,16 +37,18 @@
 #include "home.h"
 #include "syscalls.h"
 
-/* Size limits. tmpfs counts in pages charged to memory, so every tmpfs
- * the sandbox gets is bounded: the root tmpfs (which holds what `dir`
- * and `file` create, /tmp when the policy makes it with `dir`), `tmpfs`
- * without size=, /dev/shm and the upper layer of tmp-overlay each get
- * 10% of RAM (tmpfs computes the percentage itself), a fifth of what a
- * tmpfs gets by default. /dev holds device nodes and symlinks only. */
-#define TMPFS_DEFAULT_SIZE "10%"
+/* Size limits. A tmpfs lives in memory, so every one the sandbox makes
+ * is bounded: the root by the plan's root-size, `tmpfs` without size=,
+ * /dev/shm and tmp-overlay's upper layer by its tmpfs-size, the guest
+ * homes and private tmp by theirs. Inodes cost memory too (and the
+ * kernel's default count ignores size=): one per 4 KiB of size, at
+ * least 1024. /dev holds device nodes and symlinks only; its devpts
+ * takes at most DEVPTS_MAX ptys (the kernel's pty.max bounds all). */
 #define DEV_SIZE "64k"
 #define DEV_INODES "1024"
 #define DEVPTS_MAX "1024"
+#define TMPFS_BYTES_PER_INODE 4096ULL
+#define TMPFS_MIN_INODES 1024ULL
 
 #define RESOLVE_SAFE (RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS)
 
@@ -354,7 +356,13 @@ static int set_attrs(struct build *b, int tree, unsigned attrs, const char *what
 static int tmpfs_owned(struct build *b, const char *size, unsigned mode,
 		       const char *inodes, uid_t owner, gid_t group)
 {
-	char modes[16], uid[16], gid[16];
+	char modes[16], uid[16], gid[16], count[32];
+	if (!inodes) {
+		unsigned long long n = strtoull(size, NULL, 10) / TMPFS_BYTES_PER_INODE;
+		snprintf(count, sizeof(count), "%llu", n > TMPFS_MIN_INODES ? n
+			 : TMPFS_MIN_INODES);
+		inodes = count;
+	}
 	snprintf(modes, sizeof(modes), "%o", mode & 07777);
 	snprintf(uid, sizeof(uid), "%u", (unsigned)owner);
 	snprintf(gid, sizeof(gid), "%u", (unsigned)group);
@@ -362,8 +370,7 @@ static int tmpfs_owned(struct build *b, const char *size, unsigned mode,
 		{ "size", size }, { "mode", modes }, { "uid", uid }, { "gid", gid },
 		{ "nr_inodes", inodes },
 	};
-	return fs_new(b, "tmpfs", opts, inodes ? 5 : 4,
-		      MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+	return fs_new(b, "tmpfs", opts, 5, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
 }
 
 /* The user's, or root's in service mode. */
@@ -452,18 +459,18 @@ static int op_remount_ro(struct build *b, const struct fs_op *op)
 	return attach(b, tree, dst, op->dest);
 }
 
-static void tmpfs_size(const struct fs_op *op, char *size, size_t len)
+/* Bytes, as tmpfs takes them: the op's own size, else the plan's
+ * tmpfs-size. */
+static void tmpfs_size(const struct build *b, const struct fs_op *op,
+		       char *size, size_t len)
 {
-	if (op->size)
-		snprintf(size, len, "%llu", op->size);
-	else
-		snprintf(size, len, "%s", TMPFS_DEFAULT_SIZE);
+	snprintf(size, len, "%llu", op && op->size ? op->size : b->plan->tmpfs_size);
 }
 
 static int op_tmpfs(struct build *b, const struct fs_op *op)
 {
 	char size[32];
-	tmpfs_size(op, size, sizeof(size));
+	tmpfs_size(b, op, size, sizeof(size));
 	int dst AUTOCLOSE = open_dest(b, op->dest, MAKE_DIR);
 	if (dst < 0)
 		return -1;
@@ -704,7 +711,9 @@ static int op_dev(struct build *b, const struct fs_op *op)
 
 	if (mkdirat(dev, "shm", 0755) < 0)
 		return fail(b, errno, "mkdir shm");
-	int shm AUTOCLOSE = tmpfs_new(b, TMPFS_DEFAULT_SIZE, 01777, NULL);
+	char shm_size[32];
+	tmpfs_size(b, NULL, shm_size, sizeof(shm_size));
+	int shm AUTOCLOSE = tmpfs_new(b, shm_size, 01777, NULL);
 	if (shm < 0)
 		return -1;
 	if (sys_move_mount(shm, "", dev, "shm", MOVE_MOUNT_F_EMPTY_PATH) < 0)
@@ -759,7 +768,7 @@ static int op_tmp_overlay(struct build *b, const struct fs_op *op)
 
 	int rc = -1, ov = -1;
 	char size[32];
-	tmpfs_size(op, size, sizeof(size));
+	tmpfs_size(b, op, size, sizeof(size));
 	int tmp AUTOCLOSE = tmpfs_new(b, size, 0700, NULL);
 	if (tmp < 0)
 		goto out;
@@ -808,7 +817,7 @@ out:
 static int op_home_tmpfs(struct build *b, const struct fs_op *op)
 {
 	char size[32];
-	tmpfs_size(op, size, sizeof(size));
+	tmpfs_size(b, op, size, sizeof(size));
 	int dst AUTOCLOSE = open_dest(b, op->dest, MAKE_DIR);
 	if (dst < 0 || creds_fs_root(b->err) < 0)
 		return -1;
@@ -841,7 +850,7 @@ static int op_private_tmp(struct build *b, const struct fs_op *op)
 		return -1;
 	if (!op->source) {
 		char size[32];
-		tmpfs_size(op, size, sizeof(size));
+		tmpfs_size(b, op, size, sizeof(size));
 		int mnt AUTOCLOSE = tmpfs_owned(b, size, op->mode, NULL, 0, 0);
 		return mnt < 0 ? -1 : attach(b, mnt, dst, op->dest);
 	}
@@ -893,7 +902,9 @@ int mounts_build(const struct plan *plan, unsigned flags, int *rootfd,
 		return -1;
 	/* Owned by the user, mode 0755, as bubblewrap's root is (root's in
 	 * service mode). */
-	b.rootfd = tmpfs_new(&b, TMPFS_DEFAULT_SIZE, 0755, NULL);
+	char root_size[32];
+	snprintf(root_size, sizeof(root_size), "%llu", plan->root_size);
+	b.rootfd = tmpfs_new(&b, root_size, 0755, NULL);
 	if (b.rootfd < 0)
 		return -1;
 	if (sys_move_mount(b.rootfd, "", AT_FDCWD, "/", MOVE_MOUNT_F_EMPTY_PATH) < 0) {

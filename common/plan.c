@@ -22,6 +22,8 @@ void plan_init(struct plan *plan)
 	plan->no_new_privs = true;
 	plan->home_size = COCOON_DEFAULT_HOME_SIZE;
 	plan->tmp_size = COCOON_DEFAULT_TMP_SIZE;
+	plan->root_size = COCOON_DEFAULT_ROOT_SIZE;
+	plan->tmpfs_size = COCOON_DEFAULT_TMPFS_SIZE;
 }
 
 void plan_free(struct plan *plan)
@@ -164,6 +166,8 @@ void plan_hash(struct plan *plan)
 	hash_str(&h, plan->home_skel);
 	hash_u64(&h, plan->private_tmp);
 	hash_u64(&h, plan->tmp_size);
+	hash_u64(&h, plan->root_size);
+	hash_u64(&h, plan->tmpfs_size);
 	const struct session_limits *lim = &plan->limits;
 	for (int r = 0; r < RLIM_NLIMITS; r++)
 		if (lim->rlimit[r].set) {

@@ -87,6 +87,13 @@ enum private_tmp { PRIVATE_TMP_NO, PRIVATE_TMP_SESSION, PRIVATE_TMP_PERSISTENT }
 #define COCOON_DEFAULT_SKEL "/etc/skel"
 #define COCOON_DEFAULT_HOME_SIZE (256ULL << 20)
 #define COCOON_DEFAULT_TMP_SIZE (256ULL << 20)
+/* The root tmpfs holds only mount points and what `dir`, `file` and
+ * `symlink` make; `tmpfs`, tmp-overlay's upper layer and /dev/shm get
+ * tmpfs-size unless they say otherwise. */
+#define COCOON_DEFAULT_ROOT_SIZE (16ULL << 20)
+#define COCOON_DEFAULT_TMPFS_SIZE (256ULL << 20)
+/* The smallest memory-max a session can be set up in. */
+#define MEMORY_MAX_FLOOR (32ULL << 20)
 #ifndef COCOON_STATEDIR
 #define COCOON_STATEDIR "/var/lib/cocoon"
 #endif
@@ -120,6 +127,9 @@ struct plan {
 	char *home_skel; /* NULL: COCOON_DEFAULT_SKEL */
 	enum private_tmp private_tmp;
 	unsigned long long tmp_size;
+	/* Bounds of the root tmpfs and of tmpfs without size= (bytes). */
+	unsigned long long root_size;
+	unsigned long long tmpfs_size;
 	/* `command`: the session runs only this argv (NULL-terminated; NULL:
 	 * the shell runs whatever was asked). */
 	char **command;

@@ -190,7 +190,8 @@ void plan_print_text(const struct plan *plan, struct strbuf *out)
 	sb_addf(out, "\n  private-tmp  %s", private_tmp_name(plan->private_tmp));
 	if (plan->private_tmp == PRIVATE_TMP_SESSION)
 		sb_addf(out, " (size %llu)", plan->tmp_size);
-	sb_addf(out, "\n");
+	sb_addf(out, "\n  root-size    %llu\n  tmpfs-size   %llu\n", plan->root_size,
+		plan->tmpfs_size);
 	limit_lines(&plan->limits, text_limit, out);
 	if (plan->command) {
 		sb_addf(out, "  command     ");
@@ -297,7 +298,8 @@ void plan_print_json(const struct plan *plan, struct strbuf *out)
 	json_str_field(out, "home_skel", plan->home_skel ? plan->home_skel
 		       : COCOON_DEFAULT_SKEL, true);
 	json_str_field(out, "private_tmp", private_tmp_name(plan->private_tmp), true);
-	sb_addf(out, "\"tmp_size\":%llu,\"limits\":{", plan->tmp_size);
+	sb_addf(out, "\"tmp_size\":%llu,\"root_size\":%llu,\"tmpfs_size\":%llu,"
+		"\"limits\":{", plan->tmp_size, plan->root_size, plan->tmpfs_size);
 	limit_lines(&plan->limits, json_limit, out);
 	sb_addf(out, "},\"command\":");
 	if (!plan->command)

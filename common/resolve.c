@@ -253,6 +253,8 @@ static void apply(struct merge *m, const struct directive *d)
 			m->private_tmp_at = (struct place){ d->file, d->line };
 		break;
 	case D_TMP_SIZE: parse_size(w[0], &plan->tmp_size, NULL); break;
+	case D_ROOT_SIZE: parse_size(w[0], &plan->root_size, NULL); break;
+	case D_TMPFS_SIZE: parse_size(w[0], &plan->tmpfs_size, NULL); break;
 	case D_RLIMIT_NPROC: case D_RLIMIT_NOFILE: case D_RLIMIT_AS:
 	case D_RLIMIT_FSIZE: case D_RLIMIT_CPU: case D_RLIMIT_CORE:
 	case D_RLIMIT_MEMLOCK: {

@@ -333,6 +333,15 @@ static void test_guest_directives(void)
 	expect_clean(DEFAULT_RULE "[profile p]\nhome = overlay\nhome-size = 1G\n"
 		     "home-skel = /etc/skel\nprivate-tmp = persistent\ntmp-size = 64M\n",
 		     "well-formed guest directives");
+	expect(DEFAULT_RULE "[profile p]\nmemory-max = 1M\n",
+	       "t.conf:4: error: memory-max 1M is too small to set up a session (at least 32M)",
+	       "a memory-max too small for setup");
+	expect(DEFAULT_RULE "[profile p]\nroot-size = 0\n",
+	       "t.conf:4: error: size '0' is out of range", "a zero root-size");
+	expect(DEFAULT_RULE "[profile p]\ntmpfs-size = lots\n",
+	       "t.conf:4: error: 'lots' is not a size", "a bad tmpfs-size");
+	expect_clean(DEFAULT_RULE "[profile p]\nroot-size = 4M\ntmpfs-size = 1G\n",
+		     "well-formed root-size and tmpfs-size");
 }
 
 static void test_limits(void)

@@ -356,9 +356,22 @@ static void test_guest(void)
 	resolve_as(GUEST "private-tmp = session\n", &who, "login", &a, &err);
 	resolve_as(GUEST "private-tmp = session\ntmp-size = 1M\n", &who, "login", &b, &err);
 	tap_ok(strcmp(a.hash, b.hash) != 0, "and tmp-size");
+	tap_ok(a.root_size == COCOON_DEFAULT_ROOT_SIZE &&
+	       a.tmpfs_size == COCOON_DEFAULT_TMPFS_SIZE,
+	       "root-size and tmpfs-size have bounded defaults");
+	plan_free(&a);
+	plan_free(&b);
+	resolve_as(GUEST "root-size = 2M\n", &who, "login", &a, &err);
+	resolve_as(GUEST "tmpfs-size = 2M\n", &who, "login", &b, &err);
+	tap_ok(a.root_size == 2u << 20 && b.tmpfs_size == 2u << 20 &&
+	       strcmp(a.hash, b.hash) != 0, "a policy sets them, and the hash covers each");
 	plan_free(&a);
 	plan_free(&b);
 	identity_free(&who);
+	text = plan_text(GUEST "tmpfs-size = 1M\n", "login");
+	tap_like(text, "root-size    16777216\n  tmpfs-size   1048576",
+		 "the text plan shows both bounds");
+	free(text);
 }
 
 static void test_command(void)
