@@ -55,7 +55,7 @@ DEB_PACKAGES := build-essential pkg-config libinih-dev libpam0g-dev libcap-dev \
 	openssh-client iproute2 procps util-linux sudo login passwd rsync git tmux bsdextrautils python3 valgrind \
 	bash-completion debhelper dpkg-dev fakeroot lintian debootstrap
 
-.PHONY: all deps bench check check-build check-deps soak unit sanitize fuzz fuzz-short demo install uninstall clean deb deb-test
+.PHONY: all deps bench check check-build check-build-fault check-deps soak unit sanitize fuzz fuzz-short demo install uninstall clean deb deb-test
 
 all: $(PROGRAMS)
 
@@ -157,7 +157,16 @@ check-build:
 		RUNSTATEDIR=$(CHECK_ROOT)/run PAMDIR=$(CHECK_ROOT)/lib/security install unit
 	install -d -m 0755 $(CHECK_ROOT)/run
 
-check: check-deps check-build
+# A second tree for tests/fault/inject.t, built with fault injection
+# (common/fault.h) and installed under the check tree's fault/ (removed
+# with it). Never part of an ordinary build.
+FAULT_ROOT := $(CHECK_ROOT)/fault
+check-build-fault:
+	$(MAKE) BUILDDIR=build/fault CFLAGS="$(CFLAGS) -DCOCOON_FAULT_INJECTION" \
+		PREFIX=$(FAULT_ROOT)/usr SYSCONFDIR=$(FAULT_ROOT)/etc LOCALSTATEDIR=$(FAULT_ROOT)/var \
+		PAMDIR=$(FAULT_ROOT)/lib/security install
+
+check: check-deps check-build check-build-fault
 	status=0; \
 	COCOON_ROOT=$(CHECK_ROOT) COCOON_BUILD=$(CURDIR)/build/check \
 		prove -f $(UNIT_SRC:tests/unit/%.c=build/check/tests/%) $(TESTS) || status=1; \

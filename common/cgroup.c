@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "cgroup.h"
+#include "fault.h"
 #include "syscalls.h"
 
 #include <dirent.h>
@@ -336,6 +337,8 @@ int cgroup_create(const struct session_limits *limits, const char *id,
 				? add_hierarchy(cg, mount, false, names[i], names, n, id,
 						limits, err)
 				: cgroup_check_available(limits, err);
+			if (rc == 0)
+				rc = FAULT("cgroup", err);
 		}
 	}
 	if (rc < 0) {

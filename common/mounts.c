@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "credentials.h"
+#include "fault.h"
 #include "home.h"
 #include "syscalls.h"
 
@@ -914,7 +915,8 @@ int mounts_build(const struct plan *plan, unsigned flags, int *rootfd,
 	}
 	for (size_t i = 0; i < plan->nops; i++) {
 		b.op = &plan->ops[i];
-		if (run_op(&b, b.op) < 0) {
+		if (FAULT(op_type_name(b.op->type, b.op->optional), err) < 0 ||
+		    run_op(&b, b.op) < 0) {
 			close(b.rootfd);
 			return -1;
 		}

@@ -90,6 +90,7 @@
 
 #include "cgroup.h"
 #include "credentials.h"
+#include "fault.h"
 #include "forced_command.h"
 #include "landlock.h"
 #include "mounts.h"
@@ -484,12 +485,12 @@ static _Noreturn void session(struct run *run)
 	 * mounts it: join before building in that (rare) case. */
 	if (plan_has(plan, OP_MQUEUE) && join_namespaces(run, &err) < 0)
 		goto fail;
-	if (creds_build_begin(who, &err) < 0 ||
+	if (FAULT("namespaces", &err) < 0 || creds_build_begin(who, &err) < 0 ||
 	    mounts_build(plan, run->service ? MOUNTS_SERVICE : 0, &rootfd, &err) < 0)
 		goto fail;
 	if (run->service && mounts_service_setup(plan, rootfd, run->service, &err) < 0)
 		goto fail;
-	if (join_namespaces(run, &err) < 0)
+	if (FAULT("joining namespaces", &err) < 0 || join_namespaces(run, &err) < 0)
 		goto fail;
 	if ((plan->namespaces & NS_NET) && loopback_up(&err) < 0)
 		goto fail;
@@ -498,7 +499,8 @@ static _Noreturn void session(struct run *run)
 		cc_fail_errno(&err, "sethostname %s", plan->hostname);
 		goto fail;
 	}
-	if (wait_for_init(run, &err) < 0 || mounts_pivot(rootfd, &err) < 0)
+	if (wait_for_init(run, &err) < 0 || FAULT("pivot_root", &err) < 0 ||
+	    mounts_pivot(rootfd, &err) < 0)
 		goto fail;
 	close(rootfd);
 	if (run->service) {
@@ -939,7 +941,8 @@ int sandbox_run(const struct sandbox_request *req, int *status,
 	if ((plan->namespaces & NS_PID) &&
 	    (run.initfd = open_init(req->init_path, err)) < 0)
 		goto early_fail;
-	if (open_reports(&run, sv, err) < 0 || limits_prepare(&run, true, err) < 0)
+	if (open_reports(&run, sv, err) < 0 || limits_prepare(&run, true, err) < 0 ||
+	    FAULT("clone", err) < 0)
 		goto early_fail;
 
 	unsigned long others = other_namespaces(plan);
@@ -1123,6 +1126,7 @@ static int service_check(const struct sandbox_request *req, struct cc_error *err
 static int service_wait(int sock, int *pidfd, struct cc_error *err)
 {
 	struct supervisor s = { .sock = sock };
+	bool built = false;
 	for (;;) {
 		struct pollfd pfd = { sock, POLLIN, 0 };
 		int n = poll(&pfd, 1, 60000);
@@ -1159,8 +1163,11 @@ static int service_wait(int sock, int *pidfd, struct cc_error *err)
 			}
 		if (buf[0] == 'E')
 			return cc_fail(err, "%s", buf + 1);
+		/* pid 2's 'S' and the helper's 'P' race: both must come. */
 		if (buf[0] == 'S')
-			return *pidfd >= 0 ? 0 : cc_fail(err, "no pidfd for pid 1");
+			built = true;
+		if (built && *pidfd >= 0)
+			return 0;
 	}
 }
 
@@ -1255,7 +1262,7 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 		goto fail;
 	h->cgroup = run.cgroup;
 	h->deadline = run.deadline;
-	if (cgroup_enter_self(h->cgroup, err) < 0)
+	if (cgroup_enter_self(h->cgroup, err) < 0 || FAULT("fork", err) < 0)
 		goto fail;
 	int sv[2];
 	if (open_reports(&run, sv, err) < 0)
@@ -1309,6 +1316,8 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	if (rc < 0 || record_write(plan, req->session_id, pidfd_pid(h->pidfd), h->pidfd, err) < 0)
 		goto fail;
 	h->recorded = req->session_id ? xstrdup(req->session_id) : NULL;
+	if (FAULT("setns", err) < 0)
+		goto fail;
 	if (setns(h->pidfd, (int)(CLONE_NEWNS | CLONE_NEWPID | others)) < 0) {
 		cc_fail_errno(err, "joining the sandbox's namespaces");
 		goto fail;

@@ -36,14 +36,21 @@ live_processes() {
 		[ "${stat#Z}" = "$stat" ] || continue
 		case ",$uids," in *",$uid,"*) echo "$pid"; continue ;; esac
 		case "$(readlink "/proc/$pid/exe" 2>/dev/null)" in
-		"$COCOON_ROOT"/*|"$SSHD_DIR"/*) echo "$pid" ;;
+		"$COCOON_ROOT"/*) echo "$pid" ;;
+		"${SSHD_DIR:-/nonexistent}"/*) echo "$pid" ;;
 		esac
 	done | wc -l
 }
 user_processes() { ps -u "$1" -o stat= 2>/dev/null | grep -vc '^Z'; }
 mount_count() { wc -l < /proc/self/mountinfo; }
+# Session cgroups left empty: a running session's is never empty, and
+# other engineers' sessions come and go on this host meanwhile.
 session_cgroups() {
-	find /sys/fs/cgroup -mindepth 2 -maxdepth 3 -path '*/cocoon/*' -type d 2>/dev/null | wc -l
+	local d n=0
+	for d in /sys/fs/cgroup/*/cocoon/*/ /sys/fs/cgroup/cocoon/*/; do
+		[ -f "$d/cgroup.procs" ] && [ ! -s "$d/cgroup.procs" ] && n=$((n + 1))
+	done
+	echo "$n"
 }
 # cocoon-init processes of the installed tree under test (zombies aside).
 our_inits() {
