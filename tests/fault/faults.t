@@ -45,10 +45,18 @@ base=$(leftovers)
 
 # session_init USER: the cocoon-init (pid 1, "hold" mode) of the pid
 # namespace USER's sleep runs in, waited for.
+# live_sleep USER: USER's sleep that is alive. pgrep would match the
+# zombies of sessions killed earlier too (this machine's pid 1 never reaps
+# what is reparented to it), whose parent is long gone.
+live_sleep() {
+	ps -u "$1" -o pid=,stat=,comm= | awk '$2 !~ /^Z/ && $3 == "sleep" { print $1; exit }'
+}
 session_init() {
 	local i p ns q
-	for i in $(seq 100); do
-		p=$(pgrep -u "$1" -x sleep | head -1)
+	# Up to 30 s: right after the fork bomb of the test before, a login
+	# can be slow.
+	for i in $(seq 300); do
+		p=$(live_sleep "$1")
 		ns=$([ -n "$p" ] && readlink "/proc/$p/ns/pid")
 		for q in $(pgrep -x cocoon-init); do
 			[ -n "$ns" ] && [ "$(readlink "/proc/$q/ns/pid")" = "$ns" ] &&
@@ -90,8 +98,17 @@ logged "$(log_lines 'event="?end' | tail -1)" "user=ccft3" "cocoon-init killed: 
 start_victim
 # The session's privileged sshd ([priv], root): the grandparent of the
 # user's command (sleep <- sshd: ccft3@notty <- sshd: ccft3 [priv]).
-victim=$(pgrep -u ccft3 -x sleep | head -1)
+# (The command starts after the session's pid 1: wait for it.)
+victim=""
+for i in $(seq 300); do
+	victim=$(live_sleep ccft3)
+	[ -n "$victim" ] && break
+	sleep 0.1
+done
 serving=$(ps -o ppid= -p "$(ps -o ppid= -p "$victim")" | tr -d ' ')
+# Shown when the chain cannot be followed, to tell why.
+[ -n "$serving" ] || { echo "# victim=$victim"; ps -eo pid,ppid,stat,user,cmd |
+	grep -E "ccft3|sleep 900" | sed "s/^/# /"; }
 is "$(ps -o user= -p "$serving" | tr -d ' ')" root "the session's root sshd is $serving"
 victim_cg=$(grep -E '^[0-9]+:pids:' "/proc/$victim/cgroup" | cut -d: -f3)
 kill -KILL "$serving"
@@ -154,7 +171,7 @@ cp "$work/policy" "$CONF_DIR/cocoon.conf"
 
 # ---- the control: the bystander saw none of it ----
 ok $(kill -0 "$bystander" 2>/dev/null; echo $?) "the bystander's session is still running"
-kill "$(pgrep -u ccft4 -x sleep)"
+kill "$(live_sleep ccft4)"
 wait "$bystander"
 is "$(grep -v Terminated "$work/bystander.out")" "cocoon-init
 mine
