@@ -164,7 +164,8 @@ FAULT_ROOT := $(CHECK_ROOT)/fault
 check-build-fault:
 	$(MAKE) BUILDDIR=build/fault CFLAGS="$(CFLAGS) -DCOCOON_FAULT_INJECTION" \
 		PREFIX=$(FAULT_ROOT)/usr SYSCONFDIR=$(FAULT_ROOT)/etc LOCALSTATEDIR=$(FAULT_ROOT)/var \
-		PAMDIR=$(FAULT_ROOT)/lib/security install
+		RUNSTATEDIR=$(FAULT_ROOT)/run PAMDIR=$(FAULT_ROOT)/lib/security install
+	install -d -m 0755 $(FAULT_ROOT)/run
 
 check: check-deps check-build check-build-fault
 	status=0; \

@@ -108,6 +108,9 @@ static int read_facts(pid_t pid, struct proc_facts *f, struct cc_error *err)
 	if (!p || p[1] != ' ')
 		return cc_fail(err, "%s: cannot parse it", path);
 	f->zombie = p[2] == 'Z' || p[2] == 'X';
+	/* An ended process has no namespaces left to read: stale as it is. */
+	if (f->zombie)
+		return 0;
 	p += 2;
 	for (int field = 3; field < 22 && p; field++)
 		if ((p = strchr(p, ' ')))
@@ -217,6 +220,19 @@ void record_remove(const char *id)
 	if (dir < 0)
 		return;
 	unlinkat(dir, id, 0);
+	/* A session whose every process was killed (its service with
+	 * SIGKILL, a crash) had nobody to remove its record: whoever ends a
+	 * session next does, so none lingers until the next `list`. */
+	struct record_list list = { 0 };
+	if (records_load(dir, &list, NULL, &err) == 0)
+		for (size_t i = 0; i < list.count; i++) {
+			int pidfd;
+			if (record_attach(&list.items[i], &pidfd, &err) == 0)
+				unlinkat(dir, list.items[i].id, 0);
+			else if (pidfd >= 0)
+				close(pidfd);
+		}
+	records_free(&list);
 	close(dir);
 }
 

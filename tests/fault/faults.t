@@ -105,13 +105,17 @@ for i in $(seq 300); do
 	[ -n "$victim" ] && break
 	sleep 0.1
 done
-serving=$(ps -o ppid= -p "$(ps -o ppid= -p "$victim")" | tr -d ' ')
+# (ps pads its numbers: strip them before the next -p.)
+parent=$(ps -o ppid= -p "$victim" | tr -d ' ')
+serving=$(ps -o ppid= -p "$parent" | tr -d ' ')
 # Shown when the chain cannot be followed, to tell why.
 [ -n "$serving" ] || { echo "# victim=$victim"; ps -eo pid,ppid,stat,user,cmd |
 	grep -E "ccft3|sleep 900" | sed "s/^/# /"; }
 is "$(ps -o user= -p "$serving" | tr -d ' ')" root "the session's root sshd is $serving"
 victim_cg=$(grep -E '^[0-9]+:pids:' "/proc/$victim/cgroup" | cut -d: -f3)
-kill -KILL "$serving"
+# Never a guess: an empty or low pid here (0 is the whole process group)
+# would kill the test run itself.
+[ "${serving:-0}" -gt 1 ] 2>/dev/null && kill -KILL "$serving"
 for i in $(seq 100); do alive "$VICTIM_INIT" || break; sleep 0.1; done
 # Nothing was left to remove the session's cgroup: the next session to
 # start removes it once it is old enough (aged here by hand).

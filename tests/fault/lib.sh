@@ -61,7 +61,12 @@ our_inits() {
 	done
 	echo "$n"
 }
-run_records() { find /run/cocoon -mindepth 1 2>/dev/null | wc -l; }
+# Records of the trees under test (the check tree's and the fault
+# build's), and of an installed cocoon, if any.
+run_records() {
+	find "$COCOON_ROOT/run/cocoon" "$COCOON_ROOT/fault/run/cocoon" /run/cocoon \
+		-mindepth 1 2>/dev/null | wc -l
+}
 sshd_fds() { ls "/proc/$SSHD_PID/fd" 2>/dev/null | wc -l; }
 leftovers() { # one line: processes mounts cgroups records sshd-fds inits
 	echo "procs=$(live_processes) mounts=$(mount_count) cgroups=$(session_cgroups)" \

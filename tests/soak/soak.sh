@@ -122,7 +122,7 @@ By kind: $(for kind in command sftp scp killed; do printf '%s %s, ' "$kind" "$(g
 
 Compared before and after: live processes of the test (its users, the
 installed tree, the test sshd), mounts in the host's namespace, session
-cgroups left empty under cocoon/, /run/cocoon records, open descriptors of the sshd
+cgroups left empty under cocoon/, session records, open descriptors of the sshd
 listener, cocoon-init processes: $after.
 REPORT
 fi
