@@ -848,8 +848,14 @@ static int supervise(struct run *run, struct supervisor *s, pid_t pid,
 			if (m == MSG_EOF && !s->have_error && !pfd[1].revents) {
 				s->recorded = record_write(s->plan, s->session_id, pid, pidfd,
 							   &s->record_err) == 0;
-				/* Without its record a session is not run. */
-				if (!s->recorded)
+				/* Without its record a session is not run; but a
+				 * command that has already ended (`true`) needs
+				 * none: not an error. It may be between losing its
+				 * namespaces and becoming waitable: a moment. */
+				struct pollfd gone = { pidfd, POLLIN, 0 };
+				if (!s->recorded && poll(&gone, 1, 500) == 1)
+					s->record_err.msg[0] = '\0';
+				else if (!s->recorded)
 					sys_pidfd_send_signal(pidfd, SIGKILL);
 			}
 		}
