@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "cgroup.h"
+#include "records.h"
 #include "fault.h"
 #include "syscalls.h"
 
@@ -12,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <time.h>
@@ -172,16 +172,6 @@ static char *own_cgroup(const char *controller)
 	return found ? found : xstrdup("/");
 }
 
-static int random_id(char id[33])
-{
-	unsigned char raw[16];
-	if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw))
-		return -1;
-	for (size_t i = 0; i < sizeof(raw); i++)
-		snprintf(id + 2 * i, 3, "%02x", raw[i]);
-	return 0;
-}
-
 static int make_dir(const char *path, struct cc_error *err)
 {
 	if (mkdir(path, 0755) < 0 && errno != EEXIST)
@@ -318,8 +308,8 @@ int cgroup_create(const struct session_limits *limits, const char *id,
 		return 0;
 	char made[33];
 	if (!id) {
-		if (random_id(made) < 0)
-			return cc_fail_errno(err, "getrandom");
+		if (session_id_new(made, err) < 0)
+			return -1;
 		id = made;
 	}
 	if (strchr(id, '/') || !*id || id[0] == '.')
