@@ -136,11 +136,18 @@ uid_t login_defs_uid_min(const char *path)
 	if (!f)
 		return uid_min;
 	char line[512];
+	/* Only UID_MIN lines are parsed: sscanf on each of the file's ~300
+	 * lines was a tenth of a `cocoonctl run`'s own work. */
 	while (fgets(line, sizeof(line), f)) {
-		char key[64];
-		unsigned long value;
-		if (sscanf(line, " %63s %lu", key, &value) == 2 &&
-		    strcmp(key, "UID_MIN") == 0 && value > 0 && value < 0x7fffffff)
+		const char *p = line + strspn(line, " \t");
+		if (strncmp(p, "UID_MIN", 7) != 0 || (p[7] != ' ' && p[7] != '\t'))
+			continue;
+		p += 7 + strspn(p + 7, " \t");
+		char *end;
+		errno = 0;
+		unsigned long value = strtoul(p, &end, 10);
+		if (end != p && !errno && (*end == '\0' || isspace((unsigned char)*end)) &&
+		    value > 0 && value < 0x7fffffff)
 			uid_min = (uid_t)value;
 	}
 	fclose(f);

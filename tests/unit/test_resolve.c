@@ -428,6 +428,35 @@ static void test_command(void)
 	identity_free(&who);
 }
 
+/* login.defs: only a whole UID_MIN key with a number counts; the last
+ * one wins, as in shadow's own parser; 1000 without one. */
+static void test_login_defs(void)
+{
+	char path[sizeof(home_root) + 16];
+	snprintf(path, sizeof(path), "%s/login.defs", home_root);
+	static const struct {
+		const char *text;
+		unsigned want;
+		const char *name;
+	} cases[] = {
+		{ "# UID_MIN 5\nUID_MIN\t\t 2000\nUID_MAX 60000\n", 2000, "a tab-separated UID_MIN" },
+		{ "UID_MINIMUM 7\nUID_MIN\n  UID_MIN 1500  \n", 1500, "only the whole key, indented or not" },
+		{ "UID_MIN 2000\nUID_MIN 3000\n", 3000, "the last one wins" },
+		{ "UID_MIN 12abc\nUID_MIN -5\nUID_MIN 0\n", 1000, "no valid number: 1000" },
+		{ "", 1000, "none: 1000" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		FILE *f = fopen(path, "w");
+		if (!f || fputs(cases[i].text, f) < 0 || fclose(f) != 0) {
+			tap_ok(false, "login.defs: writing %s", path);
+			continue;
+		}
+		tap_ok(login_defs_uid_min(path) == cases[i].want, "login.defs: %s", cases[i].name);
+	}
+	tap_ok(login_defs_uid_min("/nonexistent/login.defs") == 1000, "login.defs: missing file: 1000");
+	unlink(path);
+}
+
 int main(void)
 {
 	if (!mkdtemp(home_root)) {
@@ -444,6 +473,7 @@ int main(void)
 	test_hash();
 	test_guest();
 	test_command();
+	test_login_defs();
 	char *cmd = xasprintf("rm -rf '%s'", home_root);
 	if (system(cmd) != 0)
 		perror("cleanup");
