@@ -111,9 +111,10 @@ $(BUILDDIR)/cocoon-shell: shell/cocoon-shell.c $(LIB)
 
 # Dynamic: linked statically against glibc it saved 0.08 ms but cost 450 KiB
 # of Pss per session (tests/bench). It is exec'd before the root is built,
-# so its loader reads only the host's libraries.
-$(BUILDDIR)/cocoon-init: init/cocoon-init.c
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+# so its loader reads only the host's libraries. Service mode only: in run
+# mode the engine's own image is pid 1.
+$(BUILDDIR)/cocoon-init: init/cocoon-init.c $(BUILDDIR)/common/session_init.o
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^
 
 # Static: it runs inside the sandbox, as the user, before any filter is on;
 # no loader work in a tree the user may shape, and no LD_PRELOAD from the

@@ -7,15 +7,17 @@
  *     |                          waits, relays signals, writes a user
  *     |                          namespace's id maps
  *     +- pid 1   clone3(NEWNS|NEWPID): forks the session process, creates
- *          |     the other namespaces (net, ipc, uts, cgroup), then execs
- *          |     cocoon-init from a descriptor opened on the host, so pid 1
- *          |     holds none of the caller's memory
+ *          |     the other namespaces (net, ipc, uts, cgroup), closes every
+ *          |     descriptor and becomes the namespace's init
+ *          |     (session_init.c) in the caller's own image: no exec
  *          +- pid 2   the session process: builds the new root, joins pid
- *                     1's namespaces, waits for cocoon-init to be loaded,
- *                     pivots, becomes the user, execs the command
+ *                     1's namespaces, pivots, becomes the user, execs the
+ *                     command
  *
  * Without a pid namespace the caller's child, cloned into all the
- * namespaces at once, is the session process.
+ * namespaces at once, is the session process. Service mode (below) runs
+ * pid 1 differently: it execs cocoon-init, so that it holds none of the
+ * service's memory.
  *
  * The session process, in order: dumpable off; mount propagation
  * private; the user's groups and fsuid/fsgid for the build; the root
@@ -29,20 +31,20 @@
  * setsid when asked; the caller's umask and signal state; every
  * descriptor above 2 closed on exec; execve.
  *
- * Why pid 1 execs cocoon-init before the root is built rather than after
- * pivot_root: the dynamic loader of a program exec'd after the pivot
- * would read the sandbox's /etc/ld.so.preload and libraries, which the
- * user shapes (a created /etc or /lib belongs to the user) while pid 1 is
- * still root with every capability. Exec'd before, it loads the host's;
- * the session process only pivots once cocoon-init has closed its
- * descriptors (the end of file on a pipe). Pid 1 creates the other
- * namespaces (half a millisecond for a network namespace) and loads
- * cocoon-init while the session process builds the root, on the other
- * CPU, so neither wait costs much.
+ * Pid 1 reads no file once the root may pivot: in run mode it never
+ * execs (an exec after the pivot would have the dynamic loader read the
+ * sandbox's /etc/ld.so.preload and libraries, which the user shapes,
+ * while pid 1 is root with every capability). Cocoon-init, in service
+ * mode, is exec'd from a descriptor opened on the host before the root
+ * is built and loads the host's libraries; the session process pivots
+ * only once pid 1 has closed its descriptors (the end of file on a
+ * pipe). Pid 1 creates the other namespaces (half a millisecond for a
+ * network namespace) while the session process builds the root, on the
+ * other CPU.
  *
  * Undoing a failure: everything is built inside namespaces that only
  * these processes hold. A failing step makes the session process report
- * its message over the socket and exit; cocoon-init (or the caller,
+ * its message over the socket and exit; pid 1 (or the caller,
  * without a pid namespace) then sees it end, the namespaces die with
  * their last process and the mounts with them. The host's own mount
  * table is never touched: propagation is made private before the first
@@ -97,6 +99,7 @@
 #include "records.h"
 #include "rlimits.h"
 #include "seccomp_filter.h"
+#include "session_init.h"
 #include "syscalls.h"
 #include "util.h"
 
@@ -186,14 +189,16 @@ struct run {
 	mode_t umask;   /* the caller's, for the command */
 	pid_t caller;   /* the caller's pid */
 	int sock;       /* the children's end of the report socket */
-	int initfd;     /* cocoon-init opened on the host; -1: no pid namespace */
+	bool pid_ns;    /* the session has a pid namespace: pid 1 below */
+	int initfd;     /* service mode: cocoon-init opened on the host */
 	/* With a pid namespace, pid 1 creates the other namespaces (these
 	 * CLONE_NEW* flags) after forking the session process, which joins
 	 * them once it needs them. */
 	unsigned long late_ns;
 	/* Session process: pid 1 writes one byte once late_ns exist, then
-	 * the end of file comes once cocoon-init is loaded. -1 without a
-	 * pid namespace. */
+	 * the end of file comes once pid 1 reads no more host files (run
+	 * mode: at once; service mode: once cocoon-init is loaded). -1
+	 * without a pid namespace. */
 	int ready;
 	bool joined;    /* session process: the byte was read */
 	/* Service mode: the session process builds, pivots, reports 'S'
@@ -311,8 +316,9 @@ static int join_namespaces(struct run *run, struct cc_error *err)
 }
 
 /* pivot_root changes the root of every process whose root is the old
- * one, pid 1 included: cocoon-init's loader must be done with the host's
- * libraries first. It closes every descriptor once running. */
+ * one, pid 1 included: in service mode cocoon-init's loader must be done
+ * with the host's libraries first. Pid 1 closes every descriptor once it
+ * reads no more files. */
 static int wait_for_init(struct run *run, struct cc_error *err)
 {
 	if (run->ready < 0)
@@ -322,7 +328,7 @@ static int wait_for_init(struct run *run, struct cc_error *err)
 	close(run->ready);
 	run->ready = -1;
 	if (n != 0)
-		return cc_fail(err, "waiting for cocoon-init: unexpected %s",
+		return cc_fail(err, "waiting for pid 1: unexpected %s",
 			       n < 0 ? strerror(errno) : "data");
 	return 0;
 }
@@ -561,7 +567,7 @@ static _Noreturn void session(struct run *run)
 	}
 	/* Without a pid namespace nothing ends the session when the caller
 	 * is killed; this does, as cocoon-init's death would. */
-	if (run->initfd < 0 && (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 ||
+	if (!run->pid_ns && (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 ||
 				getppid() != run->caller)) {
 		cc_fail(&err, "the caller is gone");
 		goto fail;
@@ -621,35 +627,48 @@ static _Noreturn void pid1(struct run *run)
 		cc_fail_errno(&err, "telling the session process");
 		child_fail(run, &err);
 	}
-	/* The write end survives the exec; cocoon-init closes it (with every
-	 * other descriptor) once loaded. Out of the caller's process group,
-	 * cocoon-init gets none of the terminal's signals. */
-	if (fcntl(ready[1], F_SETFD, 0) < 0 || setpgid(0, 0) < 0 || chdir("/") < 0) {
-		cc_fail_errno(&err, "preparing cocoon-init");
+	/* Out of the caller's process group, pid 1 gets none of the
+	 * terminal's signals. Signals stay blocked from here on: a
+	 * namespace's init drops what it does not handle, and it only takes
+	 * them (with sigwaitinfo) once ready. Blocked, those sent meanwhile
+	 * wait. */
+	if (setpgid(0, 0) < 0 || chdir("/") < 0) {
+		cc_fail_errno(&err, "preparing pid 1");
 		child_fail(run, &err);
 	}
-	/* Signals stay blocked across the exec: a namespace's init drops
-	 * what it does not handle, and cocoon-init only takes them (with
-	 * sigwaitinfo) once loaded. Blocked, those sent meanwhile wait. */
 	sigset_t all;
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
-	char main_pid[24], service_fd[24], deadline[24];
-	snprintf(main_pid, sizeof(main_pid), "%d", (int)pid);
-	snprintf(deadline, sizeof(deadline), "%lld", run->deadline);
-	char *argv[] = { (char *)"cocoon-init", main_pid, NULL, NULL, NULL };
-	argv[2] = run->deadline ? deadline : NULL;
-	if (run->service) {
-		/* The service's pidfd, the one descriptor cocoon-init keeps. */
-		if (fcntl(run->service_pidfd, F_SETFD, 0) < 0) {
-			cc_fail_errno(&err, "preparing cocoon-init");
+	if (!run->service) {
+		/* Run mode: this image, a copy of the caller's, is pid 1; no
+		 * exec, so nothing is loaded and the session process may
+		 * pivot at once: closing every descriptor (the ready pipe's
+		 * end among them) tells it so. */
+		/* Shown as in service mode (ps, pgrep); its command line
+		 * stays the caller's. */
+		prctl(PR_SET_NAME, "cocoon-init", 0, 0, 0);
+		if (close_range(0, ~0U, 0) < 0) {
+			cc_fail_errno(&err, "closing descriptors");
 			child_fail(run, &err);
 		}
-		snprintf(main_pid, sizeof(main_pid), "hold");
-		snprintf(service_fd, sizeof(service_fd), "%d", run->service_pidfd);
-		argv[2] = service_fd;
-		argv[3] = run->deadline ? deadline : NULL;
+		session_init(pid, -1, run->deadline);
 	}
+	/* The write end survives the exec; cocoon-init closes it (with every
+	 * other descriptor) once loaded. */
+	if (fcntl(ready[1], F_SETFD, 0) < 0) {
+		cc_fail_errno(&err, "preparing cocoon-init");
+		child_fail(run, &err);
+	}
+	/* The service's pidfd, the one descriptor cocoon-init keeps. */
+	if (fcntl(run->service_pidfd, F_SETFD, 0) < 0) {
+		cc_fail_errno(&err, "preparing cocoon-init");
+		child_fail(run, &err);
+	}
+	char service_fd[24], deadline[24];
+	snprintf(service_fd, sizeof(service_fd), "%d", run->service_pidfd);
+	snprintf(deadline, sizeof(deadline), "%lld", run->deadline);
+	char *argv[] = { (char *)"cocoon-init", (char *)"hold", service_fd,
+			 run->deadline ? deadline : NULL, NULL };
 	char *envp[] = { NULL };
 	execveat(run->initfd, "", argv, envp, AT_EMPTY_PATH);
 	cc_fail_errno(&err, "exec cocoon-init (%s)", run->req->init_path);
@@ -944,9 +963,7 @@ int sandbox_run(const struct sandbox_request *req, int *status,
 	if (!(run.filter = seccomp_prepare(plan, err)))
 		return -1;
 	int sv[2] = { -1, -1 };
-	if ((plan->namespaces & NS_PID) &&
-	    (run.initfd = open_init(req->init_path, err)) < 0)
-		goto early_fail;
+	run.pid_ns = plan->namespaces & NS_PID;
 	if (open_reports(&run, sv, err) < 0 || limits_prepare(&run, true, err) < 0 ||
 	    FAULT("clone", err) < 0)
 		goto early_fail;
@@ -968,7 +985,7 @@ int sandbox_run(const struct sandbox_request *req, int *status,
 		struct cc_error cgerr = { "" };
 		if (cgroup_enter_self(run.cgroup, &cgerr) < 0)
 			child_fail(&run, &cgerr);
-		if (run.initfd >= 0)
+		if (run.pid_ns)
 			pid1(&run);
 		struct cc_error cerr = { "" };
 		if (child_begin(&cerr) < 0)
@@ -976,8 +993,6 @@ int sandbox_run(const struct sandbox_request *req, int *status,
 		session(&run);
 	}
 	close(sv[1]);
-	if (run.initfd >= 0)
-		close(run.initfd);
 	/* The child moved itself in with its own copies. */
 	cgroup_close_procs(run.cgroup);
 
@@ -1016,8 +1031,6 @@ int sandbox_run(const struct sandbox_request *req, int *status,
 	return 0;
 
 early_fail:
-	if (run.initfd >= 0)
-		close(run.initfd);
 	if (sv[0] >= 0) {
 		close(sv[0]);
 		close(sv[1]);
@@ -1256,6 +1269,7 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	 * inherit a descriptor of a host directory inside the sandbox. */
 	if (!(h->cwd = getcwd(NULL, 0)))
 		h->cwd = xstrdup("/");
+	run.pid_ns = true;
 	if ((run.initfd = open_init(req->init_path, err)) < 0)
 		goto fail;
 	if ((run.service_pidfd = sys_pidfd_open(getpid(), 0)) < 0) {

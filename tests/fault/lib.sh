@@ -52,12 +52,18 @@ session_cgroups() {
 	done
 	echo "$n"
 }
-# cocoon-init processes of the installed tree under test (zombies aside).
+# Sessions' pid 1 of the installed tree under test (zombies aside): the
+# cocoon-init program (service mode), or cocoonctl and cocoon-shell's own
+# image named cocoon-init (run mode).
 our_inits() {
-	local p n=0
+	local p n=0 exe
 	for p in $(pgrep -x cocoon-init); do
-		[ "$(readlink "/proc/$p/exe" 2>/dev/null)" = "$COCOON_ROOT/usr/libexec/cocoon/cocoon-init" ] &&
-			ps -o stat= -p "$p" | grep -qv '^Z' && n=$((n + 1))
+		exe=$(readlink "/proc/$p/exe" 2>/dev/null)
+		case $exe in
+		"$COCOON_ROOT/usr/libexec/cocoon/cocoon-init"|"$COCOON_ROOT/usr/sbin/cocoonctl"|"$COCOON_ROOT/usr/bin/cocoon-shell") ;;
+		*) continue ;;
+		esac
+		ps -o stat= -p "$p" | grep -qv '^Z' && n=$((n + 1))
 	done
 	echo "$n"
 }

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* pid 1 of a session's pid namespace: cocoon-init's whole work, shared by
+ * the cocoon-init program (service mode, exec'd so that pid 1 holds none
+ * of the service's memory) and by the engine's run mode, whose pid 1 is
+ * the caller's own small image and needs no exec. */
+#ifndef COCOON_SESSION_INIT_H
+#define COCOON_SESSION_INIT_H
+
+#include <sys/types.h>
+
+/* Reap every process of the namespace, relay TERM, HUP, INT and QUIT to
+ * MAIN_PID and end with its status (128+N when killed by signal N), first
+ * killing whatever is left. MAIN_PID -1 holds instead: no main process,
+ * the end comes with SIGKILL or when the process behind the pidfd
+ * SERVICE_FD ends. DEADLINE: a CLOCK_BOOTTIME second at which the session
+ * is hung up and, two seconds later, ended (0: none).
+ *
+ * The caller is pid 1, has every signal blocked (none sent meanwhile is
+ * lost) and holds no descriptor but SERVICE_FD. Never returns; reads no
+ * file. */
+_Noreturn void session_init(pid_t main_pid, int service_fd, long long deadline);
+
+#endif
