@@ -69,7 +69,8 @@ int path_trusted(const char *path, struct cc_error *err)
 		cc_fail(err, "%s: not an absolute path", path);
 	else if (!(real = realpath(path, NULL)))
 		cc_fail_errno(err, "%s", path);
-	else if (check_components(path, err) == 0 && check_components(real, err) == 0)
+	else if (check_components(path, err) == 0 &&
+		 (strcmp(real, path) == 0 || check_components(real, err) == 0))
 		rc = 0;
 	free(real);
 	if (rc < 0 && real)
