@@ -608,33 +608,65 @@ static void check_seccomp_file(const struct directive *d, struct diag_list *diag
 
 /* What pam_cocoon would refuse, said at check time: a rule that any PAM
  * service may use (no service list, or one naming more than `shell`). */
-static void check_service_mode(const struct policy *policy, const struct section *s,
-			       struct diag_list *diags)
+static void check_service_mode(const struct section *s, struct plan *plan,
+			       const char *title, struct diag_list *diags)
 {
 	const struct directive *svc = find_directive(s, D_SERVICE);
-	if (s->kind == SECTION_PROFILE ||
-	    (svc && svc->nwords == 1 && strcmp(svc->words[0], "shell") == 0))
+	if (svc && svc->nwords == 1 && strcmp(svc->words[0], "shell") == 0)
+		return;
+	for (size_t i = 0; i < plan->nops; i++)
+		if (is_bind(plan->ops[i].type))
+			plan->ops[i].source_user_writable =
+				source_writable_symbolic(plan->ops[i].source);
+	struct cc_error err;
+	if (!plan->sandboxed)
+		;
+	else if (plan->namespaces & NS_USER)
+		diag_add(diags, DIAG_WARNING, s->file, s->line, "pam_cocoon would refuse "
+			 "the sessions of %s: unshare = user", title);
+	else if (sandbox_check_service_plan(plan, sandbox_system_paths, &err) < 0)
+		diag_add(diags, DIAG_WARNING, s->file, s->line, "pam_cocoon would refuse "
+			 "the sessions of %s: %s", title, err.msg);
+}
+
+static bool limits_set(const struct session_limits *l)
+{
+	for (size_t i = 0; i < RLIM_NLIMITS; i++)
+		if (l->rlimit[i].set)
+			return true;
+	return l->max_session_time || l->memory_max || l->pids_max || l->cpu_max_percent;
+}
+
+/* Settings the rule's merged plan carries but its sessions never use:
+ * an administrator reading the policy would expect them to hold. */
+static void check_unused_settings(const struct section *s, const struct plan *plan,
+				  const char *title, struct diag_list *diags)
+{
+	if (!plan->sandboxed && limits_set(&plan->limits))
+		diag_add(diags, DIAG_WARNING, s->file, s->line, "%s: sandbox = none, so "
+			 "its session limits (rlimit-*, max-session-time, memory-max, "
+			 "pids-max, cpu-max) do not apply", title);
+	else if (plan->sandboxed && plan->home_skel && plan->home != HOME_TMPFS)
+		diag_add(diags, DIAG_WARNING, s->file, s->line, "%s: home-skel is used "
+			 "only with home = tmpfs (its home is %s)", title,
+			 home_mode_name(plan->home));
+}
+
+/* The checks that need a rule's merged plan. */
+static void check_rule_plan(const struct policy *policy, const struct section *s,
+			    struct diag_list *diags)
+{
+	if (s->kind == SECTION_PROFILE)
 		return;
 	struct plan plan;
 	struct diag_list ignored = { 0 };
 	plan_init(&plan);
 	rule_merge(policy, s, &plan, &ignored);
 	diag_free(&ignored);
-	for (size_t i = 0; i < plan.nops; i++)
-		if (is_bind(plan.ops[i].type))
-			plan.ops[i].source_user_writable =
-				source_writable_symbolic(plan.ops[i].source);
-	struct cc_error err;
 	char title[300];
 	section_title(s, title, sizeof(title));
-	if (!plan.sandboxed)
-		;
-	else if (plan.namespaces & NS_USER)
-		diag_add(diags, DIAG_WARNING, s->file, s->line, "pam_cocoon would refuse "
-			 "the sessions of %s: unshare = user", title);
-	else if (sandbox_check_service_plan(&plan, sandbox_system_paths, &err) < 0)
-		diag_add(diags, DIAG_WARNING, s->file, s->line, "pam_cocoon would refuse "
-			 "the sessions of %s: %s", title, err.msg);
+	check_unused_settings(s, &plan, title, diags);
+	check_service_mode(s, &plan, title, diags);
 	plan_free(&plan);
 }
 
@@ -679,7 +711,7 @@ void policy_check_names(const struct policy *policy, struct diag_list *diags)
 		for (size_t k = 0; k < s->ndirs; k++)
 			if (s->dirs[k].spec->id == D_SECCOMP && s->dirs[k].words[0][0] == '/')
 				check_seccomp_file(&s->dirs[k], diags);
-		check_service_mode(policy, s, diags);
+		check_rule_plan(policy, s, diags);
 		check_cgroup_limits(s, diags);
 		const struct directive *nnp = find_last_directive(s, D_NO_NEW_PRIVS);
 		if (nnp && strcmp(nnp->words[0], "no") == 0)

@@ -55,6 +55,39 @@ like "$OUT" "cocoon.conf:1: warning: pam_cocoon would refuse the sessions of [de
 like "$OUT" "/etc" "naming the path"
 unlike "$OUT" "sessions of [group ccshellonly]" "not for a rule that only cocoon-shell uses"
 
+# Settings a rule carries but its sessions never use are warned; with
+# the setting that uses them, no warning.
+policy_write cocoon.conf <<'CONF'
+[profile skel-unused]
+home-skel = /etc/skel
+[profile limits-unused]
+sandbox = none
+memory-max = 64M
+[default]
+profile = skel-unused
+[group ccnosandbox]
+profile = limits-unused
+CONF
+run "$CTL" check
+like "$OUT" "cocoon.conf:6: warning: [default]: home-skel is used only with home = tmpfs (its home is bind)" \
+	"home-skel without home = tmpfs is warned"
+like "$OUT" "cocoon.conf:8: warning: [group ccnosandbox]: sandbox = none, so its session limits" \
+	"limits under sandbox = none are warned"
+policy_write cocoon.conf <<'CONF'
+[profile skel-used]
+home = tmpfs
+home-skel = /etc/skel
+[profile none-bare]
+sandbox = none
+[default]
+profile = skel-used
+[group ccnosandbox]
+profile = none-bare
+CONF
+run "$CTL" check
+unlike "$OUT" "home-skel is used only" "home-skel with home = tmpfs: no warning"
+unlike "$OUT" "its session limits" "sandbox = none without limits: no such warning"
+
 # A seccomp FILE is read and checked by check, not only at login.
 printf 'mount\nnot_a_syscall\n' > "$CONF_DIR/extra.seccomp"
 chmod 0644 "$CONF_DIR/extra.seccomp"
