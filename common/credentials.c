@@ -24,8 +24,19 @@ static int set_fs_ids(uid_t uid, gid_t gid, struct cc_error *err)
 	return 0;
 }
 
+/* Setting the groups of an identity whose groups were left for later
+ * would drop them all: a slip in the caller, refused. */
+static int groups_known(const struct identity *who, struct cc_error *err)
+{
+	if (who->groups_later)
+		return cc_fail(err, "the groups of %s were not looked up", who->user);
+	return 0;
+}
+
 int creds_build_begin(const struct identity *who, struct cc_error *err)
 {
+	if (groups_known(who, err) < 0)
+		return -1;
 	/* Root's own supplementary groups are of no use to the build (root
 	 * passes permission checks through its capabilities), so the user's
 	 * stay for the whole build rather than being swapped around each
@@ -117,7 +128,7 @@ int creds_become_user(const struct identity *who, struct cc_error *err)
 	 * capability, forty-odd system calls. */
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
 		return cc_fail_errno(err, "clearing the ambient capabilities");
-	if (creds_drop_bounding(err) < 0)
+	if (creds_drop_bounding(err) < 0 || groups_known(who, err) < 0)
 		return -1;
 
 	if (setgroups(who->ngroups, who->groups) < 0)

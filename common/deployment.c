@@ -436,7 +436,7 @@ static void check_users(const struct deployment_paths *paths,
 		struct identity who;
 		struct cc_error err;
 		if (!confined && policy && services->count &&
-		    identity_lookup(a->name, &who, &err) == 0) {
+		    identity_lookup(a->name, GROUPS_NOW, &who, &err) == 0) {
 			confined = confined_by_policy(policy, &who, services, uid_min);
 			identity_free(&who);
 		}

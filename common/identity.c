@@ -21,30 +21,21 @@ static char *group_name(gid_t gid)
 	return xasprintf("%u", (unsigned)gid);
 }
 
-static int fill_from_passwd(const struct passwd *pw, struct identity *who,
-			    struct cc_error *err)
+/* The supplementary groups (primary included) and their names. */
+static int list_groups(struct identity *who, struct cc_error *err)
 {
-	memset(who, 0, sizeof(*who));
-	who->user = xstrdup(pw->pw_name);
-	who->uid = pw->pw_uid;
-	who->gid = pw->pw_gid;
-	who->home = xstrdup(pw->pw_dir ? pw->pw_dir : "");
-	who->login_shell = xstrdup(pw->pw_shell ? pw->pw_shell : "");
-	who->group = group_name(pw->pw_gid);
-
 	int n = 32;
 	gid_t *groups = NULL;
 	for (int tries = 0; tries < 8; tries++) {
 		groups = xreallocarray(groups, (size_t)n, sizeof(gid_t));
 		int want = n;
-		if (getgrouplist(pw->pw_name, pw->pw_gid, groups, &want) >= 0) {
+		if (getgrouplist(who->user, who->gid, groups, &want) >= 0) {
 			n = want;
 			break;
 		}
 		if (want <= n) {
 			free(groups);
-			identity_free(who);
-			return cc_fail(err, "cannot list the groups of %s", pw->pw_name);
+			return cc_fail(err, "cannot list the groups of %s", who->user);
 		}
 		n = want;
 	}
@@ -53,10 +44,37 @@ static int fill_from_passwd(const struct passwd *pw, struct identity *who,
 	who->group_names = xcalloc((size_t)n, sizeof(char *));
 	for (int i = 0; i < n; i++)
 		who->group_names[i] = group_name(groups[i]);
+	who->groups_later = false;
 	return 0;
 }
 
-int identity_lookup(const char *user, struct identity *who, struct cc_error *err)
+int identity_complete(struct identity *who, struct cc_error *err)
+{
+	return who->groups_later ? list_groups(who, err) : 0;
+}
+
+static int fill_from_passwd(const struct passwd *pw, enum identity_groups when,
+			    struct identity *who, struct cc_error *err)
+{
+	memset(who, 0, sizeof(*who));
+	who->user = xstrdup(pw->pw_name);
+	who->uid = pw->pw_uid;
+	who->gid = pw->pw_gid;
+	who->home = xstrdup(pw->pw_dir ? pw->pw_dir : "");
+	who->login_shell = xstrdup(pw->pw_shell ? pw->pw_shell : "");
+	/* The primary group's name (%g) comes from the entry that files
+	 * hold for it: no module is loaded for it. */
+	who->group = group_name(pw->pw_gid);
+	who->groups_later = true;
+	if (when == GROUPS_NOW && list_groups(who, err) < 0) {
+		identity_free(who);
+		return -1;
+	}
+	return 0;
+}
+
+int identity_lookup(const char *user, enum identity_groups when,
+		    struct identity *who, struct cc_error *err)
 {
 	struct passwd pw, *res = NULL;
 	char buf[16384];
@@ -66,17 +84,18 @@ int identity_lookup(const char *user, struct identity *who, struct cc_error *err
 	    strlen(user) < 11) {
 		unsigned long uid = strtoul(user, NULL, 10);
 		if (uid <= 0xfffffffeUL)
-			return identity_lookup_uid((uid_t)uid, who, err);
+			return identity_lookup_uid((uid_t)uid, when, who, err);
 	}
 	if (!res) {
 		if (rc)
 			return cc_fail(err, "looking up user '%s': %s", user, strerror(rc));
 		return cc_fail(err, "unknown user '%s'", user);
 	}
-	return fill_from_passwd(res, who, err);
+	return fill_from_passwd(res, when, who, err);
 }
 
-int identity_lookup_uid(uid_t uid, struct identity *who, struct cc_error *err)
+int identity_lookup_uid(uid_t uid, enum identity_groups when,
+			struct identity *who, struct cc_error *err)
 {
 	struct passwd pw, *res = NULL;
 	char buf[16384];
@@ -87,7 +106,7 @@ int identity_lookup_uid(uid_t uid, struct identity *who, struct cc_error *err)
 				       strerror(rc));
 		return cc_fail(err, "uid %u has no passwd entry", (unsigned)uid);
 	}
-	return fill_from_passwd(res, who, err);
+	return fill_from_passwd(res, when, who, err);
 }
 
 bool identity_in_group(const struct identity *who, const char *group)
@@ -106,6 +125,7 @@ void identity_copy(struct identity *dst, const struct identity *src)
 	dst->group = xstrdup(src->group);
 	dst->home = xstrdup(src->home);
 	dst->login_shell = xstrdup(src->login_shell);
+	dst->groups_later = src->groups_later;
 	dst->ngroups = src->ngroups;
 	dst->groups = xcalloc(src->ngroups, sizeof(gid_t));
 	dst->group_names = xcalloc(src->ngroups, sizeof(char *));

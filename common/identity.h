@@ -20,13 +20,28 @@ struct identity {
 	gid_t *groups;     /* supplementary groups, primary included */
 	char **group_names;
 	size_t ngroups;
+	/* The supplementary groups are not looked up yet (GROUPS_LATER):
+	 * identity_complete does it. */
+	bool groups_later;
 };
 
-/* Look USER up (name or numeric uid) with NSS, groups included. */
-int identity_lookup(const char *user, struct identity *who,
-		    struct cc_error *err);
+/* When the supplementary groups are looked up. getgrouplist loads the
+ * group database's NSS modules (libnss_systemd and the libm it needs
+ * here: 480 KiB, and half a millisecond); loaded by a process that waits
+ * out a whole session (cocoonctl run, cocoon-shell), they stay mapped
+ * for it. GROUPS_LATER leaves the lookup to whoever needs the groups:
+ * the policy's [group] rules, or the session process, which execs. */
+enum identity_groups { GROUPS_NOW, GROUPS_LATER };
+
+/* Look USER up (name or numeric uid) with NSS. */
+int identity_lookup(const char *user, enum identity_groups when,
+		    struct identity *who, struct cc_error *err);
 /* Same for a uid (cocoon-shell's real uid). */
-int identity_lookup_uid(uid_t uid, struct identity *who, struct cc_error *err);
+int identity_lookup_uid(uid_t uid, enum identity_groups when,
+			struct identity *who, struct cc_error *err);
+/* Look up the supplementary groups left for later (nothing to do when
+ * they are known). */
+int identity_complete(struct identity *who, struct cc_error *err);
 bool identity_in_group(const struct identity *who, const char *group);
 void identity_copy(struct identity *dst, const struct identity *src);
 void identity_free(struct identity *who);

@@ -741,6 +741,14 @@ static void record_lost(struct plan *plan, const struct section *s, const char *
 			  s->file, s->line, why);
 }
 
+static bool has_group_rules(const struct policy *policy)
+{
+	for (size_t i = 0; i < policy->nsections; i++)
+		if (policy->sections[i].kind == SECTION_GROUP)
+			return true;
+	return false;
+}
+
 /* The winning rule, or NULL; the rules that lost go to plan->lost. */
 static const struct section *match_rule(const struct policy *policy,
 					const struct identity *who,
@@ -801,6 +809,11 @@ enum resolve_result policy_resolve(const struct policy *policy,
 		cc_fail(err, "root is never sandboxed");
 		return RESOLVE_ERROR;
 	}
+	if (who->groups_later && has_group_rules(policy)) {
+		cc_fail(err, "the policy has [group] rules and %s's groups were not "
+			"looked up", who->user);
+		return RESOLVE_ERROR;
+	}
 	struct diag_list diags = { 0 };
 	for (size_t i = 0; i < policy->diags.count; i++) {
 		const struct diag *d = &policy->diags.items[i];
@@ -846,7 +859,7 @@ enum resolve_result policy_resolve(const struct policy *policy,
 }
 
 enum resolve_result plan_for_session(const char *config,
-				     const struct identity *who,
+				     struct identity *who,
 				     const char *service, struct plan *plan,
 				     struct cc_error *err)
 {
@@ -857,6 +870,10 @@ enum resolve_result plan_for_session(const char *config,
 		return RESOLVE_ERROR;
 	}
 	plan_free(plan);
+	if (has_group_rules(&policy) && identity_complete(who, err) < 0) {
+		policy_free(&policy);
+		return RESOLVE_ERROR;
+	}
 	enum resolve_result rc = policy_resolve(&policy, who, service,
 						login_defs_uid_min(COCOON_LOGIN_DEFS),
 						plan, err);

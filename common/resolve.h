@@ -55,9 +55,10 @@ bool path_user_writable(const char *path);
 
 
 /* The whole path in one call, for the entry points: read the policy
- * (config NULL: the system policy), check it, and resolve it for WHO. */
+ * (config NULL: the system policy), check it, and resolve it for WHO,
+ * whose groups it looks up when [group] rules need them. */
 enum resolve_result plan_for_session(const char *config,
-				     const struct identity *who,
+				     struct identity *who,
 				     const char *service, struct plan *plan,
 				     struct cc_error *err);
 #define COCOON_LOGIN_DEFS "/etc/login.defs"

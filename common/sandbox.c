@@ -479,6 +479,17 @@ static _Noreturn void session(struct run *run)
 		cc_fail_errno(&err, "PR_SET_DUMPABLE");
 		goto fail;
 	}
+	/* Groups the caller left for later are looked up here, on the host
+	 * and in its network namespace, before anything is built: the NSS
+	 * modules then load into this process, which execs, and not into
+	 * the caller, which waits out the session. */
+	struct identity full;
+	if (who->groups_later) {
+		identity_copy(&full, who);
+		if (FAULT("groups", &err) < 0 || identity_complete(&full, &err) < 0)
+			goto fail;
+		who = &full;
+	}
 	umask(0); /* modes in the plan are exact */
 	/* Before any mount: nothing done here may reach the host, and no
 	 * host mount event may reach in (a mount propagated into a

@@ -190,12 +190,14 @@ static int cmd_check(int argc, char **argv)
 	return errors ? 1 : 0;
 }
 
-/* The plan for USER, or an exit status after printing why. */
-static int plan_or_exit(const struct options *o, const char *user, struct plan *plan)
+/* The plan for USER, or an exit status after printing why. GROUPS:
+ * explain shows them; run leaves them to the session process. */
+static int plan_or_exit(const struct options *o, const char *user,
+			enum identity_groups groups, struct plan *plan)
 {
 	struct identity who;
 	struct cc_error err;
-	if (identity_lookup(user, &who, &err) < 0) {
+	if (identity_lookup(user, groups, &who, &err) < 0) {
 		fprintf(stderr, "cocoonctl: %s\n", err.msg);
 		return 1;
 	}
@@ -247,7 +249,7 @@ static int explain_all(const struct options *o)
 	for (size_t i = 0; i < count; i++) {
 		struct identity who;
 		struct plan plan;
-		if (identity_lookup(names[i], &who, &err) < 0) {
+		if (identity_lookup(names[i], GROUPS_NOW, &who, &err) < 0) {
 			printf("%-16s %7s  lookup failed: %s\n", names[i], "?", err.msg);
 			continue;
 		}
@@ -298,7 +300,7 @@ static int cmd_explain(int argc, char **argv)
 		return 2;
 	}
 	struct plan plan;
-	int rc = plan_or_exit(&o, argv[first], &plan);
+	int rc = plan_or_exit(&o, argv[first], GROUPS_NOW, &plan);
 	if (rc)
 		return rc;
 	struct strbuf out = { 0 };
@@ -535,7 +537,7 @@ static int cmd_run(int argc, char **argv)
 		return 1;
 	}
 	struct plan plan;
-	int rc = plan_or_exit(&o, o.user, &plan);
+	int rc = plan_or_exit(&o, o.user, GROUPS_LATER, &plan);
 	if (rc)
 		return rc;
 	if (!plan.rule || !plan.sandboxed) {
@@ -830,7 +832,7 @@ static int cmd_enter(const struct session_args *a, const struct live_record *r,
 			       "which enter does not join\n", r->id), 1;
 	/* Everything that reads the host happens before entering. */
 	struct identity who;
-	if (identity_lookup_uid(r->uid, &who, &err) < 0)
+	if (identity_lookup_uid(r->uid, GROUPS_NOW, &who, &err) < 0)
 		return fprintf(stderr, "cocoonctl enter: %s\n", err.msg), 1;
 	struct plan plan;
 	plan_init(&plan);

@@ -162,7 +162,7 @@ static void set_systemd_limits(pam_handle_t *pamh, const struct module_args *arg
 	if (!cgroup_under_systemd() ||
 	    pam_get_item(pamh, PAM_USER, (const void **)&user) != PAM_SUCCESS || !user ||
 	    pam_get_item(pamh, PAM_SERVICE, (const void **)&service) != PAM_SUCCESS ||
-	    !service || identity_lookup(user, &who, &err) < 0)
+	    !service || identity_lookup(user, GROUPS_NOW, &who, &err) < 0)
 		return;
 	struct plan plan;
 	bool skip = who.uid == 0 || is_exempt(args->exempt, &who);
@@ -287,7 +287,7 @@ static int root_or_refuse(pam_handle_t *pamh)
 	const char *user = item(pamh, PAM_USER);
 	struct identity who;
 	struct cc_error err;
-	if (user && identity_lookup(user, &who, &err) == 0) {
+	if (user && identity_lookup(user, GROUPS_NOW, &who, &err) == 0) {
 		bool root = who.uid == 0;
 		identity_free(&who);
 		if (root)
@@ -374,7 +374,7 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 		return refuse(pamh, false, &r, "no user or service name");
 	struct identity who;
 	struct cc_error err;
-	if (identity_lookup(user, &who, &err) < 0)
+	if (identity_lookup(user, GROUPS_NOW, &who, &err) < 0)
 		return refuse(pamh, false, &r, err.msg);
 	r.uid = who.uid;
 	/* Root and the exempt get in before the policy is read, so an

@@ -243,7 +243,7 @@ int main(int argc, char **argv, char **envp)
 
 	struct identity who;
 	struct cc_error err;
-	if (identity_lookup_uid(caller, &who, &err) < 0)
+	if (identity_lookup_uid(caller, GROUPS_LATER, &who, &err) < 0)
 		die("%s", err.msg);
 	static char user[256];
 	snprintf(user, sizeof(user), "%s", who.user);
@@ -276,6 +276,8 @@ int main(int argc, char **argv, char **envp)
 		record.result = "unconfined";
 		record.reason = "sandbox = none";
 		audit_log(LOG_INFO);
+		if (identity_complete(&plan.who, &err) < 0)
+			die("%s", err.msg);
 		if (setgroups(plan.who.ngroups, plan.who.groups) < 0 ||
 		    setresgid(plan.who.gid, plan.who.gid, plan.who.gid) < 0 ||
 		    setresuid(plan.who.uid, plan.who.uid, plan.who.uid) < 0)

@@ -195,7 +195,7 @@ int main(int argc, char **argv)
 		usage();
 
 	struct cc_error err;
-	if (!plan.who.home && identity_lookup(user, &plan.who, &err) < 0) {
+	if (!plan.who.home && identity_lookup(user, GROUPS_NOW, &plan.who, &err) < 0) {
 		fprintf(stderr, "engine-driver: %s\n", err.msg);
 		return 125;
 	}
