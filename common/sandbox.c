@@ -1054,7 +1054,7 @@ early_fail:
 /* ---- Service mode ----
  *
  *   service (root, a PAM module's caller)   sandbox_enter()
- *     +- helper       fork; clones pid 1, sends its pidfd, exits
+ *     +- helper       vfork; clones pid 1, sends its pidfd, exits
  *          +- pid 1   clone(NEWNS|NEWPID): as above, but execs
  *               |     "cocoon-init hold FD" (no main process: it reaps,
  *               |     and ends when killed or when the service, whose
@@ -1206,6 +1206,32 @@ static int send_pidfd(int sock, int pidfd)
 	return send_fd(sock, 'P', pidfd);
 }
 
+/* The helper: clones pid 1, sends its pidfd over the report socket and
+ * exits, so that pid 1 is not the service's child. vfork: the helper
+ * borrows the service's memory, which waits suspended until it exits,
+ * rather than copying it (sshd's page tables, copied and torn down at
+ * every login). It makes system calls only; pid 1's clone3 copies the
+ * memory pid 1 needs. A function of its own: nothing of the caller's
+ * frame is live across the vfork. */
+static pid_t start_helper(struct run *run, int caller_sock)
+{
+	pid_t helper = vfork();
+	if (helper == 0) {
+		close(caller_sock);
+		int pidfd = -1;
+		pid_t pid = clone_child(CLONE_NEWNS | CLONE_NEWPID, &pidfd);
+		if (pid == 0)
+			pid1(run);
+		if (pid < 0) {
+			struct cc_error cerr;
+			cc_fail_errno(&cerr, "clone");
+			child_fail(run, &cerr);
+		}
+		_exit(send_pidfd(run->sock, pidfd) < 0 ? 127 : 0);
+	}
+	return helper;
+}
+
 int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out,
 		  struct cc_error *err)
 {
@@ -1311,21 +1337,8 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	sigset_t all, old_mask;
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &old_mask);
-	pid_t helper = fork();
-	if (helper == 0) {
-		close(sv[0]);
-		run.saved.mask = old_mask;
-		int pidfd = -1;
-		pid_t pid = clone_child(CLONE_NEWNS | CLONE_NEWPID, &pidfd);
-		if (pid == 0)
-			pid1(&run);
-		if (pid < 0) {
-			struct cc_error cerr;
-			cc_fail_errno(&cerr, "clone");
-			child_fail(&run, &cerr);
-		}
-		_exit(send_pidfd(run.sock, pidfd) < 0 ? 127 : 0);
-	}
+	run.saved.mask = old_mask;
+	pid_t helper = start_helper(&run, sv[0]);
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	close(sv[1]);
 	close(run.initfd);
