@@ -30,7 +30,8 @@ struct identity {
  * here: 480 KiB, and half a millisecond); loaded by a process that waits
  * out a whole session (cocoonctl run, cocoon-shell), they stay mapped
  * for it. GROUPS_LATER leaves the lookup to whoever needs the groups:
- * the policy's [group] rules, or the session process, which execs. */
+ * the policy's [group] rules, pam_cocoon's exempt=@GROUP, or the
+ * session process, which execs (pam_cocoon's builds and exits). */
 enum identity_groups { GROUPS_NOW, GROUPS_LATER };
 
 /* Look USER up (name or numeric uid) with NSS. */

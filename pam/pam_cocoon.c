@@ -67,16 +67,20 @@ static int parse_args(pam_handle_t *pamh, int argc, const char **argv,
 	return 0;
 }
 
-/* exempt=alice,@wheel: names users, and groups with '@'. */
-static bool is_exempt(const char *list, const struct identity *who)
+/* exempt=alice,@wheel: names users, and groups with '@'. The groups are
+ * looked up only for a list that names one; a lookup that fails exempts
+ * nobody (the session is then sandboxed, or refused). */
+static bool is_exempt(const char *list, struct identity *who)
 {
 	if (!list)
 		return false;
 	char *copy = xstrdup(list);
 	bool hit = false;
+	struct cc_error err;
 	for (char *save = NULL, *item = strtok_r(copy, ",", &save); item && !hit;
 	     item = strtok_r(NULL, ",", &save))
-		hit = item[0] == '@' ? identity_in_group(who, item + 1)
+		hit = item[0] == '@' ? identity_complete(who, &err) == 0 &&
+					       identity_in_group(who, item + 1)
 				     : strcmp(item, who->user) == 0;
 	free(copy);
 	return hit;
@@ -162,7 +166,7 @@ static void set_systemd_limits(pam_handle_t *pamh, const struct module_args *arg
 	if (!cgroup_under_systemd() ||
 	    pam_get_item(pamh, PAM_USER, (const void **)&user) != PAM_SUCCESS || !user ||
 	    pam_get_item(pamh, PAM_SERVICE, (const void **)&service) != PAM_SUCCESS ||
-	    !service || identity_lookup(user, GROUPS_NOW, &who, &err) < 0)
+	    !service || identity_lookup(user, GROUPS_LATER, &who, &err) < 0)
 		return;
 	struct plan plan;
 	bool skip = who.uid == 0 || is_exempt(args->exempt, &who);
@@ -287,7 +291,7 @@ static int root_or_refuse(pam_handle_t *pamh)
 	const char *user = item(pamh, PAM_USER);
 	struct identity who;
 	struct cc_error err;
-	if (user && identity_lookup(user, GROUPS_NOW, &who, &err) == 0) {
+	if (user && identity_lookup(user, GROUPS_LATER, &who, &err) == 0) {
 		bool root = who.uid == 0;
 		identity_free(&who);
 		if (root)
@@ -374,7 +378,7 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 		return refuse(pamh, false, &r, "no user or service name");
 	struct identity who;
 	struct cc_error err;
-	if (identity_lookup(user, GROUPS_NOW, &who, &err) < 0)
+	if (identity_lookup(user, GROUPS_LATER, &who, &err) < 0)
 		return refuse(pamh, false, &r, err.msg);
 	r.uid = who.uid;
 	/* Root and the exempt get in before the policy is read, so an
