@@ -73,6 +73,16 @@ like_re "$(log_since "$m")" "v=1 event=refuse user=ccpt1 uid=[0-9]+ service=$SER
 	"a refusal record with the reason, quoted"
 run pamtester "$SERVICE" ccpt2 open_session close_session
 is "$RC" 0 "an exempt user gets in despite the broken policy"
+# exempt=@GROUP: the groups are looked up for it (elsewhere the session
+# process does that).
+add_group ccptg
+usermod -aG ccptg ccpt2
+sed -i 's/debug exempt=ccpt2/debug exempt=nobody-here,@ccptg/' "/etc/pam.d/$SERVICE"
+run pamtester "$SERVICE" ccpt2 open_session close_session
+is "$RC" 0 "a member of an exempt group gets in despite the broken policy"
+run pamtester "$SERVICE" ccpt1 open_session close_session
+[ "$RC" -ne 0 ]; ok $? "control: a user outside it is refused"
+sed -i 's/debug exempt=nobody-here,@ccptg/debug exempt=ccpt2/' "/etc/pam.d/$SERVICE"
 
 printf '[default]\nservice = sshd\nprofile = default\n' | policy_write cocoon.conf
 m=$(log_lines)
