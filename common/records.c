@@ -161,9 +161,16 @@ static void format_record(const struct live_record *r, struct strbuf *sb)
 		r->start_ticks, r->pidns, r->mntns);
 }
 
-int record_write(const struct plan *plan, const char *id, pid_t pid, int pidfd,
-		 struct cc_error *err)
+static void temp_name(char *buf, size_t size, const char *id)
 {
+	snprintf(buf, size, ".%s.new", id);
+}
+
+int record_prepare(const struct plan *plan, const char *id, pid_t pid, int pidfd,
+		   struct record_pending *pending, struct cc_error *err)
+{
+	pending->dir = -1;
+	pending->id[0] = '\0';
 	if (!id)
 		return 0;
 	if (!id_valid(id))
@@ -195,20 +202,60 @@ int record_write(const struct plan *plan, const char *id, pid_t pid, int pidfd,
 	struct strbuf sb = { 0 };
 	format_record(&r, &sb);
 	char tmp[RECORD_ID_MAX + 8];
-	snprintf(tmp, sizeof(tmp), ".%s.new", id);
+	temp_name(tmp, sizeof(tmp), id);
 	unlinkat(dir, tmp, 0);
 	int fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	int rc = fd < 0 || fchmod(fd, 0600) < 0 || write_full(fd, sb.data, sb.len) < 0 ||
-		 renameat(dir, tmp, dir, id) < 0 ? -1 : 0;
+	int rc = fd < 0 || fchmod(fd, 0600) < 0 || write_full(fd, sb.data, sb.len) < 0
+			 ? -1 : 0;
 	if (rc < 0) {
 		cc_fail_errno(err, "writing the session record %s/%s", COCOON_RUNDIR, id);
 		unlinkat(dir, tmp, 0);
+		close(dir);
+	} else {
+		pending->dir = dir;
+		snprintf(pending->id, sizeof(pending->id), "%s", id);
 	}
 	if (fd >= 0)
 		close(fd);
-	close(dir);
 	sb_free(&sb);
 	return rc;
+}
+
+int record_publish(struct record_pending *pending, struct cc_error *err)
+{
+	if (pending->dir < 0)
+		return 0;
+	char tmp[RECORD_ID_MAX + 8];
+	temp_name(tmp, sizeof(tmp), pending->id);
+	int rc = renameat(pending->dir, tmp, pending->dir, pending->id);
+	if (rc < 0) {
+		cc_fail_errno(err, "writing the session record %s/%s", COCOON_RUNDIR,
+			      pending->id);
+		unlinkat(pending->dir, tmp, 0);
+	}
+	close(pending->dir);
+	pending->dir = -1;
+	return rc < 0 ? -1 : 0;
+}
+
+void record_discard(struct record_pending *pending)
+{
+	if (pending->dir < 0)
+		return;
+	char tmp[RECORD_ID_MAX + 8];
+	temp_name(tmp, sizeof(tmp), pending->id);
+	unlinkat(pending->dir, tmp, 0);
+	close(pending->dir);
+	pending->dir = -1;
+}
+
+int record_write(const struct plan *plan, const char *id, pid_t pid, int pidfd,
+		 struct cc_error *err)
+{
+	struct record_pending pending;
+	if (record_prepare(plan, id, pid, pidfd, &pending, err) < 0)
+		return -1;
+	return record_publish(&pending, err);
 }
 
 void record_remove(const char *id)

@@ -53,6 +53,20 @@ int record_write(const struct plan *plan, const char *id, pid_t pid, int pidfd,
 		 struct cc_error *err);
 void record_remove(const char *id);
 
+/* record_write in two steps, for a caller with time to spare while the
+ * sandbox is built: record_prepare writes the record under a dot name
+ * (which `list` skips), record_publish renames it into place once the
+ * sandbox is whole; record_discard drops a prepared one. A NULL id
+ * prepares nothing, and publishing it does nothing. */
+struct record_pending {
+	int dir; /* -1: nothing pending */
+	char id[RECORD_ID_MAX + 1];
+};
+int record_prepare(const struct plan *plan, const char *id, pid_t pid, int pidfd,
+		   struct record_pending *pending, struct cc_error *err);
+int record_publish(struct record_pending *pending, struct cc_error *err);
+void record_discard(struct record_pending *pending);
+
 /* The record directory, opened (O_PATH) after checking that it is a
  * directory of root's with mode 0700 below a trusted path; CREATE makes
  * it when missing. */

@@ -1153,10 +1153,12 @@ static int service_check(const struct sandbox_request *req, struct cc_error *err
 }
 
 /* Read the children's reports until 'S' (built), an error, or the end. */
-static int service_wait(int sock, int *pidfd, struct cc_error *err)
+/* Reads the reports until pid 1's pidfd ('P', from the helper) or the
+ * end of the build ('S', from pid 2) comes, whichever is first; the
+ * caller calls again for the other. */
+static int service_wait(int sock, int *pidfd, bool *built, struct cc_error *err)
 {
 	struct supervisor s = { .sock = sock };
-	bool built = false;
 	for (;;) {
 		struct pollfd pfd = { sock, POLLIN, 0 };
 		int n = poll(&pfd, 1, 60000);
@@ -1193,10 +1195,11 @@ static int service_wait(int sock, int *pidfd, struct cc_error *err)
 			}
 		if (buf[0] == 'E')
 			return cc_fail(err, "%s", buf + 1);
-		/* pid 2's 'S' and the helper's 'P' race: both must come. */
-		if (buf[0] == 'S')
-			built = true;
-		if (built && *pidfd >= 0)
+		if (buf[0] == 'S') {
+			*built = true;
+			return 0;
+		}
+		if (buf[0] == 'P' && *pidfd >= 0)
 			return 0;
 	}
 }
@@ -1345,11 +1348,21 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	run.initfd = -1;
 	close(run.service_pidfd);
 	run.service_pidfd = -1;
-	int rc = -1;
-	if (helper < 0)
-		cc_fail_errno(err, "fork");
-	else
-		rc = service_wait(sv[0], &h->pidfd, err);
+	int rc = helper < 0 ? cc_fail_errno(err, "fork") : 0;
+	/* pid 2's 'S' and the helper's 'P' race: both must come. The record
+	 * is written while pid 2 builds, and published once it is done. */
+	bool built = false;
+	struct record_pending record = { .dir = -1 };
+	while (rc == 0 && !(built && h->pidfd >= 0)) {
+		bool had_pidfd = h->pidfd >= 0;
+		rc = service_wait(sv[0], &h->pidfd, &built, err);
+		if (rc == 0 && !had_pidfd && h->pidfd >= 0)
+			rc = record_prepare(plan, req->session_id, pidfd_pid(h->pidfd),
+					    h->pidfd, &record, err);
+	}
+	if (rc == 0)
+		rc = record_publish(&record, err);
+	record_discard(&record);
 	close(sv[0]);
 	if (helper > 0)
 		while (waitpid(helper, NULL, 0) < 0 && errno == EINTR)
@@ -1357,7 +1370,7 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	sigaction(SIGCHLD, &old_chld, NULL);
 	seccomp_filter_free(run.filter);
 	run.filter = NULL;
-	if (rc < 0 || record_write(plan, req->session_id, pidfd_pid(h->pidfd), h->pidfd, err) < 0)
+	if (rc < 0)
 		goto fail;
 	h->recorded = req->session_id ? xstrdup(req->session_id) : NULL;
 	if (FAULT("setns", err) < 0)
