@@ -467,6 +467,22 @@ static int new_keyring(const struct identity *who, struct cc_error *err)
 	return 0;
 }
 
+/* Whether the build needs the user's groups: always when it runs as the
+ * user; in service mode, which builds as root and whose pid 2 exits once
+ * built, only to open a bind source the user can write. */
+static bool build_needs_groups(const struct run *run)
+{
+	if (!run->service)
+		return true;
+	for (size_t i = 0; i < run->plan->nops; i++) {
+		const struct fs_op *op = &run->plan->ops[i];
+		if ((op->type == OP_BIND || op->type == OP_RO_BIND ||
+		     op->type == OP_DEV_BIND) && op->source_user_writable)
+			return true;
+	}
+	return false;
+}
+
 static _Noreturn void session(struct run *run)
 {
 	const struct sandbox_request *req = run->req;
@@ -483,8 +499,9 @@ static _Noreturn void session(struct run *run)
 	 * and in its network namespace, before anything is built: the NSS
 	 * modules then load into this process, which execs, and not into
 	 * the caller, which waits out the session. */
+	bool user_build = build_needs_groups(run);
 	struct identity full;
-	if (who->groups_later) {
+	if (user_build && who->groups_later) {
 		identity_copy(&full, who);
 		if (FAULT("groups", &err) < 0 || identity_complete(&full, &err) < 0)
 			goto fail;
@@ -502,7 +519,8 @@ static _Noreturn void session(struct run *run)
 	 * mounts it: join before building in that (rare) case. */
 	if (plan_has(plan, OP_MQUEUE) && join_namespaces(run, &err) < 0)
 		goto fail;
-	if (FAULT("namespaces", &err) < 0 || creds_build_begin(who, &err) < 0 ||
+	if (FAULT("namespaces", &err) < 0 ||
+	    (user_build && creds_build_begin(who, &err) < 0) ||
 	    mounts_build(plan, run->service ? MOUNTS_SERVICE : 0, &rootfd, &err) < 0)
 		goto fail;
 	if (run->service && mounts_service_setup(plan, rootfd, run->service, &err) < 0)

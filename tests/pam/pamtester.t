@@ -119,6 +119,21 @@ run pamtester "$SERVICE" ccpt1 open_session close_session
 is "$RC" 0 "clearenv and new-session do not refuse the session"
 like "$(log_since "$m")" "clearenv and new-session ignored in PAM mode" "a notice says they are ignored"
 
+# A bind source the user can write is opened with the user's
+# credentials, supplementary groups included (looked up by pid 2 in
+# service mode): a directory below one only the group may enter.
+install -d -o root -g ccptg -m 2770 "$work/shared"
+install -d -o root -g root -m 0755 "$work/shared/inner"
+add_user ccpt3
+usermod -aG ccptg ccpt3
+printf '[default]\nprofile = default\nbind = %s /srv/shared\n' "$work/shared/inner" | policy_write cocoon.conf
+run pamtester "$SERVICE" ccpt3 open_session close_session
+is "$RC" 0 "a group member's session binds a source below a directory only the group may enter"
+m=$(log_lines)
+run pamtester "$SERVICE" ccpt1 open_session close_session
+[ "$RC" -ne 0 ]; ok $? "control: outside the group the same bind refuses the session"
+like "$(log_since "$m")" "as ccpt1, refusing symlinks: Permission denied" "with the reason"
+
 printf '[default]\nprofile = default\n' | policy_write cocoon.conf
 sed -i 's/debug exempt=ccpt2/mode=audit/' "/etc/pam.d/$SERVICE"
 m=$(log_lines)
