@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -149,27 +150,49 @@ void identity_free(struct identity *who)
 	memset(who, 0, sizeof(*who));
 }
 
+/* The value of a "UID_MIN N" line (0: not one). */
+static unsigned long uid_min_line(const char *line)
+{
+	const char *p = line + strspn(line, " \t");
+	if (strncmp(p, "UID_MIN", 7) != 0 || (p[7] != ' ' && p[7] != '\t'))
+		return 0;
+	p += 7 + strspn(p + 7, " \t");
+	char *end;
+	errno = 0;
+	unsigned long value = strtoul(p, &end, 10);
+	if (end == p || errno || (*end != '\0' && !isspace((unsigned char)*end)) ||
+	    value >= 0x7fffffff)
+		return 0;
+	return value;
+}
+
 uid_t login_defs_uid_min(const char *path)
 {
 	uid_t uid_min = 1000;
-	FILE *f = fopen(path, "re");
-	if (!f)
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
 		return uid_min;
-	char line[512];
-	/* Only UID_MIN lines are parsed: sscanf on each of the file's ~300
-	 * lines was a tenth of a `cocoonctl run`'s own work. */
-	while (fgets(line, sizeof(line), f)) {
-		const char *p = line + strspn(line, " \t");
-		if (strncmp(p, "UID_MIN", 7) != 0 || (p[7] != ' ' && p[7] != '\t'))
+	/* Read whole and searched for the key: stdio and a parse of each of
+	 * the file's ~300 lines were a tenth of a login's own work. */
+	char buf[65536];
+	size_t len = 0;
+	ssize_t n;
+	while (len < sizeof(buf) - 1 &&
+	       (n = read(fd, buf + len, sizeof(buf) - 1 - len)) != 0) {
+		if (n < 0 && errno == EINTR)
 			continue;
-		p += 7 + strspn(p + 7, " \t");
-		char *end;
-		errno = 0;
-		unsigned long value = strtoul(p, &end, 10);
-		if (end != p && !errno && (*end == '\0' || isspace((unsigned char)*end)) &&
-		    value > 0 && value < 0x7fffffff)
+		if (n < 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	for (char *line = buf, *eol; line; line = eol ? eol + 1 : NULL) {
+		if ((eol = strchr(line, '\n')))
+			*eol = '\0';
+		unsigned long value = uid_min_line(line);
+		if (value)
 			uid_min = (uid_t)value;
 	}
-	fclose(f);
 	return uid_min;
 }
