@@ -258,6 +258,44 @@ int record_write(const struct plan *plan, const char *id, pid_t pid, int pidfd,
 	return record_publish(&pending, err);
 }
 
+static int read_named(int dir, const char *name, const char *id,
+		      struct live_record *rec, struct cc_error *err);
+
+/* Records prepared but never published (record_prepare, then the writer
+ * killed before record_publish) whose session is gone. One being written
+ * belongs to a live pid 1 and stays. */
+static void sweep_unpublished(int dir)
+{
+	int fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		char id[RECORD_ID_MAX + 1];
+		size_t n = strlen(e->d_name);
+		if (e->d_name[0] != '.' || n < 5 || n - 5 > RECORD_ID_MAX ||
+		    strcmp(e->d_name + n - 4, ".new") != 0)
+			continue;
+		memcpy(id, e->d_name + 1, n - 5);
+		id[n - 5] = '\0';
+		struct live_record rec;
+		struct cc_error err;
+		if (!id_valid(id) || read_named(dir, e->d_name, id, &rec, &err) < 0)
+			continue;
+		int pidfd;
+		if (record_attach(&rec, &pidfd, &err) == 0)
+			unlinkat(dir, e->d_name, 0);
+		else if (pidfd >= 0)
+			close(pidfd);
+		record_free(&rec);
+	}
+	closedir(d);
+}
+
 void record_remove(const char *id)
 {
 	struct cc_error err;
@@ -280,6 +318,7 @@ void record_remove(const char *id)
 				close(pidfd);
 		}
 	records_free(&list);
+	sweep_unpublished(dir);
 	close(dir);
 }
 
@@ -392,8 +431,9 @@ static int parse_record(char *text, struct live_record *r, const char *name,
 	return 0;
 }
 
-int record_read(int dir, const char *name, struct live_record *rec,
-		struct cc_error *err)
+/* The record in file NAME, which must hold the id ID. */
+static int read_named(int dir, const char *name, const char *id,
+		      struct live_record *rec, struct cc_error *err)
 {
 	memset(rec, 0, sizeof(*rec));
 	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
@@ -415,13 +455,19 @@ int record_read(int dir, const char *name, struct live_record *rec,
 		cc_fail(err, "%s/%s: too large for a record", COCOON_RUNDIR, name);
 	else {
 		text[n] = '\0';
-		rc = parse_record(text, rec, name, err);
+		rc = parse_record(text, rec, id, err);
 	}
 	close(fd);
 	free(text);
 	if (rc < 0)
 		record_free(rec);
 	return rc;
+}
+
+int record_read(int dir, const char *name, struct live_record *rec,
+		struct cc_error *err)
+{
+	return read_named(dir, name, name, rec, err);
 }
 
 void record_free(struct live_record *rec)

@@ -20,7 +20,7 @@ cleanup() {
 	sshd_cleanup
 	syslog_release
 	[ -d "$RECORDS" ] && chmod 0700 "$RECORDS"
-	rm -f "$RECORDS"/deadbeef*
+	rm -f "$RECORDS"/deadbeef* "$RECORDS"/.deadbeef*
 	policy_reset; cleanup_users; rm -rf "$work"
 }
 trap cleanup EXIT
@@ -282,6 +282,24 @@ like "$OUT" "removed the stale record deadbeef01" "list removes the record of a 
 like "$OUT" "removed the stale record deadbeef02" "and that of a dead pid"
 [ ! -e "$RECORDS/deadbeef01" ] && [ ! -e "$RECORDS/deadbeef02" ]
 ok $? "both files are gone"
+
+# --- a record prepared but never published (its writer killed between
+# the two steps) is swept when a session ends; one whose pid 1 lives (a
+# session being set up) stays.
+forge deadbeef04 "$dead"
+mv "$RECORDS/deadbeef04" "$RECORDS/.deadbeef04.new"
+forge deadbeef05 "$unrelated"
+sed -i -e "s/^start=.*/start=$(cut -d' ' -f22 "/proc/$unrelated/stat")/" \
+	-e "s/^pidns=.*/pidns=$(stat -L -c %i "/proc/$unrelated/ns/pid")/" \
+	-e "s/^mntns=.*/mntns=$(stat -L -c %i "/proc/$unrelated/ns/mnt")/" "$RECORDS/deadbeef05"
+mv "$RECORDS/deadbeef05" "$RECORDS/.deadbeef05.new"
+run "$CTL" run --user ccsn1 -- true
+is "$RC" 0 "a session runs and ends"
+[ ! -e "$RECORDS/.deadbeef04.new" ]
+ok $? "its end sweeps the unpublished record of a dead pid 1"
+[ -e "$RECORDS/.deadbeef05.new" ]
+ok $? "control: one whose pid 1 lives stays"
+rm -f "$RECORDS/.deadbeef05.new"
 
 # --- forged records and a loosened directory
 forge deadbeef03 "$unrelated"
