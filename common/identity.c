@@ -173,26 +173,34 @@ uid_t login_defs_uid_min(const char *path)
 	if (fd < 0)
 		return uid_min;
 	/* Read whole and searched for the key: stdio and a parse of each of
-	 * the file's ~300 lines were a tenth of a login's own work. */
-	char buf[65536];
-	size_t len = 0;
-	ssize_t n;
-	while (len < sizeof(buf) - 1 &&
-	       (n = read(fd, buf + len, sizeof(buf) - 1 - len)) != 0) {
+	 * the file's ~300 lines were a tenth of a login's own work. Every
+	 * line counts, however long the file (the last UID_MIN wins). */
+	size_t cap = 16384, len = 0;
+	char *buf = xmalloc(cap);
+	for (;;) {
+		/* 16 MiB: no login.defs, but a device put in its place. */
+		if (len == cap - 1 && cap >= (16u << 20))
+			break;
+		if (len == cap - 1)
+			buf = xreallocarray(buf, cap *= 2, 1);
+		ssize_t n = read(fd, buf + len, cap - 1 - len);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
+		if (n <= 0)
 			break;
 		len += (size_t)n;
 	}
 	close(fd);
 	buf[len] = '\0';
-	for (char *line = buf, *eol; line; line = eol ? eol + 1 : NULL) {
-		if ((eol = strchr(line, '\n')))
+	for (char *line = buf, *end = buf + len; line < end;) {
+		char *eol = memchr(line, '\n', (size_t)(end - line));
+		if (eol)
 			*eol = '\0';
 		unsigned long value = uid_min_line(line);
 		if (value)
 			uid_min = (uid_t)value;
+		line = eol ? eol + 1 : end;
 	}
+	free(buf);
 	return uid_min;
 }

@@ -190,6 +190,9 @@ struct run {
 	pid_t caller;   /* the caller's pid */
 	int sock;       /* the children's end of the report socket */
 	bool pid_ns;    /* the session has a pid namespace: pid 1 below */
+	/* The user with the groups looked up, when the caller did it (NULL:
+	 * plan->who, completed by the session process if need be). */
+	const struct identity *who;
 	int initfd;     /* service mode: cocoon-init opened on the host */
 	/* With a pid namespace, pid 1 creates the other namespaces (these
 	 * CLONE_NEW* flags) after forking the session process, which joins
@@ -487,7 +490,7 @@ static _Noreturn void session(struct run *run)
 {
 	const struct sandbox_request *req = run->req;
 	const struct plan *plan = run->plan;
-	const struct identity *who = &plan->who;
+	const struct identity *who = run->who ? run->who : &plan->who;
 	struct cc_error err = { "" };
 	int rootfd = -1;
 
@@ -496,9 +499,10 @@ static _Noreturn void session(struct run *run)
 		goto fail;
 	}
 	/* Groups the caller left for later are looked up here, on the host
-	 * and in its network namespace, before anything is built: the NSS
-	 * modules then load into this process, which execs, and not into
-	 * the caller, which waits out the session. */
+	 * and (with a pid namespace, whose pid 1 makes the others later) in
+	 * its network namespace, before anything is built: the NSS modules
+	 * then load into this process, which execs, and not into the
+	 * caller, which waits out the session. */
 	bool user_build = build_needs_groups(run);
 	struct identity full;
 	if (user_build && who->groups_later) {
@@ -676,6 +680,9 @@ static _Noreturn void pid1(struct run *run)
 		/* Shown as in service mode (ps, pgrep); its command line
 		 * stays the caller's. */
 		prctl(PR_SET_NAME, "cocoon-init", 0, 0, 0);
+		/* Not dumpable before the end of file lets the session
+		 * start. */
+		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 		if (close_range(0, ~0U, 0) < 0) {
 			cc_fail_errno(&err, "closing descriptors");
 			child_fail(run, &err);
@@ -968,8 +975,9 @@ static unsigned long other_namespaces(const struct plan *plan)
 	return flags;
 }
 
-int sandbox_run(const struct sandbox_request *req, int *status,
-		struct cc_error *err)
+static int run_sandbox(const struct sandbox_request *req,
+		       const struct identity *who, int *status,
+		       struct cc_error *err)
 {
 	const struct plan *plan = req->plan;
 	if (!plan || !plan->sandboxed)
@@ -985,7 +993,7 @@ int sandbox_run(const struct sandbox_request *req, int *status,
 		return -1;
 
 	struct run run = { .req = req, .plan = plan, .caller = getpid(),
-			   .sock = -1, .initfd = -1, .ready = -1 };
+			   .sock = -1, .initfd = -1, .ready = -1, .who = who };
 	/* The filter is built here, as root on the host: a `seccomp = FILE`
 	 * is read from the host, and its errors come before any namespace
 	 * exists. Loading it later is one system call. */
@@ -1067,6 +1075,26 @@ early_fail:
 	seccomp_filter_free(run.filter);
 	cgroup_destroy(run.cgroup);
 	return -1;
+}
+
+int sandbox_run(const struct sandbox_request *req, int *status,
+		struct cc_error *err)
+{
+	const struct plan *plan = req->plan;
+	/* Without a pid namespace the session process is born in the new
+	 * network namespace, where an NSS source on the network (NIS, LDAP)
+	 * is out of reach and getgrouplist would quietly return fewer
+	 * groups: the caller looks them up, on the host's network. */
+	if (plan && plan->sandboxed && !(plan->namespaces & NS_PID) &&
+	    plan->who.groups_later) {
+		struct identity full;
+		identity_copy(&full, &plan->who);
+		int rc = identity_complete(&full, err) < 0
+				 ? -1 : run_sandbox(req, &full, status, err);
+		identity_free(&full);
+		return rc;
+	}
+	return run_sandbox(req, NULL, status, err);
 }
 
 /* ---- Service mode ----
@@ -1234,6 +1262,7 @@ static int send_pidfd(int sock, int pidfd)
  * every login). It makes system calls only; pid 1's clone3 copies the
  * memory pid 1 needs. A function of its own: nothing of the caller's
  * frame is live across the vfork. */
+__attribute__((noinline))
 static pid_t start_helper(struct run *run, int caller_sock)
 {
 	pid_t helper = vfork();
@@ -1244,8 +1273,10 @@ static pid_t start_helper(struct run *run, int caller_sock)
 		if (pid == 0)
 			pid1(run);
 		if (pid < 0) {
+			/* The number only: strerror may read message catalogues
+			 * (malloc, files) in the memory the helper borrows. */
 			struct cc_error cerr;
-			cc_fail_errno(&cerr, "clone");
+			cc_fail(&cerr, "clone: error %d", errno);
 			child_fail(run, &cerr);
 		}
 		_exit(send_pidfd(run->sock, pidfd) < 0 ? 127 : 0);

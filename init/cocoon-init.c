@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -59,6 +60,9 @@ int main(int argc, char **argv)
 		printf("cocoon-init %s\n", COCOON_VERSION);
 		return 0;
 	}
+	/* Not dumpable before closing the descriptors: their end lets the
+	 * session start. */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	char *end = NULL;
 	int hold = (argc == 3 || argc == 4) && strcmp(argv[1], "hold") == 0;
 	long service = hold ? strtol(argv[2], &end, 10) : -1;

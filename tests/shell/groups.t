@@ -28,6 +28,23 @@ run "$CTL" run --user ccgrp1 -- /usr/bin/id -G
 is "$RC" 0 "cocoonctl run runs"
 like " $OUT " " $gid_a " "cocoonctl run's session has the supplementary group"
 
+# Without a pid namespace the session process starts in the new network
+# namespace: the caller looks the groups up (a source on the network would
+# be out of reach there).
+policy_write cocoon.conf <<'CONF'
+[profile nopid]
+ro-bind = /usr
+symlink = usr/bin /bin
+symlink = usr/lib /lib
+symlink = usr/lib64 /lib64
+unshare = net ipc uts
+[default]
+profile = nopid
+CONF
+run "$CTL" run --user ccgrp1 -- /usr/bin/id -G
+is "$RC" 0 "a plan without a pid namespace runs"
+like " $OUT " " $gid_a " "and its session has the supplementary group"
+
 # With a [group] rule: looked up before the rule is picked.
 policy_write cocoon.conf <<'CONF'
 [group ccgrpa]
