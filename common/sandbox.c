@@ -676,12 +676,10 @@ static _Noreturn void pid1(struct run *run)
 		/* Run mode: this image, a copy of the caller's, is pid 1; no
 		 * exec, so nothing is loaded and the session process may
 		 * pivot at once: closing every descriptor (the ready pipe's
-		 * end among them) tells it so. */
-		/* Shown as in service mode (ps, pgrep); its command line
+		 * end among them) tells it so, once pid 1 is not dumpable.
+		 * Named as in service mode (ps, pgrep); its command line
 		 * stays the caller's. */
 		prctl(PR_SET_NAME, "cocoon-init", 0, 0, 0);
-		/* Not dumpable before the end of file lets the session
-		 * start. */
 		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 		if (close_range(0, ~0U, 0) < 0) {
 			cc_fail_errno(&err, "closing descriptors");

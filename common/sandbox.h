@@ -16,7 +16,7 @@ struct sandbox_request {
 	const char *path;    /* executable to run inside the sandbox */
 	char *const *argv;   /* its argv (argv[0] may start with '-') */
 	char *const *envp;   /* its complete environment */
-	const char *init_path; /* cocoon-init on the host */
+	const char *init_path; /* cocoon-init on the host (service mode) */
 	/* When set (RLIM_NLIMITS entries), applied to the session process
 	 * just before exec: the caller's own limits, which a setuid entry
 	 * point replaced with known ones for its privileged work. */

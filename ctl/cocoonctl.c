@@ -555,7 +555,6 @@ static int cmd_run(int argc, char **argv)
 		.path = argv[first],
 		.argv = &argv[first],
 		.envp = envp,
-		.init_path = COCOON_LIBEXECDIR "/cocoon-init",
 		.expired = &expired,
 	};
 	struct cc_error err;

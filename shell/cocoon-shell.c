@@ -306,7 +306,6 @@ int main(int argc, char **argv, char **envp)
 		.path = path,
 		.argv = shell_args,
 		.envp = session_env,
-		.init_path = COCOON_LIBEXECDIR "/cocoon-init",
 		.session_rlimits = saved_limits,
 		.expired = &expired,
 		.session_id = id,

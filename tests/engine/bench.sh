@@ -24,7 +24,7 @@ opts="--ro-bind /usr /usr --dir /tmp --proc /proc --dev /dev
 	--ro-bind /etc/resolv.conf /etc/resolv.conf --symlink usr/lib /lib
 	--symlink usr/lib64 /lib64 --symlink usr/bin /bin --symlink usr/sbin /sbin
 	--chdir / --dir /run/user/$uid"
-drv="$build/engine-driver --init $build/cocoon-init"
+drv="$build/engine-driver"
 uptime
 for _ in $(seq "$rounds"); do
 	# shellcheck disable=SC2086

@@ -12,7 +12,7 @@
  * source as one the user can write. Settings: --unshare LIST (pid, net,
  * ipc, uts, cgroup, user, comma-separated), --hostname, --chdir,
  * --new-session, --no-new-privs 0|1, --seccomp none|default, --env
- * NAME=VALUE, --init PATH (default $COCOON_INIT), --session-nofile N (the
+ * NAME=VALUE, --session-nofile N (the
  * session's RLIMIT_NOFILE soft limit, through session_rlimits). --uid USER:UID:GID:HOME
  * replaces --user without an NSS lookup (for timing the engine alone).
  *
@@ -85,7 +85,6 @@ int main(int argc, char **argv)
 	plan_init(&plan);
 	plan.seccomp = SECCOMP_NONE;
 	const char *user = NULL;
-	const char *init = getenv("COCOON_INIT");
 	char **env = NULL;
 	size_t nenv = 0, env_cap = 0;
 	bool next_uw = false, next_has_mode = false;
@@ -162,8 +161,6 @@ int main(int argc, char **argv)
 			plan.who.groups[0] = plan.who.gid;
 			plan.who.ngroups = 1;
 			user = plan.who.user;
-		} else if (strcmp(a, "--init") == 0 && has_arg) {
-			init = argv[++i];
 		} else if (strcmp(a, "--unshare") == 0 && has_arg) {
 			plan.namespaces |= parse_ns(argv[++i]);
 		} else if (strcmp(a, "--hostname") == 0 && has_arg) {
@@ -211,7 +208,6 @@ int main(int argc, char **argv)
 		.path = argv[i],
 		.argv = &argv[i],
 		.envp = env,
-		.init_path = init,
 		.session_rlimits = use_limits ? limits : NULL,
 	};
 	int status = 125;

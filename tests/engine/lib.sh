@@ -12,9 +12,7 @@ ENGINE_DIR=$(cd "$(dirname "$0")" && pwd)
 if [ -z "${ENGINE_DRIVER:-}" ]; then
 	build=$("$ENGINE_DIR/build.sh") || { echo "Bail out! cannot build the driver"; exit 1; }
 	ENGINE_DRIVER=$build/engine-driver
-	COCOON_INIT=${COCOON_INIT:-$build/cocoon-init}
 fi
-export COCOON_INIT
 
 if [ "$(id -u)" != 0 ]; then
 	echo "1..0 # SKIP the engine tests run as root"
