@@ -105,6 +105,18 @@ inits_back_to() {
 	done
 	inits
 }
+# live_procs USER: how many live processes USER has (zombies excluded: this
+# machine's pid 1 never reaps).
+live_procs() { ps -u "$1" -o stat= 2>/dev/null | grep -vc '^Z'; }
+# wait_gone USER: up to 10 s for USER's live processes to end; 1 if not.
+wait_gone() {
+	local i
+	for i in $(seq 100); do
+		[ "$(live_procs "$1")" -eq 0 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
 cleanup_users() {
 	local u g
 	for u in $TEST_USERS; do

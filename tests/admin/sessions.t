@@ -30,7 +30,10 @@ add_user ccsn2 -s "$SHELL_BIN"
 add_user ccsn3
 add_user ccsn4
 policy_reset
-policy_write cocoon.conf <<'CONF'
+# sessions_policy [LINE...]: the test's policy, LINEs added to [default]
+# (changing them changes the plan of a session already running).
+sessions_policy() {
+	{ cat <<'CONF'
 [user ccsn4]
 profile = nopid
 [profile nopid]
@@ -41,8 +44,10 @@ symlink = usr/lib64 /lib64
 unshare = ipc
 [default]
 profile = default
-pids-max = 200
 CONF
+	  printf '%s\n' "$@"; } | policy_write cocoon.conf
+}
+sessions_policy 'pids-max = 200'
 syslog_capture "$work/syslog"
 
 sshd_start "session required $PAMDIR/pam_cocoon.so" || { echo "Bail out! sshd"; exit 1; }
@@ -173,33 +178,10 @@ run "$CTL" enter "$pam_id" --root -- "$work/id" < /dev/null
 like "$OUT" "only root can write" "a binary others can write is refused"
 
 # A session whose policy changed since it started runs under the old plan.
-policy_write cocoon.conf <<'CONF'
-[user ccsn4]
-profile = nopid
-[profile nopid]
-ro-bind = /usr
-symlink = usr/bin /bin
-symlink = usr/lib /lib
-symlink = usr/lib64 /lib64
-unshare = ipc
-[default]
-profile = default
-setenv = COCOON_SESSIONS_TEST 1
-CONF
+sessions_policy 'setenv = COCOON_SESSIONS_TEST 1'
 run "$CTL" enter "$shell_id" -- id < /dev/null
 like "$OUT" "refusing to enter with another confinement" "enter refuses when the plan changed"
-policy_write cocoon.conf <<'CONF'
-[user ccsn4]
-profile = nopid
-[profile nopid]
-ro-bind = /usr
-symlink = usr/bin /bin
-symlink = usr/lib /lib
-symlink = usr/lib64 /lib64
-unshare = ipc
-[default]
-profile = default
-CONF
+sessions_policy
 
 # --- stop
 run "$CTL" stop "$pam_id"

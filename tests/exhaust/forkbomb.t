@@ -26,18 +26,18 @@ before=$(leftovers)
 
 run ssh_as ccft2 'cat /proc/1/comm; cat /sys/fs/cgroup/pids$(grep -E "^[0-9]+:pids:" /proc/self/cgroup | cut -d: -f3)/pids.max 2>/dev/null || grep -E "^[0-9]+:pids:" /proc/self/cgroup'
 like "$OUT" "cocoon-init" "a guest session through sshd runs in the sandbox"
-is "$(user_processes ccft2)" 0 "control: an ordinary session leaves no process"
+is "$(live_procs ccft2)" 0 "control: an ordinary session leaves no process"
 
 ssh_bg "$work/bomb.out" ccft2 ':(){ :|:& };:; exec sleep 60'
 client=$CLIENT
-for i in $(seq 100); do [ "$(user_processes ccft2)" -gt 200 ] && break; sleep 0.1; done
+for i in $(seq 100); do [ "$(live_procs ccft2)" -gt 200 ] && break; sleep 0.1; done
 sleep 1
 # The host: a few commands, each its own process, timed together.
 start=$(date +%s%N)
 /bin/ls / >/dev/null && /usr/bin/id >/dev/null && /bin/sh -c true
 ms=$((($(date +%s%N) - start) / 1000000))
 ok $([ "$ms" -lt 1000 ]; echo $?) "the host runs commands while the bomb goes on (${ms} ms)"
-n=$(user_processes ccft2)
+n=$(live_procs ccft2)
 ok $([ "$n" -le 256 ] && [ "$n" -gt 50 ]; echo $?) "the bomb is held at guest.conf's pids-max = 256 ($n processes of the user)"
 cg=$(for p in $(pgrep -u ccft2 | head -20); do grep -E '^[0-9]+:pids:' "/proc/$p/cgroup" | cut -d: -f3; done | grep /cocoon/ | head -1)
 like "$cg" "/cocoon/" "in the session's own cgroup"
@@ -46,7 +46,7 @@ run ssh_as ccft2 'echo another-login'
 is "$OUT" "another-login" "another login of the same user still works"
 
 kill -TERM "$client"; wait "$client" 2>/dev/null; client=""
-ok $(wait_user_gone ccft2; echo $?) "closing the connection ends every process of the bomb"
+ok $(wait_gone ccft2; echo $?) "closing the connection ends every process of the bomb"
 after=$(settle_to "$before")
 is "$after" "$before" "nothing is left: processes, mounts, cgroups, records, sshd fds, inits"
 ok $([ ! -e "/sys/fs/cgroup/pids$cg" ]; echo $?) "the session's cgroup is removed"

@@ -83,7 +83,7 @@ ended() {
 	for i in $(seq 150); do kill -0 "$CLIENT" 2>/dev/null || break; sleep 0.1; done
 	ok $(! kill -0 "$CLIENT" 2>/dev/null; echo $?) "$1: the client's connection ends"
 	kill -KILL "$CLIENT" 2>/dev/null; wait "$CLIENT" 2>/dev/null; CLIENT=""
-	ok $(wait_user_gone ccft3; echo $?) "$1: no process of the user is left"
+	ok $(wait_gone ccft3; echo $?) "$1: no process of the user is left"
 	is "$(settle_to "$base")" "$base" "$1: processes, mounts, cgroups, records, sshd fds as before"
 }
 

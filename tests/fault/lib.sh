@@ -41,7 +41,6 @@ live_processes() {
 		esac
 	done | wc -l
 }
-user_processes() { ps -u "$1" -o stat= 2>/dev/null | grep -vc '^Z'; }
 mount_count() { wc -l < /proc/self/mountinfo; }
 # Session cgroups left empty: a running session's is never empty, and
 # other engineers' sessions come and go on this host meanwhile.
@@ -88,15 +87,6 @@ settle_to() {
 		sleep 0.1
 	done
 	echo "$now"
-}
-# wait_user_gone USER: up to 10 s for USER's live processes to end.
-wait_user_gone() {
-	local i
-	for i in $(seq 100); do
-		[ "$(user_processes "$1")" -eq 0 ] && return 0
-		sleep 0.1
-	done
-	return 1
 }
 # ssh_bg OUT USER CMD: the real client in the background, its own pid in
 # CLIENT (so that killing it is the client vanishing), output to OUT.

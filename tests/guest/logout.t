@@ -59,14 +59,6 @@ survivors() {
 	printf 'home=%s\n' "$(ls -d /home/$u/ccg-dir 2>/dev/null | wc -l)"
 }
 NOTHING="processes=0 shm=0 msg=0 sem=0 mq=0 files=0 home=0"
-# Wait for the user's last process on the host (sshd's own included).
-wait_gone() {
-	local i
-	for i in $(seq 50); do
-		[ "$(ps -u "$1" -o stat= | grep -vc '^Z')" = 0 ] && return
-		sleep 0.1
-	done
-}
 
 # Through sshd and pam_cocoon (service mode).
 sshd_start "session required $PAMDIR/pam_cocoon.so" || { echo "Bail out! sshd"; exit 1; }

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Shared by tests/limits/*.t: a sandbox profile for sessions run through
-# cocoonctl run, cocoon-shell and pam_cocoon, and process counting.
+# cocoonctl run, cocoon-shell and pam_cocoon, and what they share with every test (tests/lib.sh).
 . "$(dirname "$0")/../lib.sh"
 SHELL_BIN=$COCOON_ROOT/usr/bin/cocoon-shell
 PAMDIR=$COCOON_ROOT/lib/security
@@ -15,16 +15,3 @@ limits_policy() {
 
 # live_procs USER: the user's processes that are not zombies (this
 # machine's pid 1 never reaps).
-live_procs() {
-	ps -u "$1" -o stat= 2>/dev/null | grep -vc '^Z'
-}
-
-# wait_gone USER: up to 5 s for the user's live processes to end.
-wait_gone() {
-	local i
-	for i in $(seq 50); do
-		[ "$(live_procs "$1")" -eq 0 ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
