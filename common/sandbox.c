@@ -36,11 +36,12 @@
  * sandbox's /etc/ld.so.preload and libraries, which the user shapes,
  * while pid 1 is root with every capability). Cocoon-init, in service
  * mode, is exec'd from a descriptor opened on the host before the root
- * is built and loads the host's libraries; the session process pivots
- * only once pid 1 has closed its descriptors (the end of file on a
- * pipe). Pid 1 creates the other namespaces (half a millisecond for a
- * network namespace) while the session process builds the root, on the
- * other CPU.
+ * is built. Linked statically (musl) it loads nothing; linked against
+ * glibc (no musl-gcc at build time) it loads the host's libraries. Either
+ * way the session process pivots only once pid 1 has closed its
+ * descriptors (the end of file on a pipe). Pid 1 creates the other
+ * namespaces (half a millisecond for a network namespace) while the
+ * session process builds the root, on the other CPU.
  *
  * Undoing a failure: everything is built inside namespaces that only
  * these processes hold. A failing step makes the session process report

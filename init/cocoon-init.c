@@ -29,8 +29,9 @@
  * inside. It holds no descriptor (closing them all is also how the engine
  * learns that it is loaded), no environment, and is not dumpable, so
  * nothing of it is reachable from the session. It reads no file once
- * running: its libraries came from the host, before the sandbox's root
- * existed. */
+ * running: it is linked statically against musl (see the Makefile), or
+ * its libraries came from the host, before the sandbox's root existed.
+ * Only what both C libraries offer is used here and in session_init.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
