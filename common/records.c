@@ -261,10 +261,28 @@ int record_write(const struct plan *plan, const char *id, pid_t pid, int pidfd,
 static int read_named(int dir, const char *name, const char *id,
 		      struct live_record *rec, struct cc_error *err);
 
-/* Records prepared but never published (record_prepare, then the writer
- * killed before record_publish) whose session is gone. One being written
- * belongs to a live pid 1 and stays. */
-static void sweep_unpublished(int dir)
+/* The record ID of a directory entry NAME if it is one: a published
+ * record ("ID") or one prepared but never published (".ID.new":
+ * record_prepare, then the writer killed before record_publish). */
+static bool entry_id(const char *name, char id[RECORD_ID_MAX + 1])
+{
+	size_t n = strlen(name);
+	if (name[0] != '.') {
+		if (n > RECORD_ID_MAX)
+			return false;
+		memcpy(id, name, n + 1);
+	} else {
+		if (n < 5 || n - 5 > RECORD_ID_MAX || strcmp(name + n - 4, ".new") != 0)
+			return false;
+		memcpy(id, name + 1, n - 5);
+		id[n - 5] = '\0';
+	}
+	return id_valid(id);
+}
+
+/* Remove every record, published or not, whose session is gone. One
+ * being written belongs to a live pid 1 and stays. */
+static void sweep_stale(int dir)
 {
 	int fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd < 0 ? NULL : fdopendir(fd);
@@ -276,15 +294,9 @@ static void sweep_unpublished(int dir)
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		char id[RECORD_ID_MAX + 1];
-		size_t n = strlen(e->d_name);
-		if (e->d_name[0] != '.' || n < 5 || n - 5 > RECORD_ID_MAX ||
-		    strcmp(e->d_name + n - 4, ".new") != 0)
-			continue;
-		memcpy(id, e->d_name + 1, n - 5);
-		id[n - 5] = '\0';
 		struct live_record rec;
 		struct cc_error err;
-		if (!id_valid(id) || read_named(dir, e->d_name, id, &rec, &err) < 0)
+		if (!entry_id(e->d_name, id) || read_named(dir, e->d_name, id, &rec, &err) < 0)
 			continue;
 		int pidfd;
 		if (record_attach(&rec, &pidfd, &err) == 0)
@@ -308,17 +320,7 @@ void record_remove(const char *id)
 	/* A session whose every process was killed (its service with
 	 * SIGKILL, a crash) had nobody to remove its record: whoever ends a
 	 * session next does, so none lingers until the next `list`. */
-	struct record_list list = { 0 };
-	if (records_load(dir, &list, NULL, &err) == 0)
-		for (size_t i = 0; i < list.count; i++) {
-			int pidfd;
-			if (record_attach(&list.items[i], &pidfd, &err) == 0)
-				unlinkat(dir, list.items[i].id, 0);
-			else if (pidfd >= 0)
-				close(pidfd);
-		}
-	records_free(&list);
-	sweep_unpublished(dir);
+	sweep_stale(dir);
 	close(dir);
 }
 

@@ -266,9 +266,11 @@ like "$OUT" "removed the stale record deadbeef02" "and that of a dead pid"
 ok $? "both files are gone"
 
 # --- a record prepared but never published (its writer killed between
-# the two steps) is swept when a session ends; one whose pid 1 lives (a
-# session being set up) stays.
+# the two steps) is swept when a session ends, and so is a published one
+# whose session is gone (killed with its service); one whose pid 1 lives
+# (a session being set up) stays.
 forge deadbeef04 "$dead"
+forge deadbeef06 "$dead"
 mv "$RECORDS/deadbeef04" "$RECORDS/.deadbeef04.new"
 forge deadbeef05 "$unrelated"
 sed -i -e "s/^start=.*/start=$(cut -d' ' -f22 "/proc/$unrelated/stat")/" \
@@ -279,6 +281,8 @@ run "$CTL" run --user ccsn1 -- true
 is "$RC" 0 "a session runs and ends"
 [ ! -e "$RECORDS/.deadbeef04.new" ]
 ok $? "its end sweeps the unpublished record of a dead pid 1"
+[ ! -e "$RECORDS/deadbeef06" ]
+ok $? "and the published record of a dead pid 1"
 [ -e "$RECORDS/.deadbeef05.new" ]
 ok $? "control: one whose pid 1 lives stays"
 rm -f "$RECORDS/.deadbeef05.new"
