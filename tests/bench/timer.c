@@ -420,7 +420,6 @@ static pid_t find_leaf(pid_t pid, const char *leaf)
 	return best < 0 ? -1 : procs[best].pid;
 }
 
-
 static int mode_idle(int argc, char **argv)
 {
 	if (argc < 5 || strcmp(argv[3], "--") != 0)
