@@ -826,27 +826,45 @@ struct supervisor {
 	struct cc_error record_err;
 };
 
-static enum msg_result read_message(struct supervisor *s)
+/* One report from the children (a SOCK_SEQPACKET message): its text,
+ * NUL-terminated, into BUF of SIZE bytes, and the one descriptor it may
+ * carry into *FD (-1: none; any other is closed). recvmsg's result. */
+static ssize_t recv_report(int sock, int flags, char *buf, size_t size, int *fd)
 {
-	char buf[1 + sizeof(s->first.msg)];
 	union {
 		struct cmsghdr align;
 		char buf[CMSG_SPACE(sizeof(int))];
 	} ctl;
-	struct iovec iov = { buf, sizeof(buf) - 1 };
+	struct iovec iov = { buf, size - 1 };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
 			     .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf) };
-	ssize_t n = recvmsg(s->sock, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+	*fd = -1;
+	ssize_t n = recvmsg(sock, &mh, flags | MSG_CMSG_CLOEXEC);
+	if (n < 0)
+		return n;
+	buf[n] = '\0';
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+		    c->cmsg_len == CMSG_LEN(sizeof(int))) {
+			int got;
+			memcpy(&got, CMSG_DATA(c), sizeof(int));
+			if (*fd < 0)
+				*fd = got;
+			else
+				close(got);
+		}
+	return n;
+}
+
+static enum msg_result read_message(struct supervisor *s)
+{
+	char buf[1 + sizeof(s->first.msg)];
+	int fd;
+	ssize_t n = recv_report(s->sock, MSG_DONTWAIT, buf, sizeof(buf), &fd);
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR ? MSG_NONE : MSG_FAIL;
 	if (n == 0)
 		return MSG_EOF;
-	buf[n] = '\0';
-	int fd = -1;
-	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
-		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-		    c->cmsg_len == CMSG_LEN(sizeof(int)))
-			memcpy(&fd, CMSG_DATA(c), sizeof(int));
 
 	if (buf[0] == 'E' && !s->have_error) {
 		snprintf(s->first.msg, sizeof(s->first.msg), "%s", buf + 1);
@@ -1203,7 +1221,6 @@ static int service_check(const struct sandbox_request *req, struct cc_error *err
  * caller calls again for the other. */
 static int service_wait(int sock, int *pidfd, bool *built, struct cc_error *err)
 {
-	struct supervisor s = { .sock = sock };
 	for (;;) {
 		struct pollfd pfd = { sock, POLLIN, 0 };
 		int n = poll(&pfd, 1, 60000);
@@ -1212,32 +1229,18 @@ static int service_wait(int sock, int *pidfd, bool *built, struct cc_error *err)
 		if (n <= 0)
 			return cc_fail(err, "building the sandbox: %s",
 				       n == 0 ? "timed out" : strerror(errno));
-		char buf[1 + sizeof(s.first.msg)];
-		union {
-			struct cmsghdr align;
-			char buf[CMSG_SPACE(sizeof(int))];
-		} ctl;
-		struct iovec iov = { buf, sizeof(buf) - 1 };
-		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
-				     .msg_control = ctl.buf,
-				     .msg_controllen = sizeof(ctl.buf) };
-		ssize_t got = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
+		char buf[1 + sizeof(err->msg)];
+		int fd;
+		ssize_t got = recv_report(sock, 0, buf, sizeof(buf), &fd);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0)
 			return cc_fail(err, "building the sandbox: it ended without "
 				       "a report");
-		buf[got] = '\0';
-		for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
-			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-			    c->cmsg_len == CMSG_LEN(sizeof(int))) {
-				int fd;
-				memcpy(&fd, CMSG_DATA(c), sizeof(int));
-				if (buf[0] == 'P' && *pidfd < 0)
-					*pidfd = fd;
-				else
-					close(fd);
-			}
+		if (fd >= 0 && buf[0] == 'P' && *pidfd < 0)
+			*pidfd = fd;
+		else if (fd >= 0)
+			close(fd);
 		if (buf[0] == 'E')
 			return cc_fail(err, "%s", buf + 1);
 		if (buf[0] == 'S') {
