@@ -72,15 +72,8 @@ unlike "$OUT" "attached" "strace -p of the host pid fails inside"
 kill -KILL $spid $sleeper 2>/dev/null
 
 # --- 3. network with unshare = net
-perl -MIO::Socket::INET -e '
-	my $l = IO::Socket::INET->new(Listen => 5, LocalAddr => "127.0.0.1", LocalPort => 0, ReuseAddr => 1) or die;
-	open my $p, ">", $ARGV[0]; print $p $l->sockport, "\n"; close $p;
-	while (my $c = $l->accept) { close $c }' "$H/t/port" &
-hostpids="$hostpids $!"; disown $!
 abs=ccesc-abs-$$
-perl -MSocket -e '
-	socket(my $s, PF_UNIX, SOCK_STREAM, 0) or die; bind($s, pack_sockaddr_un("\0$ARGV[0]")) or die; listen($s, 5);
-	while (accept(my $c, $s)) { close $c }' "$abs" &
+"$(dirname "$0")/listen.pl" "$H/t/port" "$abs" &
 hostpids="$hostpids $!"; disown $!
 for i in $(seq 50); do [ -s "$H/t/port" ] && break; sleep 0.1; done
 port=$(cat "$H/t/port")

@@ -62,15 +62,8 @@ ptrace:ERR3" "over ssh the host process is out of reach and not in /proc"
 kill -KILL $spid $sleeper 2>/dev/null
 
 # 3. loopback and abstract sockets with unshare = net
-perl -MIO::Socket::INET -e '
-	my $l = IO::Socket::INET->new(Listen => 5, LocalAddr => "127.0.0.1", LocalPort => 0, ReuseAddr => 1) or die;
-	open my $p, ">", $ARGV[0]; print $p $l->sockport, "\n"; close $p;
-	while (my $c = $l->accept) { close $c }' "$H/t/port" &
-hostpids="$hostpids $!"; disown $!
 abs=ccesc-abs2-$$
-perl -MSocket -e '
-	socket(my $s, PF_UNIX, SOCK_STREAM, 0) or die; bind($s, pack_sockaddr_un("\0$ARGV[0]")) or die; listen($s, 5);
-	while (accept(my $c, $s)) { close $c }' "$abs" &
+"$(dirname "$0")/listen.pl" "$H/t/port" "$abs" &
 hostpids="$hostpids $!"; disown $!
 for i in $(seq 50); do [ -s "$H/t/port" ] && break; sleep 0.1; done
 port=$(cat "$H/t/port")
