@@ -439,7 +439,11 @@ sub POSIX_ceil { my $v = shift; my $i = int $v; return $i < $v ? $i + 1 : $i }
   every round runs each of them once, in a new random order (fixed seed), so
   each follows each other equally often (the kernel finishes tearing down a
   network namespace in a worker after its last process is gone, which costs
-  whatever runs next); warm-up rounds are dropped.
+  whatever runs next); warm-up rounds are dropped. The timer is the
+  subreaper of what it runs: what a command leaves behind (bubblewrap's
+  pid 1 ends after bwrap returns) is reaped before the next one starts, and
+  `bwrap_tree` is bwrap timed until then, its last process gone, as
+  `cocoonctl run` always is.
 - "As the user": the timer itself switches to the throwaway user (groups,
   gid, uid, home, a login-like environment) before the exec, as sshd does,
   so no runuser or PAM time is counted. `cocoonctl run` and `unshare` run as
