@@ -111,8 +111,12 @@ $(BUILDDIR)/cocoon-shell: shell/cocoon-shell.c $(LIB)
 
 # pid 1 of pam_cocoon's sessions (service mode only: in run mode the
 # engine's own image is pid 1), exec'd on the critical path of every PAM
-# login. Linked statically against musl: no loader, no relocations, 55 KB
-# (not as a static PIE, which Debian's musl-gcc wrapper does not link).
+# login. Linked statically against musl: no loader, no relocations, 55 KB.
+# Not a PIE (Debian's musl-gcc turns -static-pie into a dynamic program
+# loaded by ld-musl), so its code sits at a fixed address, and musl
+# applies no RELRO to static programs: pid 1 takes in nothing but wait
+# statuses and signals and reads no file, which leaves nothing to aim a
+# memory corruption with.
 # Against glibc, dynamically it added 0.45 ms to pamtester open+close and
 # 311 KiB of Pss per session (libc's pages), statically 688 KiB (most of
 # a 780 KB binary mapped); with musl Pss is 40 KiB (tests/bench).
@@ -126,7 +130,7 @@ $(BUILDDIR)/cocoon-init: $(INIT_SRC) common/session_init.h VERSION $(BUILDDIR)/c
 	@mkdir -p $(dir $@)
 	@if [ -n "$(MUSL_CC)" ]; then \
 		set -x; $(MUSL_CC) -D_GNU_SOURCE -Icommon -DCOCOON_VERSION='"$(VERSION)"' $(WARN) \
-			-fstack-protector-strong $(CFLAGS) -static -Wl,-z,relro,-z,now -o $@ $(INIT_SRC); \
+			-fstack-protector-strong $(CFLAGS) -static -o $@ $(INIT_SRC); \
 	else \
 		echo "cocoon-init: no musl-gcc, linked dynamically against glibc (slower PAM logins; make deps installs musl-tools)" >&2; \
 		set -x; $(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ init/cocoon-init.c \

@@ -320,9 +320,9 @@ static int join_namespaces(struct run *run, struct cc_error *err)
 }
 
 /* pivot_root changes the root of every process whose root is the old
- * one, pid 1 included: in service mode cocoon-init's loader must be done
- * with the host's libraries first. Pid 1 closes every descriptor once it
- * reads no more files. */
+ * one, pid 1 included: in service mode a cocoon-init linked against glibc
+ * (no musl at build time) has its loader read the host's libraries first.
+ * Pid 1 closes every descriptor once it reads no more files. */
 static int wait_for_init(struct run *run, struct cc_error *err)
 {
 	if (run->ready < 0)
@@ -828,12 +828,14 @@ struct supervisor {
 
 /* One report from the children (a SOCK_SEQPACKET message): its text,
  * NUL-terminated, into BUF of SIZE bytes, and the one descriptor it may
- * carry into *FD (-1: none; any other is closed). recvmsg's result. */
+ * carry into *FD (-1: none). Any other descriptor is closed (those that
+ * did not fit, the kernel closed). recvmsg's result. */
+#define REPORT_FDS_MAX 4
 static ssize_t recv_report(int sock, int flags, char *buf, size_t size, int *fd)
 {
 	union {
 		struct cmsghdr align;
-		char buf[CMSG_SPACE(sizeof(int))];
+		char buf[CMSG_SPACE(REPORT_FDS_MAX * sizeof(int))];
 	} ctl;
 	struct iovec iov = { buf, size - 1 };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
@@ -843,16 +845,20 @@ static ssize_t recv_report(int sock, int flags, char *buf, size_t size, int *fd)
 	if (n < 0)
 		return n;
 	buf[n] = '\0';
-	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
-		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-		    c->cmsg_len == CMSG_LEN(sizeof(int))) {
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
+		    c->cmsg_len < CMSG_LEN(0))
+			continue;
+		size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (size_t i = 0; i < count; i++) {
 			int got;
-			memcpy(&got, CMSG_DATA(c), sizeof(int));
+			memcpy(&got, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
 			if (*fd < 0)
 				*fd = got;
 			else
 				close(got);
 		}
+	}
 	return n;
 }
 

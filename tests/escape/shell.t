@@ -73,7 +73,7 @@ kill -KILL $spid $sleeper 2>/dev/null
 
 # --- 3. network with unshare = net
 abs=ccesc-abs-$$
-"$(dirname "$0")/listen.pl" "$H/t/port" "$abs" &
+perl "$HERE/listen.pl" "$H/t/port" "$abs" &
 hostpids="$hostpids $!"; disown $!
 for i in $(seq 50); do [ -s "$H/t/port" ] && break; sleep 0.1; done
 port=$(cat "$H/t/port")
