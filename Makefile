@@ -64,7 +64,7 @@ DEB_PACKAGES := build-essential pkg-config libinih-dev libpam0g-dev libcap-dev \
 	openssh-client iproute2 procps util-linux sudo login passwd rsync git tmux bsdextrautils python3 valgrind \
 	bash-completion debhelper dpkg-dev fakeroot lintian debootstrap
 
-.PHONY: all deps bench check check-build check-build-fault check-deps soak unit sanitize fuzz fuzz-short demo install uninstall clean deb deb-test
+.PHONY: FORCE all deps bench check check-build check-build-fault check-deps soak unit sanitize fuzz fuzz-short demo install uninstall clean deb deb-test
 
 all: $(PROGRAMS)
 
@@ -126,7 +126,14 @@ $(BUILDDIR)/cocoon-shell: shell/cocoon-shell.c $(LIB)
 # read.
 MUSL_CC    ?= $(shell command -v musl-gcc 2>/dev/null)
 INIT_SRC   := init/cocoon-init.c common/session_init.c
-$(BUILDDIR)/cocoon-init: $(INIT_SRC) common/session_init.h VERSION $(BUILDDIR)/common/session_init.o
+# Which compiler that was, rewritten only when it changes: installing
+# musl-tools relinks cocoon-init.
+INIT_CC_STAMP := $(BUILDDIR)/gen/cocoon-init.cc
+$(INIT_CC_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo "$(MUSL_CC)" | cmp -s - $@ || echo "$(MUSL_CC)" > $@
+$(BUILDDIR)/cocoon-init: $(INIT_SRC) common/session_init.h VERSION $(BUILDDIR)/common/session_init.o \
+		$(INIT_CC_STAMP)
 	@mkdir -p $(dir $@)
 	@if [ -n "$(MUSL_CC)" ]; then \
 		set -x; $(MUSL_CC) -D_GNU_SOURCE -Icommon -DCOCOON_VERSION='"$(VERSION)"' $(WARN) \
