@@ -4,8 +4,7 @@
  * In run mode (cocoonctl run, cocoon-shell) the engine's own image does
  * the same work without an exec (common/session_init.c).
  *
- * Usage (by the engine only): cocoon-init MAIN-PID [DEADLINE]
- *                              | cocoon-init hold FD [DEADLINE]
+ * Usage (by the engine only): cocoon-init hold FD [DEADLINE]
  *                              | cocoon-init --version
  *
  * DEADLINE (max-session-time): a CLOCK_BOOTTIME second at which the
@@ -18,11 +17,8 @@
  * namespace) or until the service process (sshd's monitor, login, su)
  * ends without closing the session: FD is a pidfd of that process, the
  * one descriptor it keeps. It then kills whatever is left in the
- * namespace and exits.
- *
- * With a MAIN-PID it relays the signals root sends it (TERM, HUP, INT,
- * QUIT) to that process, and when it ends kills whatever is left and
- * exits with its status (128+N when killed by signal N).
+ * namespace and exits. (Run mode's pid 1, in the engine's image, has a
+ * main process instead: session_init's other mode.)
  *
  * It runs as root, so the session's processes (the user's) cannot signal
  * it; the kernel drops SIGKILL and SIGSTOP sent to a namespace's init from
@@ -32,6 +28,7 @@
  * running: it is linked statically against musl (see the Makefile), or
  * its libraries came from the host, before the sandbox's root existed.
  * Only what both C libraries offer is used here and in session_init.c. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,21 +62,18 @@ int main(int argc, char **argv)
 	 * session start. */
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	char *end = NULL;
-	int hold = (argc == 3 || argc == 4) && strcmp(argv[1], "hold") == 0;
+	bool hold = (argc == 3 || argc == 4) && strcmp(argv[1], "hold") == 0;
 	long service = hold ? strtol(argv[2], &end, 10) : -1;
 	if (hold && (*end || service < 0 || service > 65535))
 		service = -1;
 	close_all((int)service);
-	if ((!hold && argc != 2 && argc != 3) || (hold && service < 0) || getpid() != 1)
+	if (service < 0 || getpid() != 1)
 		return 127;
 	long long deadline = 0;
-	if (argc == 3 + hold) {
-		deadline = strtoll(argv[2 + hold], &end, 10);
+	if (argc == 4) {
+		deadline = strtoll(argv[3], &end, 10);
 		if (*end || deadline <= 0)
 			return 127;
 	}
-	long main_pid = hold ? -1 : strtol(argv[1], &end, 10);
-	if (!hold && (*end || main_pid <= 1))
-		return 127;
-	session_init((pid_t)main_pid, (int)service, deadline);
+	session_init(-1, (int)service, deadline);
 }
