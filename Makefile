@@ -205,7 +205,10 @@ check-build-fault:
 		RUNSTATEDIR=$(FAULT_ROOT)/run PAMDIR=$(FAULT_ROOT)/lib/security install
 	install -d -m 0755 $(FAULT_ROOT)/run
 
-check: check-deps check-build check-build-fault
+# The builds after check-deps, not beside it (make -j): they need what it
+# installs.
+check: check-deps
+	$(MAKE) check-build check-build-fault
 	status=0; \
 	COCOON_ROOT=$(CHECK_ROOT) COCOON_BUILD=$(CURDIR)/build/check \
 		prove -f $(UNIT_SRC:tests/unit/%.c=build/check/tests/%) $(TESTS) || status=1; \
