@@ -9,8 +9,9 @@
  *	effects and work the kernel finishes after a command hit all of them
  *	alike. VALUE is the wall time in ms from fork to reap. What a command
  *	leaves running (bubblewrap's pid 1 outlives bwrap) is reaped before
- *	the next one starts, the timer being their subreaper; an ID ending
- *	in "_tree" is timed until then, its last process gone.
+ *	the next one starts, the timer being their subreaper (still there
+ *	after 30 s, they are killed and the timer fails); an ID ending in
+ *	"_tree" is timed until then, its last process gone.
  *   bench-timer burst K ROUNDS -- ID USER CMD...
  *	Each round starts K copies at once: ID.each is each copy's time from
  *	its fork to its reap, ID.all the time until the last one is reaped
@@ -179,11 +180,50 @@ static int status_code(int st)
 	return 255;
 }
 
+/* SIGKILL to every child of the timer, orphans it took in among them. */
+static void kill_children(void)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)getpid());
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	int pid;
+	while (fscanf(f, "%d", &pid) == 1)
+		kill(pid, SIGKILL);
+	fclose(f);
+}
+
+/* How long what a command leaves running may take to end: past it, a
+ * hung leftover fails the run instead of stalling it for ever. */
+#define REAP_LIMIT_S 30
+#define STRING(x) #x
+#define NUMBER_STRING(x) STRING(x)
+static volatile sig_atomic_t reap_late;
+static void on_alarm(int sig)
+{
+	(void)sig;
+	reap_late = 1;
+}
+
 /* Every child and orphan left (the timer is their subreaper). */
 static void reap_all(void)
 {
-	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+	struct sigaction sa = { .sa_handler = on_alarm }; /* no SA_RESTART */
+	sigaction(SIGALRM, &sa, NULL);
+	reap_late = 0;
+	alarm(REAP_LIMIT_S);
+	while (waitpid(-1, NULL, 0) > 0 || (errno == EINTR && !reap_late))
 		;
+	alarm(0);
+	if (!reap_late)
+		return;
+	/* Killed, their children come to us in turn: until none is left. */
+	do
+		kill_children();
+	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR);
+	die("a command left processes running for " NUMBER_STRING(REAP_LIMIT_S)
+	    " s; killed them");
 }
 
 static int run_one(const struct cmd *c, double *ms)
