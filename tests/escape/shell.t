@@ -5,34 +5,23 @@
 # protection (on the host as the same user, or with that protection off in
 # a test policy) and must succeed there, so no case passes by accident.
 . "$(dirname "$0")/../lib.sh"
-SHELL_BIN=$COCOON_ROOT/usr/bin/cocoon-shell
-HERE=$(cd "$(dirname "$0")" && pwd)
 U=ccesc1
-H=/home/$U
-secret=/srv/ccesc-secret.$$
+. "$(dirname "$0")/escape.sh"
+SHELL_BIN=$COCOON_ROOT/usr/bin/cocoon-shell
 rwusr=/usr/local/ccesc-rw.$$
-hostpids=""
 sysctl_tiocsti=""
 cleanup() {
-	local p
-	for p in $hostpids; do kill -KILL "$p" 2>/dev/null; done
+	escape_kill_hostpids
 	[ -n "$sysctl_tiocsti" ] && echo "$sysctl_tiocsti" > /proc/sys/dev/tty/legacy_tiocsti
 	rm -rf "$secret" "$rwusr"
 	policy_reset; cleanup_users
 }
 trap cleanup EXIT
 
-add_user $U || { echo "Bail out! useradd"; exit 1; }
-policy_reset
-install -d -m 0755 "$secret"
-echo "TOPSECRET-$$" > "$secret/f"; chmod 0644 "$secret/f"
-install -d -o $U -m 0755 "$H/t"
-install -o $U -m 0644 "$HERE/probe.pl" "$H/t/probe.pl"
+escape_begin
 cc -o "$H/t/int80" "$HERE/int80.c" && chown $U "$H/t/int80"
 
 inside() { run runuser -u $U -- "$SHELL_BIN" -c "$1"; }  # sets OUT, RC
-outside() { run runuser -u $U -- bash -c "$1"; }
-P="perl $H/t/probe.pl"
 # Policies for the controls: the default with one protection off or on.
 policy_profile() { printf '[profile t]\nprofile = default\n%s\n[default]\nprofile = t\n' "$1" | policy_write cocoon.conf; }
 

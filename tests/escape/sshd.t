@@ -6,28 +6,17 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../sshd.sh"
 PAMDIR=$COCOON_ROOT/lib/security
-HERE=$(cd "$(dirname "$0")" && pwd)
 U=ccesc2
-H=/home/$U
-secret=/srv/ccesc-secret.$$
-hostpids=""
+. "$(dirname "$0")/escape.sh"
 cleanup() {
-	local p
 	sshd_cleanup
-	for p in $hostpids; do kill -KILL "$p" 2>/dev/null; done
+	escape_kill_hostpids
 	rm -rf "$secret"
 	policy_reset; cleanup_users
 }
 trap cleanup EXIT
 
-add_user $U || { echo "Bail out! useradd"; exit 1; }
-policy_reset
-install -d -m 0755 "$secret"
-echo "TOPSECRET-$$" > "$secret/f"; chmod 0644 "$secret/f"
-install -d -o $U -m 0755 "$H/t"
-install -o $U -m 0644 "$HERE/probe.pl" "$H/t/probe.pl"
-P="perl $H/t/probe.pl"
-outside() { run runuser -u $U -- bash -c "$1"; }
+escape_begin
 policy_profile() { printf '[profile t]\nprofile = default\n%s\n[default]\nprofile = t\n' "$1" | policy_write cocoon.conf; }
 
 sshd_start "session required $PAMDIR/pam_cocoon.so" || { echo "Bail out! sshd"; exit 1; }
