@@ -93,56 +93,6 @@ static int check_live_tree(struct cc_error *err)
 	return 0;
 }
 
-/* Where a root shell reads code and configuration from. */
-static const char *const code_paths[] = { "/etc", "/usr", "/lib", "/lib32", "/lib64",
-					  "/libx32", "/bin", "/sbin", NULL };
-
-static bool under_code_path(const char *path)
-{
-	for (const char *const *p = code_paths; *p; p++)
-		if (path_is_under(path, *p))
-			return true;
-	return false;
-}
-
-/* --root, as the plan says: below the code paths no directory the engine
- * makes (the user's in service mode), no tmpfs others may write, and no
- * symlink that leads out of them (to /run/user, /var/tmp, /dev/shm, a
- * home). The system-path check looks at the paths themselves only; a root
- * login shell reads far below them (/etc/profile.d, bash.bashrc). */
-static int check_root_plan(const struct plan *plan, struct cc_error *err)
-{
-	for (size_t i = 0; i < plan->nops; i++) {
-		const struct fs_op *op = &plan->ops[i];
-		if (!under_code_path(op->dest))
-			continue;
-		if (op->type == OP_DIR)
-			return cc_fail(err, "the plan makes the directory %s (%s:%d) below a "
-				       "system path: --root would read what the session's "
-				       "user may write there", op->dest, op->file, op->line);
-		if (op->type == OP_TMPFS && (!op->has_mode || (op->mode & 022)))
-			return cc_fail(err, "the plan's tmpfs %s (%s:%d) below a system path "
-				       "is writable by others: --root would read it",
-				       op->dest, op->file, op->line);
-		if (op->type == OP_SYMLINK) {
-			char *dir = xstrdup(op->dest);
-			char *slash = strrchr(dir, '/');
-			slash[slash == dir ? 1 : 0] = '\0';
-			char *target = op->source[0] == '/' ? xstrdup(op->source)
-				       : xasprintf("%s%s%s", dir, dir[1] ? "/" : "", op->source);
-			/* ".." could climb out: such a target counts as leaving. */
-			bool inside = !strstr(target, "..") && under_code_path(target);
-			free(target);
-			free(dir);
-			if (!inside)
-				return cc_fail(err, "the plan's symlink %s -> %s (%s:%d) leads "
-					       "out of the system paths: --root would follow it",
-					       op->dest, op->source, op->file, op->line);
-		}
-	}
-	return 0;
-}
-
 static int go_home(const char *home, struct cc_error *err)
 {
 	if (home && chdir(home) == 0)
@@ -372,7 +322,7 @@ int session_enter(const struct enter_request *req, int *status,
 		  struct cc_error *err)
 {
 	struct entering e = { .req = req };
-	if (req->root_binary >= 0 && check_root_plan(req->plan, err) < 0)
+	if (req->root_binary >= 0 && sandbox_check_code_paths(req->plan, "--root", err) < 0)
 		return -1;
 	if (req->root_binary < 0 && !(e.filter = seccomp_prepare(req->plan, err)))
 		return -1;

@@ -1492,6 +1492,68 @@ const char *const sandbox_system_paths[] = {
 	"/sbin", "/dev", "/run", "/var", NULL,
 };
 
+/* Where root reads configuration and runs code from. */
+static const char *const code_paths[] = { "/etc", "/usr", "/lib", "/lib32", "/lib64",
+					  "/libx32", "/bin", "/sbin", NULL };
+
+static bool under_code_path(const char *path)
+{
+	for (const char *const *p = code_paths; *p; p++)
+		if (path_is_under(path, *p))
+			return true;
+	return false;
+}
+
+static bool is_listed(const char *path, const char *const *paths)
+{
+	for (const char *const *p = paths; *p; p++)
+		if (strcmp(path, *p) == 0)
+			return true;
+	return false;
+}
+
+/* A symlink's target as an absolute path, for the symlink at DEST. */
+static char *symlink_target(const struct fs_op *op)
+{
+	if (op->source[0] == '/')
+		return xstrdup(op->source);
+	const char *slash = strrchr(op->dest, '/');
+	return xasprintf("%.*s/%s", (int)(slash - op->dest), op->dest, op->source);
+}
+
+int sandbox_check_code_paths(const struct plan *plan, const char *reader,
+			     struct cc_error *err)
+{
+	for (size_t i = 0; i < plan->nops; i++) {
+		const struct fs_op *op = &plan->ops[i];
+		if (!under_code_path(op->dest))
+			continue;
+		const char *why = NULL;
+		if (op->type == OP_DIR)
+			why = "a `dir` there belongs to the session's user";
+		/* Without mode=, a service-mode tmpfs is 01777 except at a
+		 * system path itself (mounts.c). */
+		else if (op->type == OP_TMPFS &&
+			 (op->has_mode ? (op->mode & 022) != 0
+				       : !is_listed(op->dest, sandbox_system_paths)))
+			why = "a tmpfs there is writable by others (give it mode=0755)";
+		else if (op->type == OP_SYMLINK) {
+			char *target = symlink_target(op);
+			/* ".." could climb out: such a target counts as leaving. */
+			if (strstr(target, "..") || !under_code_path(target))
+				why = "a symlink there leads out of /etc, /usr, /lib*, /bin "
+				      "and /sbin";
+			free(target);
+		}
+		if (why)
+			return cc_fail(err, "%s:%d: %s %s: %s, and %s would read what "
+				       "the user puts there", op->file ? op->file : "?",
+				       op->line, op_type_name(op->type, op->optional),
+				       op->dest, why, reader);
+	}
+	return 0;
+}
+
 int sandbox_check_service_plan(const struct plan *plan,
 			       const char *const *system_paths,
 			       struct cc_error *err)
@@ -1512,18 +1574,13 @@ int sandbox_check_service_plan(const struct plan *plan,
 			else if (op->type == OP_SYMLINK && strcmp(op->dest, *sp) == 0 &&
 				 !root) {
 				/* Where it leads must be a system path too. */
-				char target[PATH_MAX];
-				if (op->source[0] == '/')
-					snprintf(target, sizeof(target), "%s", op->source);
-				else
-					snprintf(target, sizeof(target), "%.*s/%s",
-						 (int)(strrchr(op->dest, '/') - op->dest),
-						 op->dest, op->source);
+				char *target = symlink_target(op);
 				bool ok = !strstr(target, "/..") && !strstr(target, "/./");
 				bool under = false;
 				for (const char *const *t = system_paths; ok && *t; t++)
 					if (strcmp(*t, "/") != 0 && path_is_under(target, *t))
 						under = true;
+				free(target);
 				if (!ok || !under)
 					why = "a symlink that leads out of the system paths";
 			}
@@ -1535,5 +1592,6 @@ int sandbox_check_service_plan(const struct plan *plan,
 					       op->dest, *sp, why);
 		}
 	}
-	return 0;
+	return sandbox_check_code_paths(plan, "root (the service, its PAM modules, "
+					"cocoonctl enter --root)", err);
 }

@@ -34,6 +34,16 @@ PAM
 # which pamtester has no name for.
 log_lines() { wc -l < "$work/syslog"; }
 log_since() { sleep 0.3; tail -n "+$(($1 + 1))" "$work/syslog"; }
+# refused LINES NAME REASON: under the default profile plus LINES, the
+# session is refused, and syslog says REASON.
+refused() {
+	printf '[default]\nprofile = default\n%s\n' "$1" | policy_write cocoon.conf
+	local m
+	m=$(log_lines)
+	run pamtester "$SERVICE" ccpt1 open_session close_session
+	[ "$RC" -ne 0 ]; ok $? "$2"
+	like "$(log_since "$m")" "$3" "with the reason"
+}
 
 mounts=$(wc -l < /proc/self/mountinfo)
 inits_before=$(inits)
@@ -90,28 +100,32 @@ run pamtester "$SERVICE" ccpt1 open_session close_session
 is "$RC" 0 "a user no rule covers gets in"
 like "$(log_since "$m")" "result=unconfined reason=\"no rule\"" "unsandboxed, and said so"
 
-printf '[default]\nprofile = default\nunshare = pid ipc uts user\n' | policy_write cocoon.conf
-m=$(log_lines)
-run pamtester "$SERVICE" ccpt1 open_session close_session
-[ "$RC" -ne 0 ]; ok $? "a plan with a user namespace is refused"
-like "$(log_since "$m")" "'unshare = user' is refused for PAM sessions" "with the reason"
-
-printf '[default]\nprofile = default\nno-new-privs = no\n' | policy_write cocoon.conf
-m=$(log_lines)
-run pamtester "$SERVICE" ccpt1 open_session close_session
-[ "$RC" -ne 0 ]; ok $? "seccomp without no-new-privs is refused"
-like "$(log_since "$m")" "needs 'no-new-privs = yes'" "with the reason"
-
+refused "unshare = pid ipc uts user" "a plan with a user namespace is refused" \
+	"'unshare = user' is refused for PAM sessions"
+refused "no-new-privs = no" "seccomp without no-new-privs is refused" \
+	"needs 'no-new-privs = yes'"
 install -d -o ccpt1 -m 0755 "$work/usr"
-printf '[default]\nprofile = default\nbind = %s /usr/local\n' "$work/usr" | policy_write cocoon.conf
-m=$(log_lines)
-run pamtester "$SERVICE" ccpt1 open_session close_session
-[ "$RC" -ne 0 ]; ok $? "a user-writable bind below /usr is refused"
-like "$(log_since "$m")" "/usr comes from a source a non-root user can write" "with the reason"
+refused "bind = $work/usr /usr/local" "a user-writable bind below /usr is refused" \
+	"/usr comes from a source a non-root user can write"
 
 printf '[default]\nprofile = default\ndir = /etc\n' | policy_write cocoon.conf
 run pamtester "$SERVICE" ccpt1 open_session close_session
 [ "$RC" -ne 0 ]; ok $? "a user-owned dir at /etc is refused"
+
+# Below /etc the service and the modules after pam_cocoon read their
+# configuration and code (pam_motd runs /etc/update-motd.d/* as root).
+printf '[default]\nprofile = default\ntmpfs = /etc/pam.d\n' | policy_write cocoon.conf
+run "$CTL" run --user ccpt1 -- /bin/sh -c 'echo x > /etc/pam.d/other && echo WROTE'
+like "$OUT" "WROTE" "control: the user writes into a tmpfs /etc/pam.d of the plan's tree"
+refused "tmpfs = /etc/pam.d" "a tmpfs below /etc without mode= is refused" \
+	"tmpfs /etc/pam.d: a tmpfs there is writable by others"
+printf '[default]\nprofile = default\ntmpfs = /etc/pam.d mode=0755\n' | policy_write cocoon.conf
+run pamtester "$SERVICE" ccpt1 open_session close_session
+is "$RC" 0 "with mode=0755 (root's in service mode) it is accepted"
+refused "dir = /etc/update-motd.d" "a dir below /etc is refused" \
+	"a \`dir\` there belongs to the session's user, and root (the service, its PAM modules"
+refused "symlink = /home/ccpt1 /etc/security/limits.d" "a symlink below /etc into a home is refused" \
+	"a symlink there leads out of /etc"
 
 printf '[default]\nprofile = default\nclearenv = yes\nnew-session = yes\n' | policy_write cocoon.conf
 m=$(log_lines)

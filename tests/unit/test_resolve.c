@@ -8,6 +8,7 @@
 #include "plan_print.h"
 #include "policy.h"
 #include "resolve.h"
+#include "sandbox.h"
 #include "tap.h"
 #include "util.h"
 
@@ -457,6 +458,45 @@ static void test_login_defs(void)
 	unlink(path);
 }
 
+/* What root would read below the code paths (pam_cocoon, enter --root). */
+static void test_code_paths(void)
+{
+	static const struct {
+		const char *op;
+		const char *refused; /* NULL: accepted */
+	} cases[] = {
+		{ "tmpfs = /usr/local/share", "a tmpfs there is writable by others" },
+		{ "tmpfs = /usr/local/share mode=0775", "a tmpfs there is writable by others" },
+		{ "tmpfs = /usr/local/share mode=0755", NULL },
+		{ "tmpfs = /etc", NULL }, /* root's 0755 at a system path itself */
+		{ "dir = /etc/update-motd.d", "a `dir` there belongs to the session's user" },
+		{ "dir = /run/user/%U", NULL },
+		{ "symlink = /home/ann /etc/security/limits.d", "leads out of /etc" },
+		{ "symlink = ../../usr/x /etc/y/z", "leads out of /etc" },
+		{ "symlink = /usr/lib/x /etc/x", NULL },
+		{ "symlink = usr/lib /lib", NULL },
+	};
+	struct identity who = ann();
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *text = xasprintf("[default]\nprofile = p\n[profile p]\n%s\n", cases[i].op);
+		struct plan plan;
+		struct cc_error err = { "" };
+		bool planned = resolve_as(text, &who, "login", &plan, &err) == RESOLVE_PLAN;
+		int rc = planned ? sandbox_check_code_paths(&plan, "--root", &err) : -1;
+		if (cases[i].refused)
+			tap_ok(planned && rc < 0 && strstr(err.msg, cases[i].refused) &&
+			       strstr(err.msg, "--root would read"), "%s: refused (%s)",
+			       cases[i].op, err.msg);
+		else
+			tap_ok(planned && rc == 0, "%s: accepted%s%s", cases[i].op,
+			       err.msg[0] ? ": " : "", err.msg);
+		if (planned)
+			plan_free(&plan);
+		free(text);
+	}
+	identity_free(&who);
+}
+
 int main(void)
 {
 	if (!mkdtemp(home_root)) {
@@ -474,6 +514,7 @@ int main(void)
 	test_guest();
 	test_command();
 	test_login_defs();
+	test_code_paths();
 	char *cmd = xasprintf("rm -rf '%s'", home_root);
 	if (system(cmd) != 0)
 		perror("cleanup");
