@@ -3,11 +3,13 @@
 #include "plan.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "forced_command.h"
 #include "resolve.h"
@@ -427,33 +429,70 @@ int plan_expand(struct plan *plan, const struct identity *who, struct cc_error *
 	return 0;
 }
 
+static bool owned_by_others(const struct stat *st)
+{
+	return st->st_uid != 0 || (st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* The walk goes where the kernel's resolution goes, symlinks included:
+ * a root-owned link into a directory the user can write, there swapped
+ * for a link to anywhere, leaves the path as written and the path it
+ * ends at looking like root's, and root would mount what the user
+ * chose. Every directory passed through and every link followed must be
+ * root's and not writable by group or others; then root, resolving it
+ * again later, reaches the same file. A missing component ends the walk
+ * (the open fails later); anything past the limits counts as writable. */
 bool path_user_writable(const char *path)
 {
-	char *copy = xstrdup(path);
-	bool writable = false;
-	/* Each prefix, "/" first; a missing component ends the walk. */
-	for (char *slash = copy;; slash = strchr(slash + 1, '/')) {
-		char saved = 0;
-		const char *prefix = copy;
-		if (slash == copy)
-			prefix = "/";
-		else if (slash) {
-			saved = *slash;
-			*slash = '\0';
+	char done[PATH_MAX] = ""; /* resolved so far, no symlinks; "" is / */
+	char todo[PATH_MAX], rest[PATH_MAX], target[PATH_MAX];
+	int links = 0;
+	struct stat st;
+	if (stat("/", &st) == 0 && owned_by_others(&st))
+		return true;
+	if (snprintf(todo, sizeof(todo), "%s", path) >= (int)sizeof(todo))
+		return true;
+	const char *next = todo;
+	for (;;) {
+		next += strspn(next, "/");
+		if (!*next)
+			return false;
+		size_t len = strcspn(next, "/"), have = strlen(done);
+		if (len == 1 && next[0] == '.') {
+			next += len;
+			continue;
 		}
-		struct stat st;
-		int rc = stat(prefix, &st);
-		if (slash && slash != copy)
-			*slash = saved;
-		if (rc < 0)
-			break;
-		if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH))) {
-			writable = true;
-			break;
+		if (len == 2 && next[0] == '.' && next[1] == '.') {
+			char *last = strrchr(done, '/'); /* none: at / already */
+			if (last)
+				*last = '\0';
+			next += len;
+			continue;
 		}
-		if (!slash)
-			break;
+		if (have + 1 + len >= sizeof(done))
+			return true;
+		done[have] = '/';
+		memcpy(done + have + 1, next, len);
+		done[have + 1 + len] = '\0';
+		next += len;
+		if (lstat(done, &st) < 0)
+			return false;
+		if (!S_ISLNK(st.st_mode)) {
+			if (owned_by_others(&st))
+				return true;
+			continue;
+		}
+		if (st.st_uid != 0 || ++links > 40)
+			return true;
+		ssize_t n = readlink(done, target, sizeof(target) - 1);
+		if (n <= 0)
+			return true;
+		target[n] = '\0';
+		/* On from the link's directory, or from / for an absolute one. */
+		done[target[0] == '/' ? 0 : have] = '\0';
+		if (snprintf(rest, sizeof(rest), "%s%s", target, next) >= (int)sizeof(rest))
+			return true;
+		memcpy(todo, rest, strlen(rest) + 1);
+		next = todo;
 	}
-	free(copy);
-	return writable;
 }

@@ -49,7 +49,8 @@ const struct fs_op *plan_find_unsafe_creation(const struct plan *plan,
 void describe_unsafe_creation(const struct fs_op *later, const struct fs_op *bind,
 			      char *buf, size_t size);
 
-/* True when a non-root uid can write PATH or a directory above it. */
+/* True when a non-root uid can write PATH, a directory its resolution
+ * passes through, or a symlink it follows. */
 bool path_user_writable(const char *path);
 
 

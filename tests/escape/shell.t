@@ -9,11 +9,14 @@ U=ccesc1
 . "$(dirname "$0")/escape.sh"
 SHELL_BIN=$COCOON_ROOT/usr/bin/cocoon-shell
 rwusr=/usr/local/ccesc-rw.$$
+locked=/srv/ccesc-locked.$$
+rootlink=/srv/ccesc-link.$$
+work_file=/run/ccesc-mnt.$$
 sysctl_tiocsti=""
 cleanup() {
 	escape_kill_hostpids
 	[ -n "$sysctl_tiocsti" ] && echo "$sysctl_tiocsti" > /proc/sys/dev/tty/legacy_tiocsti
-	rm -rf "$secret" "$rwusr"
+	rm -rf "$secret" "$rwusr" "$locked" "$rootlink" "$work_file"
 	policy_reset; cleanup_users
 }
 trap cleanup EXIT
@@ -193,6 +196,26 @@ inside "touch /data/ccesc-x; echo ESCAPED"
 unlike "$OUT" "ESCAPED" "a symlink to /etc is refused too"
 [ ! -e /etc/ccesc-x ]; ok $? "nothing was created in /etc"
 rm -f "$H/data"
+
+# --- 9b. a root-owned link into the user's directory, its target swapped
+# The link and, after the swap, where it ends are root's: only the
+# directories the resolution passes through show that the user steers it.
+install -d -m 0700 "$locked"
+echo "LOCKED-$$" > "$locked/f"; chmod 0644 "$locked/f"
+install -d -m 0755 "$H/t/shared"
+ln -s "$H/t/shared" "$rootlink"
+policy_profile "ro-bind = $rootlink /data"
+rm -rf "$H/t/shared"
+runuser -u $U -- ln -s "$locked/f" "$H/t/shared"
+outside "cat $locked/f"
+unlike "$OUT" "LOCKED" "control: the user cannot read the file in root's 0700 directory"
+touch "$work_file"
+run unshare -m sh -c "mount --bind $rootlink $work_file && runuser -u $U -- cat $work_file"
+like "$OUT" "LOCKED-$$" "control: a bind of the link resolved by root hands it to the user"
+inside "cat /data; echo ESCAPED"
+unlike "$OUT" "LOCKED" "inside, the file is not bound"
+unlike "$OUT" "ESCAPED" "the login is refused"
+like "$OUT" "refusing symlinks" "and says why"
 policy_reset
 
 # --- 10. hostile environment, limits and closed descriptors
