@@ -98,8 +98,9 @@ static void ensure_stdio(void)
 }
 
 /* The caller chose our signal mask and dispositions; start from the
- * defaults, keeping terminal job-control signals away from us while we
- * wait for the session. */
+ * defaults, as sshd or login leave them for a login shell (the engine
+ * then takes the signals it forwards to the session). Job control from
+ * the terminal stops us with the session, as it would stop that shell. */
 static void reset_signals(void)
 {
 	sigset_t none;
