@@ -27,18 +27,19 @@ static int list_groups(struct identity *who, struct cc_error *err)
 {
 	int n = 32;
 	gid_t *groups = NULL;
-	for (int tries = 0; tries < 8; tries++) {
+	bool listed = false;
+	for (int tries = 0; tries < 8 && !listed; tries++) {
 		groups = xreallocarray(groups, (size_t)n, sizeof(gid_t));
 		int want = n;
-		if (getgrouplist(who->user, who->gid, groups, &want) >= 0) {
-			n = want;
+		listed = getgrouplist(who->user, who->gid, groups, &want) >= 0;
+		if (!listed && want <= n)
 			break;
-		}
-		if (want <= n) {
-			free(groups);
-			return cc_fail(err, "cannot list the groups of %s", who->user);
-		}
 		n = want;
+	}
+	/* Still growing after eight tries: the list is not known either. */
+	if (!listed) {
+		free(groups);
+		return cc_fail(err, "cannot list the groups of %s", who->user);
 	}
 	who->groups = groups;
 	who->ngroups = (size_t)n;
