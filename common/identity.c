@@ -80,20 +80,27 @@ int identity_lookup(const char *user, enum identity_groups when,
 {
 	struct passwd pw, *res = NULL;
 	char buf[16384];
-	errno = 0;
 	int rc = getpwnam_r(user, &pw, buf, sizeof(buf), &res);
-	if (!res && !rc && user[0] && strspn(user, "0123456789") == strlen(user) &&
-	    strlen(user) < 11) {
-		unsigned long uid = strtoul(user, NULL, 10);
-		if (uid <= 0xfffffffeUL)
-			return identity_lookup_uid((uid_t)uid, when, who, err);
-	}
 	if (!res) {
 		if (rc)
 			return cc_fail(err, "looking up user '%s': %s", user, strerror(rc));
 		return cc_fail(err, "unknown user '%s'", user);
 	}
 	return fill_from_passwd(res, when, who, err);
+}
+
+int identity_lookup_name_or_uid(const char *arg, enum identity_groups when,
+				struct identity *who, struct cc_error *err)
+{
+	struct passwd pw, *res = NULL;
+	char buf[16384];
+	if (getpwnam_r(arg, &pw, buf, sizeof(buf), &res) == 0 && !res && arg[0] &&
+	    strspn(arg, "0123456789") == strlen(arg) && strlen(arg) < 11) {
+		unsigned long uid = strtoul(arg, NULL, 10);
+		if (uid <= 0xfffffffeUL)
+			return identity_lookup_uid((uid_t)uid, when, who, err);
+	}
+	return identity_lookup(arg, when, who, err);
 }
 
 int identity_lookup_uid(uid_t uid, enum identity_groups when,

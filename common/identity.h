@@ -34,9 +34,15 @@ struct identity {
  * session process, which execs (pam_cocoon's builds and exits). */
 enum identity_groups { GROUPS_NOW, GROUPS_LATER };
 
-/* Look USER up (name or numeric uid) with NSS. */
+/* Look the account named USER up with NSS. A name only: a service may
+ * open sessions for names NSS does not know (virtual FTP users), and
+ * "0" must not become root. */
 int identity_lookup(const char *user, enum identity_groups when,
 		    struct identity *who, struct cc_error *err);
+/* The same, or, when no account has that name, a numeric ARG as a uid:
+ * for an administrator's command line (cocoonctl explain 1001). */
+int identity_lookup_name_or_uid(const char *arg, enum identity_groups when,
+				struct identity *who, struct cc_error *err);
 /* Same for a uid (cocoon-shell's real uid). */
 int identity_lookup_uid(uid_t uid, enum identity_groups when,
 			struct identity *who, struct cc_error *err);

@@ -197,7 +197,7 @@ static int plan_or_exit(const struct options *o, const char *user,
 {
 	struct identity who;
 	struct cc_error err;
-	if (identity_lookup(user, groups, &who, &err) < 0) {
+	if (identity_lookup_name_or_uid(user, groups, &who, &err) < 0) {
 		fprintf(stderr, "cocoonctl: %s\n", err.msg);
 		return 1;
 	}

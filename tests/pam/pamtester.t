@@ -100,6 +100,15 @@ run pamtester "$SERVICE" ccpt1 open_session close_session
 is "$RC" 0 "a user no rule covers gets in"
 like "$(log_since "$m")" "result=unconfined reason=\"no rule\"" "unsandboxed, and said so"
 
+# A name NSS does not know is refused, even one of digits (a virtual FTP
+# user): taken as a uid, "0" would be root, whom pam_cocoon lets through.
+run "$CTL" explain 0
+like "$OUT" "0 has uid 0: root is never sandboxed" "control: read as a uid, '0' is root"
+m=$(log_lines)
+run pamtester "$SERVICE" 0 open_session close_session
+[ "$RC" -ne 0 ]; ok $? "a session for the unknown user '0' is refused, not let through as root"
+like "$(log_since "$m")" "unknown user '0'" "with the reason"
+
 refused "unshare = pid ipc uts user" "a plan with a user namespace is refused" \
 	"'unshare = user' is refused for PAM sessions"
 refused "no-new-privs = no" "seccomp without no-new-privs is refused" \
