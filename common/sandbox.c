@@ -1531,6 +1531,11 @@ int sandbox_check_code_paths(const struct plan *plan, const char *reader,
 		const char *why = NULL;
 		if (op->type == OP_DIR)
 			why = "a `dir` there belongs to the session's user";
+		else if (op->type == OP_HOME_TMPFS)
+			why = "the home there (home = tmpfs) belongs to the session's user";
+		else if ((op->type == OP_FILE || op->type == OP_CHMOD) && op->has_mode &&
+			 (op->mode & 022))
+			why = "its mode lets group or others write it";
 		/* Without mode=, a service-mode tmpfs is 01777 except at a
 		 * system path itself (mounts.c). */
 		else if (op->type == OP_TMPFS &&

@@ -517,6 +517,10 @@ static void test_code_paths(void)
 		{ "symlink = ../../usr/x /etc/y/z", "leads out of /etc" },
 		{ "symlink = /usr/lib/x /etc/x", NULL },
 		{ "symlink = usr/lib /lib", NULL },
+		{ "file = /etc/motd hi mode=0666", "its mode lets group or others write it" },
+		{ "file = /etc/motd hi mode=0644", NULL },
+		{ "chmod = 0777 /etc", "its mode lets group or others write it" },
+		{ "chmod = 0755 /etc", NULL },
 	};
 	struct identity who = ann();
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -536,6 +540,18 @@ static void test_code_paths(void)
 			plan_free(&plan);
 		free(text);
 	}
+	/* An account whose home is a system path (Debian's games: /usr/games). */
+	free(who.home);
+	who.home = xstrdup("/usr/games");
+	struct plan plan;
+	struct cc_error err = { "" };
+	bool planned = resolve_as("[default]\nprofile = p\n[profile p]\nhome = tmpfs\n",
+				  &who, "login", &plan, &err) == RESOLVE_PLAN;
+	tap_ok(planned && sandbox_check_code_paths(&plan, "--root", &err) < 0 &&
+	       strstr(err.msg, "home-tmpfs /usr/games: the home there"),
+	       "a tmpfs home at /usr/games is refused (%s)", err.msg);
+	if (planned)
+		plan_free(&plan);
 	identity_free(&who);
 }
 
