@@ -318,17 +318,26 @@ static void check_pam_dir(const char *dir, struct services *confining,
 	free(list);
 }
 
+/* As glibc's getusershell, which su and chsh consult, reads the file: on
+ * each line the word from the first '/' to a space or '#' (a line with
+ * '#' before any '/' holds none); and with no readable file, /bin/sh and
+ * /bin/csh. */
 bool shells_lists(const char *path, const char *wanted)
 {
 	FILE *f = fopen(path, "re");
 	if (!f)
-		return false;
+		return strcmp(wanted, "/bin/sh") == 0 || strcmp(wanted, "/bin/csh") == 0;
 	char *line = NULL;
 	size_t cap = 0;
 	bool found = false;
 	while (!found && getline(&line, &cap, f) != -1) {
-		line[strcspn(line, "\r\n")] = '\0';
-		found = strcmp(line, wanted) == 0;
+		char *shell = line + strcspn(line, "#/");
+		if (*shell != '/' || shell[1] == '\0')
+			continue;
+		size_t len = 0;
+		while (shell[len] && shell[len] != '#' && !isspace((unsigned char)shell[len]))
+			len++;
+		found = strlen(wanted) == len && strncmp(shell, wanted, len) == 0;
 	}
 	free(line);
 	fclose(f);
