@@ -1482,6 +1482,11 @@ void sandbox_end(struct sandbox_handle *h)
 	handle_close(h);
 }
 
+bool sandbox_inside(const struct sandbox_handle *h)
+{
+	return h && h->inside;
+}
+
 bool sandbox_expired(const struct sandbox_handle *h)
 {
 	return h && h->deadline && boottime() >= h->deadline;

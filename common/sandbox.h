@@ -63,6 +63,9 @@ int sandbox_return(struct sandbox_handle *handle, struct cc_error *err);
 void sandbox_end(struct sandbox_handle *handle);
 /* The session's max-session-time has passed. */
 bool sandbox_expired(const struct sandbox_handle *handle);
+/* The process that entered has not gone back (a forked child: had not
+ * when it was forked, so it is inside too). */
+bool sandbox_inside(const struct sandbox_handle *handle);
 /* Refuse a plan whose system paths (SYSTEM_PATHS, NULL-terminated) come
  * from a source a non-root uid can write or from a user-owned `dir`, or
  * that fails sandbox_check_code_paths: a root service reads them. */

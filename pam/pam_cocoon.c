@@ -366,9 +366,19 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 		return PAM_IGNORE;
 	}
 
+	/* Opened already (a second pam_cocoon line): inside, nothing to do;
+	 * gone back to the host (setcred DELETE_CRED, the return line), a
+	 * second open must not report a sandbox the service is not in. */
 	const void *existing = NULL;
-	if (pam_get_data(pamh, DATA_NAME, &existing) == PAM_SUCCESS && existing)
-		return PAM_SUCCESS;
+	if (pam_get_data(pamh, DATA_NAME, &existing) == PAM_SUCCESS && existing) {
+		if (sandbox_inside(existing))
+			return PAM_SUCCESS;
+		struct audit_record r;
+		audit_init(&r, "refuse");
+		r.user = item(pamh, PAM_USER);
+		return refuse(pamh, false, &r, "the session went back to the host "
+			      "and is not opened again");
+	}
 
 	const char *user = item(pamh, PAM_USER);
 	struct audit_record r;

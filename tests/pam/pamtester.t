@@ -11,7 +11,7 @@ work=$(mktemp -d /run/cocoon-pam-test.XXXXXX)
 chmod 0755 "$work"
 cleanup() {
 	syslog_release
-	rm -f "/etc/pam.d/$SERVICE"
+	rm -f "/etc/pam.d/$SERVICE" "/etc/pam.d/$SERVICE-auth"
 	policy_reset; cleanup_users; rm -rf "$work"
 }
 trap cleanup EXIT
@@ -60,6 +60,20 @@ like_re "$log" "v=1 event=end user=ccpt1 service=$SERVICE rhost=198.51.100.7 tty
 	"the end record: the same session id, and the duration"
 is "$(inits_back_to "$inits_before")" "$inits_before" "no cocoon-init is left"
 is "$(wc -l < /proc/self/mountinfo)" "$mounts" "no mount is left on the host"
+
+# Back on the host after deleting credentials (the auth stack's return
+# line, as login and su use it), the service may not have a second open
+# report a sandbox it is no longer in.
+{ echo "auth optional $PAMDIR/pam_cocoon.so return"; cat "/etc/pam.d/$SERVICE"; } \
+	> "/etc/pam.d/$SERVICE-auth"
+m=$(log_lines)
+run pamtester "$SERVICE-auth" ccpt1 open_session open_session close_session
+is "$RC" 0 "control: a second open while inside succeeds"
+m=$(log_lines)
+run pamtester "$SERVICE-auth" ccpt1 open_session 'setcred(4)' open_session close_session
+[ "$RC" -ne 0 ]; ok $? "a second open after going back to the host is refused"
+like "$(log_since "$m")" "the session went back to the host and is not opened again" "with the reason"
+is "$(inits_back_to "$inits_before")" "$inits_before" "and its session ends"
 
 # A service already under no_new_privs (systemd's NoNewPrivileges=) would
 # make every launch look nested, so that none applied the filter.
