@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <limits.h>
 #include <pwd.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,6 +184,32 @@ static bool control_fails_closed(const char *control)
 	return strcmp(control, "required") == 0 || strcmp(control, "requisite") == 0;
 }
 
+/* How many lines after it a control can skip: 0 none, SIZE_MAX when it
+ * can end the stack with success (sufficient, or an action `done`), else
+ * the longest jump of a [value=N] action. */
+static size_t control_skips(const char *control)
+{
+	if (strcmp(control, "sufficient") == 0)
+		return SIZE_MAX;
+	if (control[0] != '[')
+		return 0;
+	size_t most = 0;
+	const char *p = control + 1;
+	while ((p = strchr(p, '='))) {
+		p++;
+		size_t len = strcspn(p, " \t]");
+		if (len == 4 && strncmp(p, "done", 4) == 0)
+			return SIZE_MAX;
+		if (len > 0 && strspn(p, "0123456789") == len) {
+			unsigned long n = strtoul(p, NULL, 10);
+			if (n > most)
+				most = n;
+		}
+		p += len;
+	}
+	return most;
+}
+
 /* What is wrong with one service's session stack; returns whether the
  * stack confines sessions at all. */
 static bool check_service(const char *dir, const char *service,
@@ -232,6 +259,19 @@ static bool check_service(const char *dir, const char *service,
 			 "service %s: '%s%s' lets a session in unconfined when the "
 			 "sandbox cannot be built; use 'session required'", service,
 			 main_line->optional_module ? "-session " : "", main_line->control);
+	/* pam_cocoon never runs for a session a line above ends or jumps
+	 * over: it gets in unconfined. */
+	for (size_t i = 0; i < main_at; i++) {
+		const struct pam_line *l = &s.lines[i];
+		size_t skips = control_skips(l->control);
+		if (l->is_cocoon || skips == 0 || skips < main_at - i)
+			continue;
+		diag_add(diags, DIAG_ERROR, l->file, l->line,
+			 "service %s: '%s' (%s) can %s " MODULE_NAME "'s confining line "
+			 "(%s:%d): that session gets in unconfined", service, l->control,
+			 l->module, skips == SIZE_MAX ? "end the stack before" : "jump over",
+			 main_line->file, main_line->line);
+	}
 	if (main_at + 1 < s.count) {
 		const struct pam_line *after = &s.lines[main_at + 1];
 		diag_add(diags, DIAG_ERROR, after->file, after->line,

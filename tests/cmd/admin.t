@@ -69,6 +69,25 @@ session required $M return
 session [success=ok default=die] \\
 	$M
 EOF
+cat > "$pam/skipped" <<EOF
+session required $M return
+session sufficient pam_rootok.so
+session required $M
+EOF
+cat > "$pam/jumped" <<EOF
+session required $M return
+session [success=2 default=ignore] pam_succeed_if.so user ingroup staff
+session required pam_unix.so
+session required $M
+EOF
+# Debian's common-session jumps over its pam_deny line, not further.
+cat > "$pam/shortjump" <<EOF
+session required $M return
+session [default=1] pam_permit.so
+session requisite pam_deny.so
+session required pam_permit.so
+session required $M
+EOF
 cp "$pam/good" "$pam/good.dpkg-old"
 printf '/bin/sh\n/bin/bash\n' > "$img/etc/shells"
 touch "$img/var/spool/cron/crontabs/ccadm1" "$img/var/spool/cron/crontabs/ccadm2"
@@ -92,6 +111,11 @@ like "$OUT" "$pam/noreturn:2: warning: service noreturn has no 'session required
 	"a stack without the return line is warned"
 like "$OUT" "$pam/lightdm:2: error: service lightdm is a display manager" \
 	"a display manager's stack is refused (continued line read whole)"
+like "$OUT" "$pam/skipped:2: error: service skipped: 'sufficient' (pam_rootok.so) can end the stack before pam_cocoon.so's confining line" \
+	"a sufficient line above the confining line is an error"
+like "$OUT" "$pam/jumped:2: error: service jumped: '[success=2 default=ignore]' (pam_succeed_if.so) can jump over" \
+	"a jump over the confining line is an error"
+unlike "$OUT" "service shortjump" "a jump that lands before it is not"
 like "$OUT" "warning: confined user ccadm1 has a crontab" "a confined user's crontab is warned"
 unlike "$OUT" "user ccadm2 has a crontab" "an unconfined user's crontab is not"
 like "$OUT" "warning: confined user ccadm3 has lingering enabled" \
@@ -101,7 +125,8 @@ echo "$COCOON_ROOT/usr/bin/cocoon-shell" >> "$img/etc/shells"
 run "$CTL" check --pam --root "$img"
 like "$OUT" "user ccadm3 logs in through cocoon-shell, and $img/etc/shells lists it" \
 	"cocoon-shell listed in /etc/shells is warned (chsh would let the user out)"
-rm -f "$pam/common-session" "$pam"/late "$pam"/late2 "$pam"/soft "$pam"/dashed "$pam"/lightdm
+rm -f "$pam/common-session" "$pam"/late "$pam"/late2 "$pam"/soft "$pam"/dashed "$pam"/lightdm \
+	"$pam"/skipped "$pam"/jumped
 run "$CTL" check --pam --root "$img"
 is "$RC" 0 "with the errors gone, warnings alone exit 0"
 run "$CTL" check --root "$img"
