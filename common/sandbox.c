@@ -1497,9 +1497,12 @@ const char *const sandbox_system_paths[] = {
 	"/sbin", "/dev", "/run", "/var", NULL,
 };
 
-/* Where root reads configuration and runs code from. */
+/* Where root reads configuration and runs code from, and the sockets
+ * its name service lookups and IPC trust (glibc asks nscd before any
+ * NSS module). */
 static const char *const code_paths[] = { "/etc", "/usr", "/lib", "/lib32", "/lib64",
-					  "/libx32", "/bin", "/sbin", NULL };
+					  "/libx32", "/bin", "/sbin", "/run/nscd",
+					  "/run/systemd", "/run/dbus", NULL };
 
 static bool under_code_path(const char *path)
 {
@@ -1551,8 +1554,9 @@ int sandbox_check_code_paths(const struct plan *plan, const char *reader,
 			char *target = symlink_target(op);
 			/* ".." could climb out: such a target counts as leaving. */
 			if (strstr(target, "..") || !under_code_path(target))
-				why = "a symlink there leads out of /etc, /usr, /lib*, /bin "
-				      "and /sbin";
+				why = "a symlink there leads out of the paths root reads "
+				      "(/etc, /usr, /lib*, /bin, /sbin, /run/nscd, "
+				      "/run/systemd, /run/dbus)";
 			free(target);
 		}
 		if (why)

@@ -75,10 +75,11 @@ int sandbox_check_service_plan(const struct plan *plan,
 			       const char *const *system_paths,
 			       struct cc_error *err);
 /* Refuse a plan that lets the session's user write below /etc, /usr,
- * /lib*, /bin or /sbin (a `dir`, a tmpfs home, a tmpfs, file or chmod
- * that others may write, a symlink leading elsewhere),
- * where READER, a root process in the session's tree, reads
- * configuration and runs code (/etc/pam.d, update-motd.d, profile.d). */
+ * /lib*, /bin, /sbin, /run/nscd, /run/systemd or /run/dbus (a `dir`, a
+ * tmpfs home, a tmpfs, file or chmod that others may write, a symlink
+ * leading elsewhere), where READER, a root process in the session's
+ * tree, reads configuration, runs code (/etc/pam.d, update-motd.d,
+ * profile.d) and asks the name service. */
 int sandbox_check_code_paths(const struct plan *plan, const char *reader,
 			     struct cc_error *err);
 

@@ -148,7 +148,7 @@ is "$RC" 0 "with mode=0755 (root's in service mode) it is accepted"
 refused "dir = /etc/update-motd.d" "a dir below /etc is refused" \
 	"a \`dir\` there belongs to the session's user, and root (the service, its PAM modules"
 refused "symlink = /home/ccpt1 /etc/security/limits.d" "a symlink below /etc into a home is refused" \
-	"a symlink there leads out of /etc"
+	"a symlink there leads out of the paths root reads"
 
 printf '[default]\nprofile = default\nclearenv = yes\nnew-session = yes\n' | policy_write cocoon.conf
 m=$(log_lines)

@@ -513,14 +513,17 @@ static void test_code_paths(void)
 		{ "tmpfs = /etc", NULL }, /* root's 0755 at a system path itself */
 		{ "dir = /etc/update-motd.d", "a `dir` there belongs to the session's user" },
 		{ "dir = /run/user/%U", NULL },
-		{ "symlink = /home/ann /etc/security/limits.d", "leads out of /etc" },
-		{ "symlink = ../../usr/x /etc/y/z", "leads out of /etc" },
+		{ "symlink = /home/ann /etc/security/limits.d", "leads out of the paths root reads" },
+		{ "symlink = ../../usr/x /etc/y/z", "leads out of the paths root reads" },
 		{ "symlink = /usr/lib/x /etc/x", NULL },
 		{ "symlink = usr/lib /lib", NULL },
 		{ "file = /etc/motd hi mode=0666", "its mode lets group or others write it" },
 		{ "file = /etc/motd hi mode=0644", NULL },
 		{ "chmod = 0777 /etc", "its mode lets group or others write it" },
 		{ "chmod = 0755 /etc", NULL },
+		{ "dir = /run/nscd", "a `dir` there belongs to the session's user" },
+		{ "tmpfs = /run/systemd", "a tmpfs there is writable by others" },
+		{ "tmpfs = /run/systemd mode=0755", NULL },
 	};
 	struct identity who = ann();
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
