@@ -341,10 +341,15 @@ void describe_unsafe_creation(const struct fs_op *later, const struct fs_op *bin
 
 /* ---- Guest accounts: `home` and `private-tmp` become ops ---- */
 
+/* "%h", or "%h/" and the like: the same directory. */
+static bool is_home_token(const char *path)
+{
+	return strncmp(path, "%h", 2) == 0 && strspn(path + 2, "/") == strlen(path + 2);
+}
+
 static bool binds_home(const struct fs_op *op)
 {
-	return is_bind(op->type) && strcmp(op->source, "%h") == 0 &&
-	       strcmp(op->dest, "%h") == 0;
+	return is_bind(op->type) && is_home_token(op->source) && is_home_token(op->dest);
 }
 
 static void clear_op(struct fs_op *op, enum op_type type, const char *file, int line)

@@ -298,6 +298,8 @@ static void test_guest(void)
 		   "but fine inside a tmpfs home, which the user cannot race");
 	expect_ops(GUEST "ro-bind = /usr\nbind = %h\nhome = none\n", "ro-bind /usr;",
 		   "home = none: the bind of %h goes");
+	expect_ops(GUEST "ro-bind = /usr\nbind = %h/ %h//\nhome = none\n", "ro-bind /usr;",
+		   "home = none: so does a bind of %h/ at %h//");
 	char *none = plan_text(GUEST "bind = %h\nchdir = %h\nhome = none\n", "login");
 	tap_like(none, "chdir        (home, else /)", "home = none: chdir = %h falls back");
 	free(none);
