@@ -693,8 +693,43 @@ static void check_cgroup_limits(const struct section *s, struct diag_list *diags
 	}
 }
 
+static bool rule_sandboxed(const struct policy *policy, const struct section *s)
+{
+	struct plan plan;
+	struct diag_list ignored = { 0 };
+	plan_init(&plan);
+	rule_merge(policy, s, &plan, &ignored);
+	diag_free(&ignored);
+	bool sandboxed = plan.sandboxed;
+	plan_free(&plan);
+	return sandboxed;
+}
+
+/* getgrouplist cannot say that a name service backend (sssd, LDAP) was
+ * down: it reports the groups it found, so a [group] rule quietly fails
+ * to match and [default] takes the session. */
+static void check_group_fallback(const struct policy *policy, struct diag_list *diags)
+{
+	const struct section *fallback = NULL;
+	bool groups_confine = false;
+	for (size_t i = 0; i < policy->nsections; i++) {
+		const struct section *s = &policy->sections[i];
+		if (s->kind == SECTION_DEFAULT)
+			fallback = s;
+		else if (s->kind == SECTION_GROUP && !groups_confine)
+			groups_confine = rule_sandboxed(policy, s);
+	}
+	if (fallback && groups_confine && !rule_sandboxed(policy, fallback))
+		diag_add(diags, DIAG_WARNING, fallback->file, fallback->line,
+			 "[default] leaves sessions unconfined while [group] rules "
+			 "confine: when a name service backend is down, its groups go "
+			 "missing without an error and those users get in unconfined; "
+			 "confine by default and lift it by rule instead");
+}
+
 void policy_check_names(const struct policy *policy, struct diag_list *diags)
 {
+	check_group_fallback(policy, diags);
 	for (size_t i = 0; i < policy->nsections; i++) {
 		const struct section *s = &policy->sections[i];
 		if (s->kind == SECTION_USER) {

@@ -184,4 +184,14 @@ is "$RC" 2 "unknown commands are a usage error"
 run "$CTL" --version
 like "$OUT" "cocoonctl $(cat "$(dirname "$0")/../../VERSION")" "--version reports the version"
 
+# A [group] rule that confines over an unconfined [default]: a name
+# service backend that is down drops groups without an error.
+printf '[group users]\nprofile = default\n[default]\nsandbox = none\n' | policy_write cocoon.conf
+run "$CTL" check
+like "$OUT" "$CONF_DIR/cocoon.conf:3: warning: [default] leaves sessions unconfined while [group] rules confine" \
+	"an unconfined [default] under confining [group] rules is warned"
+printf '[group users]\nsandbox = none\n[default]\nprofile = default\n' | policy_write cocoon.conf
+run "$CTL" check
+unlike "$OUT" "leaves sessions unconfined" "the other way round is not"
+
 done_testing
