@@ -441,7 +441,8 @@ static bool owned_by_others(const struct stat *st)
  * chose. Every directory passed through and every link followed must be
  * root's and not writable by group or others; then root, resolving it
  * again later, reaches the same file. A missing component ends the walk
- * (the open fails later); anything past the limits counts as writable. */
+ * (the open fails later); any other error, or anything past the limits,
+ * counts as writable. */
 bool path_user_writable(const char *path)
 {
 	char done[PATH_MAX] = ""; /* resolved so far, no symlinks; "" is / */
@@ -475,8 +476,8 @@ bool path_user_writable(const char *path)
 		memcpy(done + have + 1, next, len);
 		done[have + 1 + len] = '\0';
 		next += len;
-		if (lstat(done, &st) < 0)
-			return false;
+		if (lstat(done, &st) < 0) /* what cannot be judged counts as the user's */
+			return errno != ENOENT && errno != ENOTDIR;
 		if (!S_ISLNK(st.st_mode)) {
 			if (owned_by_others(&st))
 				return true;
