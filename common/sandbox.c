@@ -1498,11 +1498,14 @@ const char *const sandbox_system_paths[] = {
 };
 
 /* Where root reads configuration and runs code from, and the sockets
- * its name service lookups and IPC trust (glibc asks nscd before any
- * NSS module). */
+ * its name service lookups and IPC trust (glibc asks nscd, at
+ * /var/run/nscd/socket, before any NSS module). */
 static const char *const code_paths[] = { "/etc", "/usr", "/lib", "/lib32", "/lib64",
 					  "/libx32", "/bin", "/sbin", "/run/nscd",
-					  "/run/systemd", "/run/dbus", NULL };
+					  "/run/systemd", "/run/dbus", "/var/run/nscd",
+					  "/var/run/systemd", "/var/run/dbus", NULL };
+#define CODE_PATHS_TEXT "/etc, /usr, /lib*, /bin, /sbin and the nscd, systemd " \
+	"and dbus directories of /run and /var/run"
 
 static bool under_code_path(const char *path)
 {
@@ -1529,15 +1532,75 @@ static char *symlink_target(const struct fs_op *op)
 	return xasprintf("%.*s/%s", (int)(slash - op->dest), op->dest, op->source);
 }
 
+/* PATH with "." and ".." taken away as written: the kernel does the same
+ * when no component is a symlink, and every symlink on the way is an op
+ * that is checked on its own. NULL when ".." climbs above "/". */
+static char *lexical_path(const char *path)
+{
+	char *out = xmalloc(strlen(path) + 2);
+	size_t len = 0;
+	for (const char *p = path; *p;) {
+		p += strspn(p, "/");
+		size_t n = strcspn(p, "/");
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (len == 0) {
+				free(out);
+				return NULL;
+			}
+			while (out[--len] != '/')
+				;
+		} else if (n > 0 && !(n == 1 && p[0] == '.')) {
+			out[len++] = '/';
+			memcpy(out + len, p, n);
+			len += n;
+		}
+		p += n;
+	}
+	if (len == 0)
+		out[len++] = '/';
+	out[len] = '\0';
+	return out;
+}
+
+/* A symlink at DEST, an ancestor of a path root reads: does each such
+ * path, reached through the link, stay among them? */
+static bool link_keeps_code_paths(const struct fs_op *op)
+{
+	char *raw = symlink_target(op), *target = lexical_path(raw);
+	free(raw);
+	bool kept = target != NULL;
+	for (const char *const *p = code_paths; kept && *p; p++) {
+		if (!path_is_under(*p, op->dest))
+			continue;
+		const char *rest = *p + (strcmp(op->dest, "/") == 0 ? 0 : strlen(op->dest));
+		char *through = xasprintf("%s%s", strcmp(target, "/") == 0 ? "" : target, rest);
+		kept = under_code_path(through);
+		free(through);
+	}
+	free(target);
+	return kept;
+}
+
+static bool covers_code_path(const char *dest)
+{
+	for (const char *const *p = code_paths; *p; p++)
+		if (path_is_under(*p, dest))
+			return true;
+	return false;
+}
+
 int sandbox_check_code_paths(const struct plan *plan, const char *reader,
 			     struct cc_error *err)
 {
 	for (size_t i = 0; i < plan->nops; i++) {
 		const struct fs_op *op = &plan->ops[i];
-		if (!under_code_path(op->dest))
+		/* At or below such a path, or above one (a writable /run or /
+		 * lets the user replace what is below it). */
+		bool below = under_code_path(op->dest);
+		if (!below && !covers_code_path(op->dest))
 			continue;
 		const char *why = NULL;
-		if (op->type == OP_DIR)
+		if (op->type == OP_DIR && strcmp(op->dest, "/") != 0)
 			why = "a `dir` there belongs to the session's user";
 		else if (op->type == OP_HOME_TMPFS)
 			why = "the home there (home = tmpfs) belongs to the session's user";
@@ -1550,15 +1613,16 @@ int sandbox_check_code_paths(const struct plan *plan, const char *reader,
 			 (op->has_mode ? (op->mode & 022) != 0
 				       : !is_listed(op->dest, sandbox_system_paths)))
 			why = "a tmpfs there is writable by others (give it mode=0755)";
-		else if (op->type == OP_SYMLINK) {
+		else if (op->type == OP_SYMLINK && below) {
 			char *target = symlink_target(op);
 			/* ".." could climb out: such a target counts as leaving. */
 			if (strstr(target, "..") || !under_code_path(target))
-				why = "a symlink there leads out of the paths root reads "
-				      "(/etc, /usr, /lib*, /bin, /sbin, /run/nscd, "
-				      "/run/systemd, /run/dbus)";
+				why = "a symlink there leads out of the paths root reads ("
+				      CODE_PATHS_TEXT ")";
 			free(target);
-		}
+		} else if (op->type == OP_SYMLINK && !link_keeps_code_paths(op))
+			why = "a symlink there takes paths root reads (" CODE_PATHS_TEXT
+			      ") elsewhere";
 		if (why)
 			return cc_fail(err, "%s:%d: %s %s: %s, and %s would read what "
 				       "the user puts there", op->file ? op->file : "?",

@@ -526,6 +526,17 @@ static void test_code_paths(void)
 		{ "dir = /run/nscd", "a `dir` there belongs to the session's user" },
 		{ "tmpfs = /run/systemd", "a tmpfs there is writable by others" },
 		{ "tmpfs = /run/systemd mode=0755", NULL },
+		/* Above those paths: a writable parent lets the user replace them. */
+		{ "tmpfs = /run", NULL }, /* root's 0755 at a system path */
+		{ "tmpfs = /run mode=0777", "a tmpfs there is writable by others" },
+		{ "chmod = 1777 /run", "its mode lets group or others write it" },
+		{ "chmod = 0777 /", "its mode lets group or others write it" },
+		{ "tmpfs = /var/run", "a tmpfs there is writable by others" },
+		{ "dir = /var/run/nscd", "a `dir` there belongs to the session's user" },
+		{ "symlink = /run/user/%U /var/run", "takes paths root reads" },
+		{ "symlink = /tmp /var", "takes paths root reads" },
+		{ "symlink = ../run /var/run", NULL },
+		{ "symlink = /run /var/run", NULL },
 	};
 	struct identity who = ann();
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
