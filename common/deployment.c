@@ -5,10 +5,10 @@
 #include <dirent.h>
 #include <limits.h>
 #include <pwd.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "resolve.h"
@@ -36,11 +36,13 @@ struct pam_line {
 	char module[PATH_MAX];
 	bool is_cocoon;
 	bool has_return; /* pam_cocoon's `return` argument */
+	int level;       /* 0 in the service's stack, +1 per substack */
 };
 
 struct stack {
 	struct pam_line *lines;
 	size_t count, cap;
+	int level; /* of the lines read now */
 };
 
 static void stack_free(struct stack *s)
@@ -100,7 +102,10 @@ static void stack_line(const char *dir, const char *path, int lineno, char *text
 	    !next_word(&cursor, module, sizeof(module)))
 		return;
 	if (strcmp(control, "include") == 0 || strcmp(control, "substack") == 0) {
+		bool sub = strcmp(control, "substack") == 0;
+		out->level += sub;
 		stack_read(dir, module, out, depth + 1, diags);
+		out->level -= sub;
 		return;
 	}
 	struct pam_line *l = ARRAY_PUSH(out->lines, out->count, out->cap);
@@ -111,6 +116,7 @@ static void stack_line(const char *dir, const char *path, int lineno, char *text
 	snprintf(l->control, sizeof(l->control), "%s", control);
 	snprintf(l->module, sizeof(l->module), "%s", module);
 	l->is_cocoon = module_is_cocoon(module);
+	l->level = out->level;
 	while (l->is_cocoon && next_word(&cursor, arg, sizeof(arg)))
 		l->has_return |= strcmp(arg, "return") == 0;
 }
@@ -181,33 +187,53 @@ static bool is_display_manager(const char *service)
 
 static bool control_fails_closed(const char *control)
 {
-	return strcmp(control, "required") == 0 || strcmp(control, "requisite") == 0;
+	return strcasecmp(control, "required") == 0 || strcasecmp(control, "requisite") == 0;
 }
 
-/* How many lines after it a control can skip: 0 none, SIZE_MAX when it
- * can end the stack with success (sufficient, or an action `done`), else
- * the longest jump of a [value=N] action. */
-static size_t control_skips(const char *control)
+/* Whether line I of the stack can make libpam pass over line TARGET, a
+ * later one: end the stack with success (sufficient, an action `done`:
+ * at its own level, so inside a substack only that substack) or jump
+ * over it (an action N skips N modules of its level, a substack counting
+ * as one; a jump past the end fails the stack instead). */
+static bool passes_over(const struct stack *s, size_t i, size_t target)
 {
-	if (strcmp(control, "sufficient") == 0)
-		return SIZE_MAX;
-	if (control[0] != '[')
-		return 0;
+	const struct pam_line *l = &s->lines[i];
+	if (strcasecmp(l->control, "sufficient") == 0)
+		return l->level <= s->lines[target].level;
+	if (l->control[0] != '[')
+		return false;
+	/* "value = action" as "value=action", as libpam reads it. */
+	char control[sizeof(l->control)];
+	size_t n = 0;
+	for (const char *c = l->control; *c; c++) {
+		if (isspace((unsigned char)*c) &&
+		    (c[1 + strspn(c + 1, " \t")] == '=' || (n > 0 && control[n - 1] == '=')))
+			continue;
+		control[n++] = *c;
+	}
+	control[n] = '\0';
 	size_t most = 0;
-	const char *p = control + 1;
-	while ((p = strchr(p, '='))) {
+	for (const char *p = control; (p = strchr(p, '='));) {
 		p++;
 		size_t len = strcspn(p, " \t]");
-		if (len == 4 && strncmp(p, "done", 4) == 0)
-			return SIZE_MAX;
+		if (len == 4 && strncasecmp(p, "done", 4) == 0 &&
+		    l->level <= s->lines[target].level)
+			return true;
 		if (len > 0 && strspn(p, "0123456789") == len) {
-			unsigned long n = strtoul(p, NULL, 10);
-			if (n > most)
-				most = n;
+			size_t jump = (size_t)strtoul(p, NULL, 10);
+			if (jump > most)
+				most = jump;
 		}
 		p += len;
 	}
-	return most;
+	size_t h = i;
+	while (h + 1 < s->count && s->lines[h + 1].level >= l->level && most > 0) {
+		do
+			h++;
+		while (h + 1 < s->count && s->lines[h + 1].level > l->level);
+		most--;
+	}
+	return most == 0 && h > i && target <= h;
 }
 
 /* What is wrong with one service's session stack; returns whether the
@@ -263,13 +289,12 @@ static bool check_service(const char *dir, const char *service,
 	 * over: it gets in unconfined. */
 	for (size_t i = 0; i < main_at; i++) {
 		const struct pam_line *l = &s.lines[i];
-		size_t skips = control_skips(l->control);
-		if (l->is_cocoon || skips == 0 || skips < main_at - i)
+		if (l->is_cocoon || !passes_over(&s, i, main_at))
 			continue;
 		diag_add(diags, DIAG_ERROR, l->file, l->line,
-			 "service %s: '%s' (%s) can %s " MODULE_NAME "'s confining line "
-			 "(%s:%d): that session gets in unconfined", service, l->control,
-			 l->module, skips == SIZE_MAX ? "end the stack before" : "jump over",
+			 "service %s: '%s' (%s) can end the stack before or jump over "
+			 MODULE_NAME "'s confining line (%s:%d): that session gets in "
+			 "unconfined", service, l->control, l->module,
 			 main_line->file, main_line->line);
 	}
 	if (main_at + 1 < s.count) {

@@ -88,6 +88,31 @@ session requisite pam_deny.so
 session required pam_permit.so
 session required $M
 EOF
+cat > "$pam/spaced" <<EOF
+session required $M return
+session [success = 1 default = ignore] pam_succeed_if.so user ingroup staff
+session Required $M
+EOF
+cat > "$pam/capital" <<EOF
+session required $M return
+session Sufficient pam_rootok.so
+session required $M
+EOF
+# A jump that lands on the confining line, one past the end (which fails
+# the stack), a sufficient inside a substack (which ends only that), and a
+# jump over a whole substack (one module) that lands before pam_cocoon.
+cat > "$pam/harmless" <<EOF
+session required $M return
+session [success=1 default=ignore] pam_succeed_if.so user ingroup staff
+session required pam_unix.so
+session [success=9 default=ignore] pam_succeed_if.so user ingroup wheel
+session substack harmless-sub
+session [success=1 default=ignore] pam_succeed_if.so user ingroup audio
+session substack harmless-sub
+session required pam_limits.so
+session required $M
+EOF
+printf 'session sufficient pam_rootok.so\nsession required pam_env.so\n' > "$pam/harmless-sub"
 cp "$pam/good" "$pam/good.dpkg-old"
 printf '/bin/sh\n/bin/bash\n' > "$img/etc/shells"
 touch "$img/var/spool/cron/crontabs/ccadm1" "$img/var/spool/cron/crontabs/ccadm2"
@@ -111,11 +136,17 @@ like "$OUT" "$pam/noreturn:2: warning: service noreturn has no 'session required
 	"a stack without the return line is warned"
 like "$OUT" "$pam/lightdm:2: error: service lightdm is a display manager" \
 	"a display manager's stack is refused (continued line read whole)"
-like "$OUT" "$pam/skipped:2: error: service skipped: 'sufficient' (pam_rootok.so) can end the stack before pam_cocoon.so's confining line" \
+like "$OUT" "$pam/skipped:2: error: service skipped: 'sufficient' (pam_rootok.so) can end the stack before or jump over pam_cocoon.so's confining line" \
 	"a sufficient line above the confining line is an error"
-like "$OUT" "$pam/jumped:2: error: service jumped: '[success=2 default=ignore]' (pam_succeed_if.so) can jump over" \
+like "$OUT" "$pam/jumped:2: error: service jumped: '[success=2 default=ignore]' (pam_succeed_if.so) can end" \
 	"a jump over the confining line is an error"
+like "$OUT" "$pam/spaced:2: error: service spaced: '[success = 1 default = ignore]'" \
+	"so is one written with spaces around '=', as libpam reads it"
+like "$OUT" "$pam/capital:2: error: service capital: 'Sufficient'" "and a control in capitals"
+unlike "$OUT" "service spaced: 'Required'" "(a confining line in capitals is required all the same)"
 unlike "$OUT" "service shortjump" "a jump that lands before it is not"
+unlike "$OUT" "service harmless" \
+	"nor one landing on it, one past the end, a sufficient in a substack, a jump over a substack"
 like "$OUT" "warning: confined user ccadm1 has a crontab" "a confined user's crontab is warned"
 unlike "$OUT" "user ccadm2 has a crontab" "an unconfined user's crontab is not"
 like "$OUT" "warning: confined user ccadm3 has lingering enabled" \
@@ -126,7 +157,7 @@ run "$CTL" check --pam --root "$img"
 like "$OUT" "user ccadm3 logs in through cocoon-shell, and $img/etc/shells lists it" \
 	"cocoon-shell listed in /etc/shells is warned (chsh would let the user out)"
 rm -f "$pam/common-session" "$pam"/late "$pam"/late2 "$pam"/soft "$pam"/dashed "$pam"/lightdm \
-	"$pam"/skipped "$pam"/jumped
+	"$pam"/skipped "$pam"/jumped "$pam"/spaced "$pam"/capital
 run "$CTL" check --pam --root "$img"
 is "$RC" 0 "with the errors gone, warnings alone exit 0"
 run "$CTL" check --root "$img"
