@@ -705,26 +705,48 @@ static bool rule_sandboxed(const struct policy *policy, const struct section *s)
 	return sandboxed;
 }
 
+static bool service_allowed(const struct section *s, const char *service);
+
+/* Every service INNER's rule applies to, OUTER's does too. */
+static bool services_cover(const struct section *outer, const struct section *inner)
+{
+	if (!find_directive(outer, D_SERVICE))
+		return true;
+	const struct directive *d = find_directive(inner, D_SERVICE);
+	if (!d)
+		return false;
+	for (size_t i = 0; i < d->nwords; i++)
+		if (!service_allowed(outer, d->words[i]))
+			return false;
+	return true;
+}
+
 /* getgrouplist cannot say that a name service backend (sssd, LDAP) was
  * down: it reports the groups it found, so a [group] rule quietly fails
- * to match and [default] takes the session. */
+ * to match and [default] takes the session, or no rule on a service
+ * [default] does not list. */
 static void check_group_fallback(const struct policy *policy, struct diag_list *diags)
 {
 	const struct section *fallback = NULL;
-	bool groups_confine = false;
+	for (size_t i = 0; i < policy->nsections; i++)
+		if (policy->sections[i].kind == SECTION_DEFAULT)
+			fallback = &policy->sections[i];
+	if (!fallback)
+		return;
+	bool confined = rule_sandboxed(policy, fallback);
 	for (size_t i = 0; i < policy->nsections; i++) {
 		const struct section *s = &policy->sections[i];
-		if (s->kind == SECTION_DEFAULT)
-			fallback = s;
-		else if (s->kind == SECTION_GROUP && !groups_confine)
-			groups_confine = rule_sandboxed(policy, s);
-	}
-	if (fallback && groups_confine && !rule_sandboxed(policy, fallback))
+		if (s->kind != SECTION_GROUP || !rule_sandboxed(policy, s) ||
+		    (confined && services_cover(fallback, s)))
+			continue;
 		diag_add(diags, DIAG_WARNING, fallback->file, fallback->line,
-			 "[default] leaves sessions unconfined while [group] rules "
-			 "confine: when a name service backend is down, its groups go "
-			 "missing without an error and those users get in unconfined; "
-			 "confine by default and lift it by rule instead");
+			 "[default] %s while [group %s] confines: when a name service "
+			 "backend is down, its groups go missing without an error and "
+			 "those users get in unconfined; confine by default and lift it "
+			 "by rule instead", confined ? "does not cover every service"
+			 : "leaves sessions unconfined", s->name);
+		return;
+	}
 }
 
 void policy_check_names(const struct policy *policy, struct diag_list *diags)

@@ -188,10 +188,19 @@ like "$OUT" "cocoonctl $(cat "$(dirname "$0")/../../VERSION")" "--version report
 # service backend that is down drops groups without an error.
 printf '[group users]\nprofile = default\n[default]\nsandbox = none\n' | policy_write cocoon.conf
 run "$CTL" check
-like "$OUT" "$CONF_DIR/cocoon.conf:3: warning: [default] leaves sessions unconfined while [group] rules confine" \
+like "$OUT" "$CONF_DIR/cocoon.conf:3: warning: [default] leaves sessions unconfined while [group users] confines" \
 	"an unconfined [default] under confining [group] rules is warned"
+printf '[group users]\nprofile = default\n[default]\nservice = sshd\nprofile = default\n' |
+	policy_write cocoon.conf
+run "$CTL" check
+like "$OUT" "warning: [default] does not cover every service while [group users] confines" \
+	"so is a [default] for fewer services than the [group] rule"
 printf '[group users]\nsandbox = none\n[default]\nprofile = default\n' | policy_write cocoon.conf
 run "$CTL" check
-unlike "$OUT" "leaves sessions unconfined" "the other way round is not"
+unlike "$OUT" "while [group" "the other way round is not"
+printf '[group users]\nservice = sshd\nprofile = default\n[default]\nservice = sshd su\nprofile = default\n' |
+	policy_write cocoon.conf
+run "$CTL" check
+unlike "$OUT" "while [group" "nor a [default] covering the group rule's services"
 
 done_testing
