@@ -38,6 +38,9 @@ int main(void)
 	shells("bash /bin/fish\n# /bin/tcsh\n");
 	tap_ok(shells_lists(path, "/bin/fish"), "the word starts at the first '/'");
 	tap_ok(!shells_lists(path, "/bin/tcsh"), "a '#' before it hides it");
+	shells("# no shell here\n\n");
+	tap_ok(shells_lists(path, "/bin/sh") && !shells_lists(path, "/bin/bash"),
+	       "a file listing none: /bin/sh and /bin/csh, as later glibc reads it");
 	unlink(path);
 	tap_ok(shells_lists(path, "/bin/sh") && shells_lists(path, "/bin/csh") &&
 	       !shells_lists(path, "/bin/bash"),
