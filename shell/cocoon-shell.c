@@ -114,7 +114,9 @@ static void reset_signals(void)
 /* Privileged setup runs with known limits; the caller's come back for
  * the session itself (pam_limits may have set them for this login). Hard
  * limits are only ever raised here: lowering one now would make the
- * restore a raise, which the session process may no longer do. */
+ * restore a raise, which the session process may no longer do. Without
+ * CAP_SYS_RESOURCE (some containers) a hard limit stays, and the soft
+ * one goes as far as it. */
 static void set_at_least(int resource, rlim_t soft, const struct rlimit *caller)
 {
 	struct rlimit lim = *caller;
@@ -123,7 +125,21 @@ static void set_at_least(int resource, rlim_t soft, const struct rlimit *caller)
 	if (lim.rlim_max != RLIM_INFINITY &&
 	    (lim.rlim_cur == RLIM_INFINITY || lim.rlim_max < lim.rlim_cur))
 		lim.rlim_max = lim.rlim_cur;
-	setrlimit(resource, &lim);
+	if (setrlimit(resource, &lim) < 0)
+		setrlimit(resource, &(struct rlimit){ caller->rlim_max, caller->rlim_max });
+}
+
+/* What the privileged part needs at the least: below it, it would die
+ * half way (SIGXFSZ writing the session record, say) instead of refusing. */
+static void require(int resource, const char *name, rlim_t least)
+{
+	struct rlimit now;
+	if (getrlimit(resource, &now) == 0 &&
+	    (now.rlim_cur == RLIM_INFINITY || now.rlim_cur >= least))
+		return;
+	die("the caller's %s limit (%llu, and cocoon-shell may not raise it) is "
+	    "below the %llu it needs", name, (unsigned long long)now.rlim_cur,
+	    (unsigned long long)least);
 }
 
 static void take_rlimits(struct rlimit saved[RLIM_NLIMITS])
@@ -139,6 +155,10 @@ static void take_rlimits(struct rlimit saved[RLIM_NLIMITS])
 	set_at_least(RLIMIT_STACK, 8 << 20, &saved[RLIMIT_STACK]);
 	set_at_least(RLIMIT_NPROC, RLIM_INFINITY, &saved[RLIMIT_NPROC]);
 	set_at_least(RLIMIT_MEMLOCK, 8 << 20, &saved[RLIMIT_MEMLOCK]);
+	set_at_least(RLIMIT_CPU, RLIM_INFINITY, &saved[RLIMIT_CPU]);
+	require(RLIMIT_FSIZE, "file size", 1 << 20);
+	require(RLIMIT_NOFILE, "open files", 64);
+	require(RLIMIT_STACK, "stack size", 1 << 20);
 }
 
 static bool is_self(const char *path)

@@ -251,6 +251,18 @@ MARK" "$lim: the session runs confined" ;;
 	esac
 done
 
+# A file size limit cocoon-shell may not raise (a hard one, where root
+# lacks CAP_SYS_RESOURCE as in some containers): refused before anything
+# is written, not killed by SIGXFSZ half way with a record left behind.
+records=$COCOON_ROOT/run/cocoon
+before=$(ls -A "$records" 2>/dev/null | wc -l)
+outside "ulimit -f 0; $SHELL_BIN -c '$confined' 2>&1; echo RC=\$?"
+case "$OUT" in
+*cocoon-init*) like "$OUT" "MARK" "ulimit -f 0: raised, and the session runs confined" ;;
+*) like "$OUT" "file size limit (0, and cocoon-shell may not raise it)" "ulimit -f 0: refused with the reason" ;;
+esac
+is "$(ls -A "$records" 2>/dev/null | wc -l)" "$before" "ulimit -f 0: no record is left behind"
+
 # --- 10b. a policy of the user's own
 printf '[default]\nsandbox = none\n' > "$H/t/evil.conf"
 chown $U "$H/t/evil.conf"
