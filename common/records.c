@@ -296,8 +296,18 @@ static void sweep_stale(int dir)
 		char id[RECORD_ID_MAX + 1];
 		struct live_record rec;
 		struct cc_error err;
-		if (!entry_id(e->d_name, id) || read_named(dir, e->d_name, id, &rec, &err) < 0)
+		if (!entry_id(e->d_name, id))
 			continue;
+		if (read_named(dir, e->d_name, id, &rec, &err) < 0) {
+			/* Never finished (its writer killed half way): a writer
+			 * publishes within milliseconds, not minutes. */
+			struct stat st;
+			if (e->d_name[0] == '.' &&
+			    fstatat(dir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    S_ISREG(st.st_mode) && time(NULL) - st.st_mtime > 60)
+				unlinkat(dir, e->d_name, 0);
+			continue;
+		}
 		int pidfd;
 		if (record_attach(&rec, &pidfd, &err) == 0)
 			unlinkat(dir, e->d_name, 0);

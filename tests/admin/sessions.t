@@ -279,6 +279,10 @@ sed -i -e "s/^start=.*/start=$(cut -d' ' -f22 "/proc/$unrelated/stat")/" \
 	-e "s/^pidns=.*/pidns=$(stat -L -c %i "/proc/$unrelated/ns/pid")/" \
 	-e "s/^mntns=.*/mntns=$(stat -L -c %i "/proc/$unrelated/ns/mnt")/" "$RECORDS/deadbeef05"
 mv "$RECORDS/deadbeef05" "$RECORDS/.deadbeef05.new"
+# Empty: its writer killed before the first byte (a file size limit).
+: > "$RECORDS/.deadbeef07.new"
+touch -d '-2 minutes' "$RECORDS/.deadbeef07.new"
+: > "$RECORDS/.deadbeef08.new"
 run "$CTL" run --user ccsn1 -- true
 is "$RC" 0 "a session runs and ends"
 [ ! -e "$RECORDS/.deadbeef04.new" ]
@@ -287,7 +291,11 @@ ok $? "its end sweeps the unpublished record of a dead pid 1"
 ok $? "and the published record of a dead pid 1"
 [ -e "$RECORDS/.deadbeef05.new" ]
 ok $? "control: one whose pid 1 lives stays"
-rm -f "$RECORDS/.deadbeef05.new"
+[ ! -e "$RECORDS/.deadbeef07.new" ]
+ok $? "an empty unpublished record minutes old is swept"
+[ -e "$RECORDS/.deadbeef08.new" ]
+ok $? "control: a fresh one (being written) stays"
+rm -f "$RECORDS/.deadbeef05.new" "$RECORDS/.deadbeef08.new"
 
 # --- forged records and a loosened directory
 forge deadbeef03 "$unrelated"
