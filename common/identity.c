@@ -75,12 +75,20 @@ static int fill_from_passwd(const struct passwd *pw, enum identity_groups when,
 	return 0;
 }
 
-int identity_lookup(const char *user, enum identity_groups when,
-		    struct identity *who, struct cc_error *err)
+/* USER by name; with UID_FALLBACK, a numeric USER that no account has as
+ * its name is taken as a uid. */
+static int lookup_name(const char *user, bool uid_fallback, enum identity_groups when,
+		       struct identity *who, struct cc_error *err)
 {
 	struct passwd pw, *res = NULL;
 	char buf[16384];
 	int rc = getpwnam_r(user, &pw, buf, sizeof(buf), &res);
+	if (!res && !rc && uid_fallback && user[0] &&
+	    strspn(user, "0123456789") == strlen(user) && strlen(user) < 11) {
+		unsigned long uid = strtoul(user, NULL, 10);
+		if (uid <= 0xfffffffeUL)
+			return identity_lookup_uid((uid_t)uid, when, who, err);
+	}
 	if (!res) {
 		if (rc)
 			return cc_fail(err, "looking up user '%s': %s", user, strerror(rc));
@@ -89,18 +97,16 @@ int identity_lookup(const char *user, enum identity_groups when,
 	return fill_from_passwd(res, when, who, err);
 }
 
+int identity_lookup(const char *user, enum identity_groups when,
+		    struct identity *who, struct cc_error *err)
+{
+	return lookup_name(user, false, when, who, err);
+}
+
 int identity_lookup_name_or_uid(const char *arg, enum identity_groups when,
 				struct identity *who, struct cc_error *err)
 {
-	struct passwd pw, *res = NULL;
-	char buf[16384];
-	if (getpwnam_r(arg, &pw, buf, sizeof(buf), &res) == 0 && !res && arg[0] &&
-	    strspn(arg, "0123456789") == strlen(arg) && strlen(arg) < 11) {
-		unsigned long uid = strtoul(arg, NULL, 10);
-		if (uid <= 0xfffffffeUL)
-			return identity_lookup_uid((uid_t)uid, when, who, err);
-	}
-	return identity_lookup(arg, when, who, err);
+	return lookup_name(arg, true, when, who, err);
 }
 
 int identity_lookup_uid(uid_t uid, enum identity_groups when,

@@ -73,6 +73,16 @@ static int fs_default(struct build *b)
 
 /* Where root-owned tmpfs without mode= get 0755 in service mode rather
  * than the sticky, world-writable mode of a /tmp. */
+static bool is_system_path(const char *dest);
+
+unsigned mounts_tmpfs_mode(const struct fs_op *op, bool service)
+{
+	if (op->has_mode)
+		return op->mode;
+	/* Root's in service mode: a /tmp without mode= must stay usable. */
+	return service && !is_system_path(op->dest) ? 01777 : 0755;
+}
+
 static bool is_system_path(const char *dest)
 {
 	static const char *const sys[] = { "/", "/run", "/var", "/dev", "/etc",
@@ -475,11 +485,7 @@ static int op_tmpfs(struct build *b, const struct fs_op *op)
 	int dst AUTOCLOSE = open_dest(b, op->dest, MAKE_DIR);
 	if (dst < 0)
 		return -1;
-	unsigned mode = op->has_mode ? op->mode : 0755;
-	/* Root's in service mode: a /tmp without mode= must stay usable. */
-	if (b->service && !op->has_mode && !is_system_path(op->dest))
-		mode = 01777;
-	int mnt AUTOCLOSE = tmpfs_new(b, size, mode, NULL);
+	int mnt AUTOCLOSE = tmpfs_new(b, size, mounts_tmpfs_mode(op, b->service), NULL);
 	if (mnt < 0)
 		return -1;
 	return attach(b, mnt, dst, op->dest);

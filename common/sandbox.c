@@ -1515,14 +1515,6 @@ static bool under_code_path(const char *path)
 	return false;
 }
 
-static bool is_listed(const char *path, const char *const *paths)
-{
-	for (const char *const *p = paths; *p; p++)
-		if (strcmp(path, *p) == 0)
-			return true;
-	return false;
-}
-
 /* A symlink's target as an absolute path, for the symlink at DEST. */
 static char *symlink_target(const struct fs_op *op)
 {
@@ -1607,11 +1599,7 @@ int sandbox_check_code_paths(const struct plan *plan, const char *reader,
 		else if ((op->type == OP_FILE || op->type == OP_CHMOD) && op->has_mode &&
 			 (op->mode & 022))
 			why = "its mode lets group or others write it";
-		/* Without mode=, a service-mode tmpfs is 01777 except at a
-		 * system path itself (mounts.c). */
-		else if (op->type == OP_TMPFS &&
-			 (op->has_mode ? (op->mode & 022) != 0
-				       : !is_listed(op->dest, sandbox_system_paths)))
+		else if (op->type == OP_TMPFS && (mounts_tmpfs_mode(op, true) & 022))
 			why = "a tmpfs there is writable by others (give it mode=0755)";
 		else if (op->type == OP_SYMLINK && below) {
 			char *target = symlink_target(op);
