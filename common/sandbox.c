@@ -216,6 +216,11 @@ struct run {
 	 * second at which cocoon-init ends it (0: never). */
 	struct cgroup *cgroup;
 	long long deadline;
+	/* Run mode, with a pid namespace and no cgroup: the write end of a
+	 * pipe on which pid 1 reports the session's status once it has
+	 * reaped every other process (-1: none; the caller then waits for
+	 * pid 1 itself). */
+	int status_fd;
 };
 
 /* ---- Session limits ---- */
@@ -621,6 +626,16 @@ fail:
 
 /* ---- pid 1 ---- */
 
+/* Close every descriptor but KEEP (-1: all). */
+static int close_all_but(int keep)
+{
+	if (keep < 0)
+		return close_range(0, ~0U, 0);
+	if (keep > 0 && close_range(0, (unsigned)keep - 1, 0) < 0)
+		return -1;
+	return close_range((unsigned)keep + 1, ~0U, 0);
+}
+
 static _Noreturn void pid1(struct run *run)
 {
 	struct cc_error err = { "" };
@@ -682,11 +697,11 @@ static _Noreturn void pid1(struct run *run)
 		 * stays the caller's. */
 		prctl(PR_SET_NAME, "cocoon-init", 0, 0, 0);
 		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-		if (close_range(0, ~0U, 0) < 0) {
+		if (close_all_but(run->status_fd) < 0) {
 			cc_fail_errno(&err, "closing descriptors");
 			child_fail(run, &err);
 		}
-		session_init(pid, -1, run->deadline);
+		session_init(pid, -1, run->deadline, run->status_fd);
 	}
 	/* The write end survives the exec; cocoon-init closes it (with every
 	 * other descriptor) once loaded. */
@@ -897,19 +912,23 @@ static enum msg_result read_message(struct supervisor *s)
 }
 
 /* Wait for the child while relaying messages and signals; returns its
- * wait status. */
+ * wait status. With STATUS_FD (-1: none), the status pid 1 reports there
+ * once every other process is reaped ends the wait: pid 1's own end,
+ * which tears its mount namespace down (an RCU grace period, half a
+ * millisecond), is then not waited for. */
 static int supervise(struct run *run, struct supervisor *s, pid_t pid,
-		     int pidfd, int *wstatus, struct cc_error *err)
+		     int pidfd, int status_fd, int *wstatus, struct cc_error *err)
 {
 	sigset_t wait_mask = run->saved.mask;
 	for (size_t i = 0; i < NFORWARDED; i++)
 		sigdelset(&wait_mask, forwarded[i]);
-	struct pollfd pfd[2] = { { s->sock, POLLIN, 0 }, { pidfd, POLLIN, 0 } };
-	bool exited = false;
+	struct pollfd pfd[3] = { { s->sock, POLLIN, 0 }, { pidfd, POLLIN, 0 },
+				 { status_fd, POLLIN, 0 } };
+	bool exited = false, reported = false;
 	int rc = 0;
 	while (!exited) {
-		pfd[0].revents = pfd[1].revents = 0;
-		if (ppoll(pfd, 2, NULL, &wait_mask) < 0 && errno != EINTR) {
+		pfd[0].revents = pfd[1].revents = pfd[2].revents = 0;
+		if (ppoll(pfd, 3, NULL, &wait_mask) < 0 && errno != EINTR) {
 			rc = cc_fail_errno(err, "waiting for the sandbox");
 			sys_pidfd_send_signal(pidfd, SIGKILL);
 			break;
@@ -923,7 +942,8 @@ static int supervise(struct run *run, struct supervisor *s, pid_t pid,
 			enum msg_result m = read_message(s);
 			if (m == MSG_EOF || m == MSG_FAIL)
 				pfd[0].fd = -1;
-			if (m == MSG_EOF && !s->have_error && !pfd[1].revents) {
+			if (m == MSG_EOF && !s->have_error && !pfd[1].revents &&
+			    !pfd[2].revents) {
 				s->recorded = record_write(s->plan, s->session_id, pid, pidfd,
 							   &s->record_err) == 0;
 				/* Without its record a session is not run; but a
@@ -937,12 +957,28 @@ static int supervise(struct run *run, struct supervisor *s, pid_t pid,
 					sys_pidfd_send_signal(pidfd, SIGKILL);
 			}
 		}
+		if (pfd[2].fd >= 0 && pfd[2].revents) {
+			unsigned char status;
+			ssize_t n = read(status_fd, &status, 1);
+			if (n == 1) {
+				*wstatus = W_EXITCODE(status, 0);
+				reported = exited = true;
+			} else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+				pfd[2].fd = -1; /* pid 1 died without a word */
+			}
+		}
 		if (pfd[1].revents)
 			exited = true;
 	}
-	while (waitpid(pid, wstatus, 0) < 0)
+	/* Reported: pid 1 is on its way out; whoever inherits it reaps it
+	 * if it is not gone yet. */
+	int ignored;
+	while (!reported && waitpid(pid, wstatus, 0) < 0)
 		if (errno != EINTR)
 			return cc_fail_errno(err, "waitpid");
+	if (reported && waitpid(pid, &ignored, WNOHANG) < 0) {
+		/* Nothing to do: reaped or not, it is no longer ours to wait for. */
+	}
 	/* What was sent just before the end is still queued. */
 	while (pfd[0].fd >= 0 && read_message(s) == MSG_DONE)
 		;
@@ -1016,17 +1052,27 @@ static int run_sandbox(const struct sandbox_request *req,
 		return -1;
 
 	struct run run = { .req = req, .plan = plan, .caller = getpid(),
-			   .sock = -1, .initfd = -1, .ready = -1, .who = who };
+			   .sock = -1, .initfd = -1, .ready = -1, .who = who,
+			   .status_fd = -1 };
 	/* The filter is built here, as root on the host: a `seccomp = FILE`
 	 * is read from the host, and its errors come before any namespace
 	 * exists. Loading it later is one system call. */
 	if (!(run.filter = seccomp_prepare(plan, err)))
 		return -1;
-	int sv[2] = { -1, -1 };
+	int sv[2] = { -1, -1 }, ended[2] = { -1, -1 };
 	run.pid_ns = plan->namespaces & NS_PID;
 	if (open_reports(&run, sv, err) < 0 || limits_prepare(&run, true, err) < 0 ||
 	    FAULT("clone", err) < 0)
 		goto early_fail;
+	/* A cgroup can only be removed once pid 1 has left it: then its
+	 * end is waited for. */
+	if (run.pid_ns && !run.cgroup) {
+		if (pipe2(ended, O_CLOEXEC) < 0) {
+			cc_fail_errno(err, "pipe");
+			goto early_fail;
+		}
+		run.status_fd = ended[1];
+	}
 
 	unsigned long others = other_namespaces(plan);
 	unsigned long long flags = CLONE_NEWNS;
@@ -1042,6 +1088,8 @@ static int run_sandbox(const struct sandbox_request *req,
 	pid_t pid = clone_child(flags, &pidfd);
 	if (pid == 0) {
 		close(sv[0]);
+		if (ended[0] >= 0)
+			close(ended[0]);
 		struct cc_error cgerr = { "" };
 		if (cgroup_enter_self(run.cgroup, &cgerr) < 0)
 			child_fail(&run, &cgerr);
@@ -1053,6 +1101,8 @@ static int run_sandbox(const struct sandbox_request *req,
 		session(&run);
 	}
 	close(sv[1]);
+	if (ended[1] >= 0)
+		close(ended[1]);
 	/* The child moved itself in with its own copies. */
 	cgroup_close_procs(run.cgroup);
 
@@ -1062,7 +1112,7 @@ static int run_sandbox(const struct sandbox_request *req,
 	if (pid < 0)
 		cc_fail_errno(err, "clone");
 	else
-		rc = supervise(&run, &s, pid, pidfd, &wstatus, err);
+		rc = supervise(&run, &s, pid, pidfd, ended[0], &wstatus, err);
 	record_remove(req->session_id);
 	if (pid > 0 && !s.recorded && !s.have_error && s.record_err.msg[0]) {
 		*err = s.record_err;
@@ -1070,6 +1120,8 @@ static int run_sandbox(const struct sandbox_request *req,
 	}
 	signals_restore(&run.saved);
 	close(sv[0]);
+	if (ended[0] >= 0)
+		close(ended[0]);
 	if (pidfd >= 0)
 		close(pidfd);
 	seccomp_filter_free(run.filter);
@@ -1094,6 +1146,10 @@ early_fail:
 	if (sv[0] >= 0) {
 		close(sv[0]);
 		close(sv[1]);
+	}
+	if (ended[0] >= 0) {
+		close(ended[0]);
+		close(ended[1]);
 	}
 	seccomp_filter_free(run.filter);
 	cgroup_destroy(run.cgroup);
@@ -1309,7 +1365,7 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 
 	struct run run = { .req = req, .plan = plan, .caller = getpid(),
 			   .sock = -1, .initfd = -1, .ready = -1,
-			   .service_pidfd = -1 };
+			   .service_pidfd = -1, .status_fd = -1 };
 	if (!(run.filter = seccomp_prepare(plan, err)))
 		return -1;
 	struct service_setup setup = { .launcher = req->launcher_path,

@@ -23,6 +23,10 @@ static int relay(int status)
 	return 255;
 }
 
+/* Where the session's status goes once every other process is reaped
+ * (-1: nowhere). */
+static int status_out = -1;
+
 /* Everything left in the namespace goes with the session. _exit: in run
  * mode this image is a copy of the caller's, whose stdio buffers and
  * atexit handlers are not this process's to run. */
@@ -31,6 +35,10 @@ static _Noreturn void end_all(int status)
 	kill(-1, SIGKILL);
 	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
 		;
+	unsigned char byte = (unsigned char)status;
+	if (status_out >= 0 && write(status_out, &byte, 1) != 1) {
+		/* The caller then waits for this process's end instead. */
+	}
 	_exit(status);
 }
 
@@ -58,9 +66,11 @@ static int deadline_step(long long *deadline, int *hung_up, int status)
 	return GRACE * 1000;
 }
 
-_Noreturn void session_init(pid_t main_pid, int service_fd, long long deadline)
+_Noreturn void session_init(pid_t main_pid, int service_fd, long long deadline,
+			    int status_fd)
 {
 	bool hold = main_pid < 0;
+	status_out = status_fd;
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	/* Handled signals stay blocked and are taken with sigwaitinfo (or
 	 * a signalfd); the rest are ignored. */

@@ -13,11 +13,15 @@
  * killing whatever is left. MAIN_PID -1 holds instead: no main process,
  * the end comes with SIGKILL or when the process behind the pidfd
  * SERVICE_FD ends. DEADLINE: a CLOCK_BOOTTIME second at which the session
- * is hung up and, two seconds later, ended (0: none).
+ * is hung up and, two seconds later, ended (0: none). STATUS_FD (-1:
+ * none): the status, one byte, is written there once every other process
+ * is reaped, before this one's own end, which takes a while (its mount
+ * namespace is torn down).
  *
  * The caller is pid 1, has every signal blocked (none sent meanwhile is
- * lost) and holds no descriptor but SERVICE_FD. Never returns; reads no
- * file. */
-_Noreturn void session_init(pid_t main_pid, int service_fd, long long deadline);
+ * lost) and holds no descriptor but SERVICE_FD and STATUS_FD. Never
+ * returns; reads no file. */
+_Noreturn void session_init(pid_t main_pid, int service_fd, long long deadline,
+			    int status_fd);
 
 #endif

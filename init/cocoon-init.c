@@ -75,5 +75,5 @@ int main(int argc, char **argv)
 		if (*end || deadline <= 0)
 			return 127;
 	}
-	session_init(-1, (int)service, deadline);
+	session_init(-1, (int)service, deadline, -1);
 }
