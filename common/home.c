@@ -64,6 +64,10 @@ static int copy_error(const char *path, struct cc_error *err)
 	return cc_fail_errno(err, "copying the skeleton's %s", path);
 }
 
+/* Not inlined: its 64 KiB buffer would then sit in every level of
+ * copy_tree's recursion (17 of them: more than the 1 MiB stack service
+ * mode builds on). */
+__attribute__((noinline))
 static int copy_file(int dir, const char *name, const struct stat *st, int dst,
 		     const char *path, uid_t uid, gid_t gid, struct cc_error *err)
 {

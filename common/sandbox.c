@@ -16,8 +16,9 @@
  *
  * Without a pid namespace the caller's child, cloned into all the
  * namespaces at once, is the session process. Service mode (below) runs
- * pid 1 differently: it execs cocoon-init, so that it holds none of the
- * service's memory.
+ * pid 1 differently: it execs cocoon-init at once, so that it holds none
+ * of the service's memory, and cocoon-init creates the other namespaces;
+ * the service's helper makes pid 2.
  *
  * The session process, in order: dumpable off; mount propagation
  * private; the user's groups and fsuid/fsgid for the build; the root
@@ -80,6 +81,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -310,7 +312,17 @@ static int join_namespaces(struct run *run, struct cc_error *err)
 		return 0;
 	run->joined = true;
 	char c = 0;
-	if (read_ready(run->ready, &c) != 1 || c != 'n')
+	if (read_ready(run->ready, &c) != 1)
+		return cc_fail(err, "pid 1 did not create the namespaces");
+	if (c == 'e') {
+		/* cocoon-init's failure: 'e' and the error number. */
+		char number[16] = "";
+		ssize_t n = read(run->ready, number, sizeof(number) - 1);
+		int e = n > 0 ? atoi(number) : 0;
+		return cc_fail(err, "pid 1 could not create the namespaces: %s",
+			       e > 0 ? strerror(e) : "no reason given");
+	}
+	if (c != 'n')
 		return cc_fail(err, "pid 1 did not create the namespaces");
 	if (!run->late_ns)
 		return 0;
@@ -636,15 +648,15 @@ static int close_all_but(int keep)
 	return close_range((unsigned)keep + 1, ~0U, 0);
 }
 
+/* Run mode's pid 1 (service mode's is cocoon-init, see start_helper). */
 static _Noreturn void pid1(struct run *run)
 {
 	struct cc_error err = { "" };
 	if (child_begin(&err) < 0)
 		child_fail(run, &err);
 	/* The session ends with the caller. The caller may have died before
-	 * this: its end of the socket is then closed. (In service mode the
-	 * parent is a helper that exits at once; sandbox_end kills pid 1.) */
-	if (!run->service && prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0) {
+	 * this: its end of the socket is then closed. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0) {
 		cc_fail_errno(&err, "PR_SET_PDEATHSIG");
 		child_fail(run, &err);
 	}
@@ -688,41 +700,18 @@ static _Noreturn void pid1(struct run *run)
 	sigset_t all;
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
-	if (!run->service) {
-		/* Run mode: this image, a copy of the caller's, is pid 1; no
-		 * exec, so nothing is loaded and the session process may
-		 * pivot at once: closing every descriptor (the ready pipe's
-		 * end among them) tells it so, once pid 1 is not dumpable.
-		 * Named as in service mode (ps, pgrep); its command line
-		 * stays the caller's. */
-		prctl(PR_SET_NAME, "cocoon-init", 0, 0, 0);
-		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-		if (close_all_but(run->status_fd) < 0) {
-			cc_fail_errno(&err, "closing descriptors");
-			child_fail(run, &err);
-		}
-		session_init(pid, -1, run->deadline, run->status_fd);
-	}
-	/* The write end survives the exec; cocoon-init closes it (with every
-	 * other descriptor) once loaded. */
-	if (fcntl(ready[1], F_SETFD, 0) < 0) {
-		cc_fail_errno(&err, "preparing cocoon-init");
+	/* This image, a copy of the caller's, is pid 1; no exec, so nothing
+	 * is loaded and the session process may pivot at once: closing
+	 * every descriptor (the ready pipe's end among them) tells it so,
+	 * once pid 1 is not dumpable. Named as in service mode (ps, pgrep);
+	 * its command line stays the caller's. */
+	prctl(PR_SET_NAME, "cocoon-init", 0, 0, 0);
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	if (close_all_but(run->status_fd) < 0) {
+		cc_fail_errno(&err, "closing descriptors");
 		child_fail(run, &err);
 	}
-	/* The service's pidfd, the one descriptor cocoon-init keeps. */
-	if (fcntl(run->service_pidfd, F_SETFD, 0) < 0) {
-		cc_fail_errno(&err, "preparing cocoon-init");
-		child_fail(run, &err);
-	}
-	char service_fd[24], deadline[24];
-	snprintf(service_fd, sizeof(service_fd), "%d", run->service_pidfd);
-	snprintf(deadline, sizeof(deadline), "%lld", run->deadline);
-	char *argv[] = { (char *)"cocoon-init", (char *)"hold", service_fd,
-			 run->deadline ? deadline : NULL, NULL };
-	char *envp[] = { NULL };
-	execveat(run->initfd, "", argv, envp, AT_EMPTY_PATH);
-	cc_fail_errno(&err, "exec cocoon-init (%s)", run->req->init_path);
-	child_fail(run, &err);
+	session_init(pid, -1, run->deadline, run->status_fd);
 }
 
 /* ---- The caller ---- */
@@ -1179,11 +1168,13 @@ int sandbox_run(const struct sandbox_request *req, int *status,
 /* ---- Service mode ----
  *
  *   service (root, a PAM module's caller)   sandbox_enter()
- *     +- helper       vfork; clones pid 1, sends its pidfd, exits
- *          +- pid 1   clone(NEWNS|NEWPID): as above, but execs
- *               |     "cocoon-init hold FD" (no main process: it reaps,
- *               |     and ends when killed or when the service, whose
- *               |     pidfd FD is, dies)
+ *     +- helper       vfork; starts pid 1, waits for its exec, sends
+ *          |          its pidfd, exits
+ *          +- pid 1   clone(VM|NEWNS|NEWPID), in the service's memory:
+ *               |     clones pid 2, then executes "cocoon-init hold FD
+ *               |     ...", which creates the other namespaces (no main
+ *               |     process: it reaps, and ends when killed or when the
+ *               |     service, whose pidfd FD is, dies)
  *               +- pid 2  builds the root in service mode (root-owned,
  *                         mounts_service_setup), pivots, reports 'S',
  *                         exits
@@ -1319,33 +1310,141 @@ static int send_pidfd(int sock, int pidfd)
 	return send_fd(sock, 'P', pidfd);
 }
 
-/* The helper: clones pid 1, sends its pidfd over the report socket and
+/* The pidfd the helper sent, from what is left in the socket (none:
+ * *PIDFD stays -1). */
+static void take_pidfd(int sock, int *pidfd)
+{
+	char buf[64];
+	int fd;
+	while (recv_report(sock, MSG_DONTWAIT, buf, sizeof(buf), &fd) > 0) {
+		if (buf[0] == 'P' && fd >= 0 && *pidfd < 0)
+			*pidfd = fd;
+		else if (fd >= 0)
+			close(fd);
+	}
+}
+
+/* Service mode's pid 1 until it executes cocoon-init: a clone that
+ * shares the helper's memory (the service's), on a stack of its own.
+ * It makes pid 2, a copy of that memory, then executes cocoon-init.
+ * System calls only, and error numbers, not strerror (message
+ * catalogues, malloc). */
+struct init_exec {
+	struct run *run;
+	int ready[2]; /* pid 1 to pid 2 (see join_namespaces) */
+	int execd[2]; /* its end of file: pid 1 executed cocoon-init */
+	char **argv;
+};
+
+static int exec_init(void *arg)
+{
+	const struct init_exec *x = arg;
+	struct run *run = x->run;
+	struct cc_error err;
+	/* Out of the caller's process group, pid 1 gets none of the
+	 * terminal's signals; fully root, the user cannot signal it (a
+	 * setuid service leaves the real uid the user's). Signals stay
+	 * blocked, as the service had them for the helper. Raw system calls
+	 * for the ids: glibc's wrappers may signal every thread it knows,
+	 * which here are the service's. */
+	if (syscall(SYS_setresgid, 0, 0, 0) < 0 || syscall(SYS_setresuid, 0, 0, 0) < 0 ||
+	    setpgid(0, 0) < 0 || chdir("/") < 0) {
+		cc_fail(&err, "preparing pid 1: error %d", errno);
+		child_fail(run, &err);
+	}
+	/* Pid 2, pid 1's child (so cocoon-init reaps it), in its mount
+	 * namespace (where the service joins the root it builds), on the
+	 * host's network (cocoon-init makes the other namespaces while it
+	 * builds). */
+	int pid2fd = -1;
+	pid_t pid2 = clone_child(0, &pid2fd);
+	if (pid2 == 0) {
+		close(x->ready[1]);
+		close(x->execd[1]);
+		run->ready = x->ready[0];
+		if (child_begin(&err) < 0)
+			child_fail(run, &err);
+		session(run);
+	}
+	if (pid2 < 0) {
+		cc_fail(&err, "clone: error %d", errno);
+		child_fail(run, &err);
+	}
+	close(pid2fd);
+	/* The service's pidfd and the ready pipe's end are the descriptors
+	 * cocoon-init keeps; it closes the second once loaded. */
+	if (fcntl(x->ready[1], F_SETFD, 0) < 0 || fcntl(run->service_pidfd, F_SETFD, 0) < 0) {
+		cc_fail(&err, "preparing cocoon-init: error %d", errno);
+		child_fail(run, &err);
+	}
+	char *envp[] = { NULL };
+	execveat(run->initfd, "", x->argv, envp, AT_EMPTY_PATH);
+	cc_fail(&err, "exec cocoon-init (%s): error %d", run->req->init_path, errno);
+	child_fail(run, &err);
+}
+
+/* Pid 1's stack, and pid 2's until it ends. The build's deepest calls
+ * (a home skeleton 16 directories deep) take about 220 KiB; the kiosk
+ * tests fail at 48 KiB. */
+#define INIT_STACK_SIZE (1024 * 1024)
+
+/* The helper: starts pid 1, sends its pidfd over the report socket and
  * exits, so that pid 1 is not the service's child. vfork: the helper
  * borrows the service's memory, which waits suspended until it exits,
  * rather than copying it (sshd's page tables, copied and torn down at
- * every login). It makes system calls only; pid 1's clone3 copies the
- * memory pid 1 needs. A function of its own: nothing of the caller's
- * frame is live across the vfork. */
+ * every login). Pid 1 borrows it too until its exec, so that nothing is
+ * copied or torn down for it; the helper exits only once pid 1 has
+ * executed (or died), so the service never runs beside it. Only pid 2,
+ * which builds, gets a copy. The helper makes system calls only (error
+ * numbers, not strerror). A function of its own: nothing of the
+ * caller's frame is live across the vfork. */
 __attribute__((noinline))
 static pid_t start_helper(struct run *run, int caller_sock)
 {
 	pid_t helper = vfork();
-	if (helper == 0) {
-		close(caller_sock);
-		int pidfd = -1;
-		pid_t pid = clone_child(CLONE_NEWNS | CLONE_NEWPID, &pidfd);
-		if (pid == 0)
-			pid1(run);
-		if (pid < 0) {
-			/* The number only: strerror may read message catalogues
-			 * (malloc, files) in the memory the helper borrows. */
-			struct cc_error cerr;
-			cc_fail(&cerr, "clone: error %d", errno);
-			child_fail(run, &cerr);
-		}
-		_exit(send_pidfd(run->sock, pidfd) < 0 ? 127 : 0);
+	if (helper != 0)
+		return helper;
+	close(caller_sock);
+	struct cc_error err;
+	struct init_exec x = { .run = run };
+	if (pipe2(x.ready, O_CLOEXEC) < 0 || pipe2(x.execd, O_CLOEXEC) < 0) {
+		cc_fail(&err, "pipe: error %d", errno);
+		child_fail(run, &err);
 	}
-	return helper;
+	/* A guard page below the stack. */
+	size_t guard = (size_t)sysconf(_SC_PAGESIZE);
+	char *stack = mmap(NULL, INIT_STACK_SIZE + guard, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (stack == MAP_FAILED || mprotect(stack, guard, PROT_NONE) < 0) {
+		cc_fail(&err, "a stack for pid 1: error %d", errno);
+		child_fail(run, &err);
+	}
+	char service_fd[24], deadline[24], namespaces[24], ready_fd[24];
+	snprintf(service_fd, sizeof(service_fd), "%d", run->service_pidfd);
+	snprintf(deadline, sizeof(deadline), "%lld", run->deadline);
+	snprintf(namespaces, sizeof(namespaces), "%lu", run->late_ns);
+	snprintf(ready_fd, sizeof(ready_fd), "%d", x.ready[1]);
+	char *argv[] = { (char *)"cocoon-init", (char *)"hold", service_fd, deadline,
+			 namespaces, ready_fd, NULL };
+	x.argv = argv;
+	int pidfd = -1;
+	pid_t pid = clone(exec_init, stack + guard + INIT_STACK_SIZE,
+			  CLONE_VM | CLONE_NEWNS | CLONE_NEWPID | CLONE_PIDFD | SIGCHLD,
+			  &x, &pidfd);
+	int clone_errno = errno;
+	close(x.ready[0]);
+	close(x.ready[1]);
+	close(x.execd[1]);
+	/* Until pid 1 has executed (or died), it runs in this memory. */
+	char c;
+	while (pid > 0 && read(x.execd[0], &c, 1) < 0 && errno == EINTR)
+		;
+	munmap(stack, INIT_STACK_SIZE + guard);
+	if (pid < 0) {
+		cc_fail(&err, "clone: error %d", clone_errno);
+		child_fail(run, &err);
+	}
+	_exit(send_pidfd(run->sock, pidfd) < 0 ? 127 : 0);
 }
 
 int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out,
@@ -1476,10 +1575,15 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	if (rc == 0)
 		rc = record_publish(&record, err);
 	record_discard(&record);
-	close(sv[0]);
 	if (helper > 0)
 		while (waitpid(helper, NULL, 0) < 0 && errno == EINTR)
 			;
+	/* A failure may come before pid 1's pidfd, which the helper (gone
+	 * by now: vfork returned) has then left in the socket; without it
+	 * pid 1 would live on until the service ends. */
+	if (rc < 0 && h->pidfd < 0)
+		take_pidfd(sv[0], &h->pidfd);
+	close(sv[0]);
 	sigaction(SIGCHLD, &old_chld, NULL);
 	seccomp_filter_free(run.filter);
 	run.filter = NULL;

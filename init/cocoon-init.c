@@ -4,13 +4,19 @@
  * In run mode (cocoonctl run, cocoon-shell) the engine's own image does
  * the same work without an exec (common/session_init.c).
  *
- * Usage (by the engine only): cocoon-init hold FD [DEADLINE]
- *                              | cocoon-init --version
+ * Usage (by the engine only):
+ *     cocoon-init hold FD DEADLINE NAMESPACES READY | cocoon-init --version
  *
  * DEADLINE (max-session-time): a CLOCK_BOOTTIME second at which the
  * session ends: SIGHUP to every process of the namespace, two seconds
  * for them to go, then the end (the kernel kills what is left when pid 1
- * exits).
+ * exits); 0 for none.
+ *
+ * NAMESPACES: the CLONE_NEW* flags of the namespaces to create first
+ * (net, ipc, uts, cgroup), while the session process, pid 2, builds the
+ * root; then 'n' is written to the descriptor READY, which pid 2 reads
+ * before it joins them. READY is closed with the others: its end of
+ * file tells pid 2 that pid 1 reads no more files, and it may pivot.
  *
  * "hold": there is no main process; it reaps whatever is reparented to
  * it and lives until killed (SIGKILL from the host ends the whole
@@ -28,6 +34,9 @@
  * running: it is linked statically against musl (see the Makefile), or
  * its libraries came from the host, before the sandbox's root existed.
  * Only what both C libraries offer is used here and in session_init.c. */
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +60,16 @@ static void close_all(int keep)
 			close(fd);
 }
 
+/* A decimal number from 0 to MAX, or -1. */
+static long long number(const char *s, long long max)
+{
+	char *end;
+	if (*s < '0' || *s > '9')
+		return -1;
+	long long n = strtoll(s, &end, 10);
+	return *end || n < 0 || n > max ? -1 : n;
+}
+
 int main(int argc, char **argv)
 {
 	/* The engine never passes it: its arguments are numbers. */
@@ -61,19 +80,23 @@ int main(int argc, char **argv)
 	/* Not dumpable before closing the descriptors: their end lets the
 	 * session start. */
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-	char *end = NULL;
-	bool hold = (argc == 3 || argc == 4) && strcmp(argv[1], "hold") == 0;
-	long service = hold ? strtol(argv[2], &end, 10) : -1;
-	if (hold && (*end || service < 0 || service > 65535))
-		service = -1;
-	close_all((int)service);
-	if (service < 0 || getpid() != 1)
+	bool hold = argc == 6 && strcmp(argv[1], "hold") == 0;
+	long long service = hold ? number(argv[2], 65535) : -1;
+	long long deadline = hold ? number(argv[3], LLONG_MAX) : -1;
+	long long namespaces = hold ? number(argv[4], INT_MAX) : -1;
+	long long ready = hold ? number(argv[5], 65535) : -1;
+	if (service < 0 || deadline < 0 || namespaces < 0 || ready < 0 ||
+	    ready == service || getpid() != 1) {
+		close_all(-1);
 		return 127;
-	long long deadline = 0;
-	if (argc == 4) {
-		deadline = strtoll(argv[3], &end, 10);
-		if (*end || deadline <= 0)
-			return 127;
 	}
+	/* On failure pid 2 reports the reason and the service ends the
+	 * session (killing this process). */
+	char said[16] = "n";
+	if (namespaces && unshare((int)namespaces) < 0)
+		snprintf(said, sizeof(said), "e%d", errno);
+	if (write((int)ready, said, strlen(said)) != (ssize_t)strlen(said))
+		return 127;
+	close_all((int)service);
 	session_init(-1, (int)service, deadline, -1);
 }

@@ -10,6 +10,7 @@ SERVICE=cocoon-test-pam
 work=$(mktemp -d /run/cocoon-pam-test.XXXXXX)
 chmod 0755 "$work"
 cleanup() {
+	chmod 0755 "$COCOON_ROOT/usr/libexec/cocoon/cocoon-init"
 	syslog_release
 	rm -f "/etc/pam.d/$SERVICE" "/etc/pam.d/$SERVICE-auth"
 	policy_reset; cleanup_users; rm -rf "$work"
@@ -171,7 +172,42 @@ run pamtester "$SERVICE" ccpt1 open_session close_session
 [ "$RC" -ne 0 ]; ok $? "control: outside the group the same bind refuses the session"
 like "$(log_since "$m")" "as ccpt1, refusing symlinks: Permission denied" "with the reason"
 
+# pid 1 runs in the service's memory until it executes cocoon-init:
+# when that exec fails, pid 1 says why, the login is refused, and no pid
+# 1, no session process and no mount is left.
 printf '[default]\nprofile = default\n' | policy_write cocoon.conf
+init=$COCOON_ROOT/usr/libexec/cocoon/cocoon-init
+inits_before=$(inits)
+mounts_before=$(wc -l < /proc/self/mountinfo)
+chmod 0644 "$init"
+m=$(log_lines)
+run pamtester "$SERVICE" ccpt1 open_session close_session
+chmod 0755 "$init"
+[ "$RC" -ne 0 ]; ok $? "a cocoon-init that cannot be executed refuses the session"
+like "$(log_since "$m")" "exec cocoon-init ($init): error 13" "and syslog says why"
+is "$(inits_back_to "$inits_before")" "$inits_before" "no pid 1 is left"
+is "$(live_procs ccpt1)" 0 "no process of the user"
+is "$(wc -l < /proc/self/mountinfo)" "$mounts_before" "the host's mount table as before"
+run pamtester "$SERVICE" ccpt1 open_session close_session
+is "$RC" 0 "control: executable again, the session opens"
+
+# Service mode builds on a stack of 1 MiB: a home skeleton as deep as
+# allowed (16 directories, a file in each) still copies, and a deeper
+# one is refused with the reason (neither overflows it).
+skel=$work/skel
+d=$skel
+for i in $(seq 16); do d=$d/d$i; mkdir -p "$d"; echo "$i" > "$d/file"; done
+chmod -R go-w "$skel"
+printf '[default]\nprofile = default\nhome = tmpfs\nhome-skel = %s\n' "$skel" | policy_write cocoon.conf
+run pamtester "$SERVICE" ccpt1 open_session close_session
+is "$RC" 0 "a home skeleton 16 directories deep is copied"
+mkdir "$d/d17"
+m=$(log_lines)
+run pamtester "$SERVICE" ccpt1 open_session close_session
+[ "$RC" -ne 0 ]; ok $? "one 17 deep refuses the session"
+like "$(log_since "$m")" "is nested deeper than 16 directories" "with the reason"
+printf '[default]\nprofile = default\n' | policy_write cocoon.conf
+
 sed -i 's/debug exempt=ccpt2/mode=audit/' "/etc/pam.d/$SERVICE"
 m=$(log_lines)
 inits_before=$(inits)
