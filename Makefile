@@ -45,7 +45,7 @@ CPPFLAGS   += -MMD -MP -D_GNU_SOURCE -Icommon -I$(BUILDDIR)/gen \
 	      -DCOCOON_RUNDIR='"$(RUNSTATEDIR)/cocoon"' \
 	      -DCOCOON_LIBEXECDIR='"$(LIBEXECDIR)/cocoon"' \
 	      -DCOCOON_BINDIR='"$(PREFIX)/bin"'
-ALL_CFLAGS  = $(WARN) -fPIC -fstack-protector-strong -D_FORTIFY_SOURCE=2 $(CFLAGS) $(PKG_CFLAGS)
+ALL_CFLAGS  = $(WARN) -fPIC -fstack-protector-strong -fstack-clash-protection -D_FORTIFY_SOURCE=2 $(CFLAGS) $(PKG_CFLAGS)
 LDFLAGS    += -Wl,-z,relro,-z,now
 
 COMMON_SRC := $(sort $(wildcard common/*.c))

@@ -16,9 +16,9 @@
  *
  * Without a pid namespace the caller's child, cloned into all the
  * namespaces at once, is the session process. Service mode (below) runs
- * pid 1 differently: it execs cocoon-init at once, so that it holds none
- * of the service's memory, and cocoon-init creates the other namespaces;
- * the service's helper makes pid 2.
+ * pid 1 differently: it runs in the service's memory only to clone the
+ * session process and then executes cocoon-init, so that it holds none
+ * of the service's memory; cocoon-init creates the other namespaces.
  *
  * The session process, in order: dumpable off; mount propagation
  * private; the user's groups and fsuid/fsgid for the build; the root
@@ -50,7 +50,8 @@
  * without a pid namespace) then sees it end, the namespaces die with
  * their last process and the mounts with them. The host's own mount
  * table is never touched: propagation is made private before the first
- * mount. The caller returns only after its child is reaped. What the
+ * mount. The caller returns only after its child is reaped, or, in run
+ * mode with a pid namespace, once pid 1 has reaped the others. What the
  * build created inside a writable bind of a host directory (mount
  * points, as the user) stays, as with bubblewrap; the planner refuses
  * creating below a bind the user can write.
@@ -60,10 +61,10 @@
  * caller to write the user namespace's maps (answer 'K' or 'X'), and the
  * end of file, once both children have exec'd, means the command runs.
  *
- * The caller must be single-threaded (checked): the first child is made
- * with a raw clone3, which copies the caller as it is, locks other
- * threads held included, and it allocates memory (libcap) before its
- * exec. */
+ * The caller must be single-threaded (checked): in run mode the first
+ * child is made with a raw clone3, which copies the caller as it is,
+ * locks other threads held included, and it allocates memory (libcap)
+ * before its exec; in service mode pid 2 is such a copy. */
 #include "sandbox.h"
 
 #include <errno.h>
@@ -201,10 +202,10 @@ struct run {
 	 * CLONE_NEW* flags) after forking the session process, which joins
 	 * them once it needs them. */
 	unsigned long late_ns;
-	/* Session process: pid 1 writes one byte once late_ns exist, then
-	 * the end of file comes once pid 1 reads no more host files (run
-	 * mode: at once; service mode: once cocoon-init is loaded). -1
-	 * without a pid namespace. */
+	/* Session process: pid 1 writes 'n' once late_ns exist ('e' and an
+	 * error number if it could not make them), then the end of file
+	 * comes once pid 1 reads no more host files (run mode: at once;
+	 * service mode: once cocoon-init runs). -1 without a pid namespace. */
 	int ready;
 	bool joined;    /* session process: the byte was read */
 	/* Service mode: the session process builds, pivots, reports 'S'
@@ -959,8 +960,9 @@ static int supervise(struct run *run, struct supervisor *s, pid_t pid,
 		if (pfd[1].revents)
 			exited = true;
 	}
-	/* Reported: pid 1 is on its way out; whoever inherits it reaps it
-	 * if it is not gone yet. */
+	/* Reported: pid 1 is on its way out. Not waited for, it stays this
+	 * process's child until then, a zombie until this process reaps it
+	 * or ends (cocoonctl and cocoon-shell exit at once). */
 	int ignored;
 	while (!reported && waitpid(pid, wstatus, 0) < 0)
 		if (errno != EINTR)
@@ -1342,8 +1344,8 @@ static int exec_init(void *arg)
 	struct run *run = x->run;
 	struct cc_error err;
 	/* Out of the caller's process group, pid 1 gets none of the
-	 * terminal's signals; fully root, the user cannot signal it (a
-	 * setuid service leaves the real uid the user's). Signals stay
+	 * terminal's signals; fully root (as the helper made itself
+	 * already: again, in case), the user cannot signal it. Signals stay
 	 * blocked, as the service had them for the helper. Raw system calls
 	 * for the ids: glibc's wrappers may signal every thread it knows,
 	 * which here are the service's. */
@@ -1372,7 +1374,8 @@ static int exec_init(void *arg)
 	}
 	close(pid2fd);
 	/* The service's pidfd and the ready pipe's end are the descriptors
-	 * cocoon-init keeps; it closes the second once loaded. */
+	 * cocoon-init keeps; it closes the second once it has made the
+	 * namespaces and no longer reads files. */
 	if (fcntl(x->ready[1], F_SETFD, 0) < 0 || fcntl(run->service_pidfd, F_SETFD, 0) < 0) {
 		cc_fail(&err, "preparing cocoon-init: error %d", errno);
 		child_fail(run, &err);
@@ -1385,8 +1388,11 @@ static int exec_init(void *arg)
 
 /* Pid 1's stack, and pid 2's until it ends. The build's deepest calls
  * (a home skeleton 16 directories deep) take about 220 KiB; the kiosk
- * tests fail at 48 KiB. */
+ * tests fail at 48 KiB. The guard below it is larger than any frame
+ * (copy_file's 64 KiB buffer), so an overflow faults rather than skip
+ * it (-fstack-clash-protection probes too). */
 #define INIT_STACK_SIZE (1024 * 1024)
+#define INIT_STACK_GUARD (128 * 1024)
 
 /* The helper: starts pid 1, sends its pidfd over the report socket and
  * exits, so that pid 1 is not the service's child. vfork: the helper
@@ -1404,6 +1410,13 @@ static pid_t start_helper(struct run *run, int caller_sock)
 	pid_t helper = vfork();
 	if (helper != 0)
 		return helper;
+	/* First, fully root: a setuid service (su) leaves the real uid the
+	 * user's, who could otherwise kill the helper, and the vfork would
+	 * let the service run on while pid 1 still runs in its memory.
+	 * Killed before this, no pid 1 exists yet. Raw system calls: glibc's
+	 * wrappers may signal every thread it knows, the service's. */
+	if (syscall(SYS_setresgid, 0, 0, 0) < 0 || syscall(SYS_setresuid, 0, 0, 0) < 0)
+		_exit(127);
 	close(caller_sock);
 	struct cc_error err;
 	struct init_exec x = { .run = run };
@@ -1411,12 +1424,13 @@ static pid_t start_helper(struct run *run, int caller_sock)
 		cc_fail(&err, "pipe: error %d", errno);
 		child_fail(run, &err);
 	}
-	/* A guard page below the stack. */
-	size_t guard = (size_t)sysconf(_SC_PAGESIZE);
+	size_t guard = INIT_STACK_GUARD;
 	char *stack = mmap(NULL, INIT_STACK_SIZE + guard, PROT_READ | PROT_WRITE,
 			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
 	if (stack == MAP_FAILED || mprotect(stack, guard, PROT_NONE) < 0) {
 		cc_fail(&err, "a stack for pid 1: error %d", errno);
+		if (stack != MAP_FAILED)
+			munmap(stack, INIT_STACK_SIZE + guard);
 		child_fail(run, &err);
 	}
 	char service_fd[24], deadline[24], namespaces[24], ready_fd[24];
@@ -1435,7 +1449,9 @@ static pid_t start_helper(struct run *run, int caller_sock)
 	close(x.ready[0]);
 	close(x.ready[1]);
 	close(x.execd[1]);
-	/* Until pid 1 has executed (or died), it runs in this memory. */
+	/* Until pid 1 has executed (or died), it runs in this memory; its
+	 * clone3 of pid 2 copies it meanwhile, so the helper takes no lock
+	 * and allocates nothing until then (close and read only). */
 	char c;
 	while (pid > 0 && read(x.execd[0], &c, 1) < 0 && errno == EINTR)
 		;

@@ -28,8 +28,9 @@
  *
  * It runs as root, so the session's processes (the user's) cannot signal
  * it; the kernel drops SIGKILL and SIGSTOP sent to a namespace's init from
- * inside. It holds no descriptor (closing them all is also how the engine
- * learns that it is loaded), no environment, and is not dumpable, so
+ * inside. It holds no descriptor but FD (closing the others, once it has
+ * made the namespaces, tells the session process that it reads no more
+ * files and the root may pivot), no environment, and is not dumpable, so
  * nothing of it is reachable from the session. It reads no file once
  * running: it is linked statically against musl (see the Makefile), or
  * its libraries came from the host, before the sandbox's root existed.
