@@ -470,8 +470,11 @@ sub POSIX_ceil { my $v = shift; my $i = int $v; return $i < $v ? $i + 1 : $i }
 - ssh: `ssh 127.0.0.1 true` as root, with a key, to two private sshds
   (`tests/sshd.sh`) whose PAM services are Debian's sshd stack, one of them
   with pam_cocoon's lines added; the commands alternate, as everywhere.
-  The run first checks that the session through the module is sandboxed
-  (its pid 1 is `cocoon-init`).
+  Half the rounds have the module on one sshd, half on the other (the
+  stacks are swapped between): two sshds differ by some 10 ms from run
+  to run whatever their stacks. Each half first checks that the session
+  through the module is sandboxed (its pid 1 is `cocoon-init`) and the
+  other is not.
 - Growth: the bwrap-readme policy (seccomp none) plus N `ro-bind`s of
   generated root-owned directories onto `/b/dN`; bubblewrap runs the same
   plan from `explain --bwrap`. Concurrency: K `cocoonctl run` (or bwrap)
