@@ -8,8 +8,9 @@
  *     |                          namespace's id maps
  *     +- pid 1   clone3(NEWNS|NEWPID): forks the session process, creates
  *          |     the other namespaces (net, ipc, uts, cgroup), closes every
- *          |     descriptor and becomes the namespace's init
- *          |     (session_init.c) in the caller's own image: no exec
+ *          |     descriptor but the status pipe's and becomes the
+ *          |     namespace's init (session_init.c) in the caller's own
+ *          |     image: no exec
  *          +- pid 2   the session process: builds the new root, joins pid
  *                     1's namespaces, pivots, becomes the user, execs the
  *                     command
@@ -40,9 +41,10 @@
  * is built. Linked statically (musl) it loads nothing; linked against
  * glibc (no musl-gcc at build time) it loads the host's libraries. Either
  * way the session process pivots only once pid 1 has closed its
- * descriptors (the end of file on a pipe). Pid 1 creates the other
- * namespaces (half a millisecond for a network namespace) while the
- * session process builds the root, on the other CPU.
+ * descriptors (the end of file on a pipe). Pid 1 (in service mode
+ * cocoon-init, once executed) creates the other namespaces (half a
+ * millisecond for a network namespace) while the session process builds
+ * the root, on the other CPU.
  *
  * Undoing a failure: everything is built inside namespaces that only
  * these processes hold. A failing step makes the session process report
@@ -961,8 +963,8 @@ static int supervise(struct run *run, struct supervisor *s, pid_t pid,
 			exited = true;
 	}
 	/* Reported: pid 1 is on its way out. Not waited for, it stays this
-	 * process's child until then, a zombie until this process reaps it
-	 * or ends (cocoonctl and cocoon-shell exit at once). */
+	 * process's child, a zombie until this process reaps it or ends
+	 * (cocoonctl and cocoon-shell exit at once; see sandbox.h). */
 	int ignored;
 	while (!reported && waitpid(pid, wstatus, 0) < 0)
 		if (errno != EINTR)
@@ -1394,6 +1396,24 @@ static int exec_init(void *arg)
 #define INIT_STACK_SIZE (1024 * 1024)
 #define INIT_STACK_GUARD (128 * 1024)
 
+/* Until pid 1 has executed (or died), it runs in the helper's memory;
+ * its clone3 of pid 2 copies it meanwhile, so the helper takes no lock
+ * and allocates nothing until then (poll and read only, and no errno:
+ * pid 1 writes the same one). Whether pid 1 has executed within
+ * EXEC_WAIT_S (the end of file on EXECD); if not, it is killed and
+ * reaped, so that nothing runs in this memory once the helper exits. */
+#define EXEC_WAIT_S 60
+static bool wait_exec(int execd, pid_t pid, int pidfd)
+{
+	struct pollfd p = { .fd = execd, .events = POLLIN, .revents = 0 };
+	char c;
+	if (poll(&p, 1, EXEC_WAIT_S * 1000) == 1 && read(execd, &c, 1) == 0)
+		return true;
+	sys_pidfd_send_signal(pidfd, SIGKILL);
+	waitpid(pid, NULL, __WALL);
+	return false;
+}
+
 /* The helper: starts pid 1, sends its pidfd over the report socket and
  * exits, so that pid 1 is not the service's child. vfork: the helper
  * borrows the service's memory, which waits suspended until it exits,
@@ -1449,15 +1469,15 @@ static pid_t start_helper(struct run *run, int caller_sock)
 	close(x.ready[0]);
 	close(x.ready[1]);
 	close(x.execd[1]);
-	/* Until pid 1 has executed (or died), it runs in this memory; its
-	 * clone3 of pid 2 copies it meanwhile, so the helper takes no lock
-	 * and allocates nothing until then (close and read only). */
-	char c;
-	while (pid > 0 && read(x.execd[0], &c, 1) < 0 && errno == EINTR)
-		;
-	munmap(stack, INIT_STACK_SIZE + guard);
 	if (pid < 0) {
+		munmap(stack, INIT_STACK_SIZE + guard);
 		cc_fail(&err, "clone: error %d", clone_errno);
+		child_fail(run, &err);
+	}
+	bool started = wait_exec(x.execd[0], pid, pidfd);
+	munmap(stack, INIT_STACK_SIZE + guard);
+	if (!started) {
+		cc_fail(&err, "pid 1 did not execute cocoon-init within %d s", EXEC_WAIT_S);
 		child_fail(run, &err);
 	}
 	_exit(send_pidfd(run->sock, pidfd) < 0 ? 127 : 0);

@@ -38,8 +38,10 @@ struct sandbox_request {
  * returns 0 with *status the command's exit status (128+N when killed by
  * signal N); nothing of the sandbox remains afterwards but, with a pid
  * namespace and no cgroup, its pid 1, which has reaped every other
- * process and is exiting: the caller's child, a zombie until the caller
- * reaps it or ends. On failure returns -1 with err set and nothing
+ * process and is exiting (its mounts go with it): the caller's child,
+ * a zombie until the caller reaps it or ends. A caller that goes on
+ * must expect it (a waitpid(-1) collects it); cocoonctl and cocoon-shell
+ * exit at once. On failure returns -1 with err set and nothing
  * half-built left behind (the same pid 1 aside). */
 int sandbox_run(const struct sandbox_request *req, int *status,
 		struct cc_error *err);

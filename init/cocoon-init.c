@@ -81,15 +81,24 @@ int main(int argc, char **argv)
 	/* Not dumpable before closing the descriptors: their end lets the
 	 * session start. */
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-	bool hold = argc == 6 && strcmp(argv[1], "hold") == 0;
+	/* The older form, "hold FD [DEADLINE]", from a pam_cocoon.so an
+	 * upgrade left loaded in a long-running service (cron forks without
+	 * exec): its pid 1 made the namespaces and told the session process
+	 * before the exec. */
+	bool hold = argc >= 3 && argc <= 6 && argc != 5 && strcmp(argv[1], "hold") == 0;
+	bool older = argc < 6;
 	long long service = hold ? number(argv[2], 65535) : -1;
-	long long deadline = hold ? number(argv[3], LLONG_MAX) : -1;
-	long long namespaces = hold ? number(argv[4], INT_MAX) : -1;
-	long long ready = hold ? number(argv[5], 65535) : -1;
+	long long deadline = !hold ? -1 : argc >= 4 ? number(argv[3], LLONG_MAX) : 0;
+	long long namespaces = !hold ? -1 : older ? 0 : number(argv[4], INT_MAX);
+	long long ready = !hold ? -1 : older ? 0 : number(argv[5], 65535);
 	if (service < 0 || deadline < 0 || namespaces < 0 || ready < 0 ||
-	    ready == service || getpid() != 1) {
+	    (!older && ready == service) || getpid() != 1) {
 		close_all(-1);
 		return 127;
+	}
+	if (older) {
+		close_all((int)service);
+		session_init(-1, (int)service, deadline, -1);
 	}
 	/* On failure pid 2 reports the reason and the service ends the
 	 * session (killing this process). */
