@@ -6,6 +6,7 @@
  *
  * Usage (by the engine only):
  *     cocoon-init hold FD DEADLINE NAMESPACES READY | cocoon-init --version
+ * (and the older "hold FD [DEADLINE]", whose caller made the namespaces)
  *
  * DEADLINE (max-session-time): a CLOCK_BOOTTIME second at which the
  * session ends: SIGHUP to every process of the namespace, two seconds
