@@ -641,16 +641,6 @@ fail:
 
 /* ---- pid 1 ---- */
 
-/* Close every descriptor but KEEP (-1: all). */
-static int close_all_but(int keep)
-{
-	if (keep < 0)
-		return close_range(0, ~0U, 0);
-	if (keep > 0 && close_range(0, (unsigned)keep - 1, 0) < 0)
-		return -1;
-	return close_range((unsigned)keep + 1, ~0U, 0);
-}
-
 /* Run mode's pid 1 (service mode's is cocoon-init, see start_helper). */
 static _Noreturn void pid1(struct run *run)
 {
@@ -710,10 +700,7 @@ static _Noreturn void pid1(struct run *run)
 	 * its command line stays the caller's. */
 	prctl(PR_SET_NAME, "cocoon-init", 0, 0, 0);
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-	if (close_all_but(run->status_fd) < 0) {
-		cc_fail_errno(&err, "closing descriptors");
-		child_fail(run, &err);
-	}
+	session_init_close_all_but(run->status_fd);
 	session_init(pid, -1, run->deadline, run->status_fd);
 }
 
@@ -965,13 +952,11 @@ static int supervise(struct run *run, struct supervisor *s, pid_t pid,
 	/* Reported: pid 1 is on its way out. Not waited for, it stays this
 	 * process's child, a zombie until this process reaps it or ends
 	 * (cocoonctl and cocoon-shell exit at once; see sandbox.h). */
-	int ignored;
 	while (!reported && waitpid(pid, wstatus, 0) < 0)
 		if (errno != EINTR)
 			return cc_fail_errno(err, "waitpid");
-	if (reported && waitpid(pid, &ignored, WNOHANG) < 0) {
-		/* Nothing to do: reaped or not, it is no longer ours to wait for. */
-	}
+	if (reported)
+		waitpid(pid, NULL, WNOHANG); /* reaped if gone already */
 	/* What was sent just before the end is still queued. */
 	while (pfd[0].fd >= 0 && read_message(s) == MSG_DONE)
 		;
@@ -1346,13 +1331,10 @@ static int exec_init(void *arg)
 	struct run *run = x->run;
 	struct cc_error err;
 	/* Out of the caller's process group, pid 1 gets none of the
-	 * terminal's signals; fully root (as the helper made itself
-	 * already: again, in case), the user cannot signal it. Signals stay
-	 * blocked, as the service had them for the helper. Raw system calls
-	 * for the ids: glibc's wrappers may signal every thread it knows,
-	 * which here are the service's. */
-	if (syscall(SYS_setresgid, 0, 0, 0) < 0 || syscall(SYS_setresuid, 0, 0, 0) < 0 ||
-	    setpgid(0, 0) < 0 || chdir("/") < 0) {
+	 * terminal's signals. It was born fully root (the helper's
+	 * credentials): the user cannot signal it. Signals stay blocked, as
+	 * the service had them for the helper. */
+	if (setpgid(0, 0) < 0 || chdir("/") < 0) {
 		cc_fail(&err, "preparing pid 1: error %d", errno);
 		child_fail(run, &err);
 	}

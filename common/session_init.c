@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,6 +22,19 @@ static int relay(int status)
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return 255;
+}
+
+void session_init_close_all_but(int keep)
+{
+#ifdef SYS_close_range
+	/* keep - 1 and keep + 1 wrap round for keep -1: one call, all. */
+	if ((keep <= 0 || syscall(SYS_close_range, 0U, (unsigned)keep - 1, 0U) == 0) &&
+	    syscall(SYS_close_range, (unsigned)keep + 1, ~0U, 0U) == 0)
+		return;
+#endif
+	for (int fd = 0; fd < 65536; fd++)
+		if (fd != keep)
+			close(fd);
 }
 
 /* Where the session's status goes once every other process is reaped

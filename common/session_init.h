@@ -24,4 +24,8 @@
 _Noreturn void session_init(pid_t main_pid, int service_fd, long long deadline,
 			    int status_fd);
 
+/* Close every descriptor but KEEP (-1: all), as pid 1 does before
+ * session_init; close_range where both C libraries have the number. */
+void session_init_close_all_but(int keep);
+
 #endif

@@ -44,23 +44,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "session_init.h"
-
-/* Close every descriptor but KEEP (-1: none). */
-static void close_all(int keep)
-{
-#ifdef SYS_close_range
-	if ((keep <= 0 || syscall(SYS_close_range, 0U, (unsigned)keep - 1, 0U) == 0) &&
-	    syscall(SYS_close_range, (unsigned)keep + 1, ~0U, 0U) == 0)
-		return;
-#endif
-	for (int fd = 0; fd < 65536; fd++)
-		if (fd != keep)
-			close(fd);
-}
 
 /* A decimal number from 0 to MAX, or -1. */
 static long long number(const char *s, long long max)
@@ -94,11 +80,11 @@ int main(int argc, char **argv)
 	long long ready = !hold ? -1 : older ? 0 : number(argv[5], 65535);
 	if (service < 0 || deadline < 0 || namespaces < 0 || ready < 0 ||
 	    (!older && ready == service) || getpid() != 1) {
-		close_all(-1);
+		session_init_close_all_but(-1);
 		return 127;
 	}
 	if (older) {
-		close_all((int)service);
+		session_init_close_all_but((int)service);
 		session_init(-1, (int)service, deadline, -1);
 	}
 	/* On failure pid 2 reports the reason and the service ends the
@@ -108,6 +94,6 @@ int main(int argc, char **argv)
 		snprintf(said, sizeof(said), "e%d", errno);
 	if (write((int)ready, said, strlen(said)) != (ssize_t)strlen(said))
 		return 127;
-	close_all((int)service);
+	session_init_close_all_but((int)service);
 	session_init(-1, (int)service, deadline, -1);
 }
