@@ -171,6 +171,7 @@ int record_prepare(const struct plan *plan, const char *id, pid_t pid, int pidfd
 {
 	pending->dir = -1;
 	pending->id[0] = '\0';
+	pending->published = false;
 	if (!id)
 		return 0;
 	if (!id_valid(id))
@@ -227,35 +228,27 @@ int record_publish(struct record_pending *pending, struct cc_error *err)
 		return 0;
 	char tmp[RECORD_ID_MAX + 8];
 	temp_name(tmp, sizeof(tmp), pending->id);
-	int rc = renameat(pending->dir, tmp, pending->dir, pending->id);
-	if (rc < 0) {
+	if (renameat(pending->dir, tmp, pending->dir, pending->id) < 0) {
 		cc_fail_errno(err, "writing the session record %s/%s", COCOON_RUNDIR,
 			      pending->id);
-		unlinkat(pending->dir, tmp, 0);
+		record_discard(pending);
+		return -1;
 	}
-	close(pending->dir);
-	pending->dir = -1;
-	return rc < 0 ? -1 : 0;
+	pending->published = true;
+	return 0;
 }
 
 void record_discard(struct record_pending *pending)
 {
 	if (pending->dir < 0)
 		return;
-	char tmp[RECORD_ID_MAX + 8];
-	temp_name(tmp, sizeof(tmp), pending->id);
-	unlinkat(pending->dir, tmp, 0);
+	if (!pending->published) {
+		char tmp[RECORD_ID_MAX + 8];
+		temp_name(tmp, sizeof(tmp), pending->id);
+		unlinkat(pending->dir, tmp, 0);
+	}
 	close(pending->dir);
 	pending->dir = -1;
-}
-
-int record_write(const struct plan *plan, const char *id, pid_t pid, int pidfd,
-		 struct cc_error *err)
-{
-	struct record_pending pending;
-	if (record_prepare(plan, id, pid, pidfd, &pending, err) < 0)
-		return -1;
-	return record_publish(&pending, err);
 }
 
 static int read_named(int dir, const char *name, const char *id,
@@ -318,6 +311,16 @@ static void sweep_stale(int dir)
 	closedir(d);
 }
 
+/* The record ID in DIR, then every stale one. */
+static void remove_in(int dir, const char *id)
+{
+	unlinkat(dir, id, 0);
+	/* A session whose every process was killed (its service with
+	 * SIGKILL, a crash) had nobody to remove its record: whoever ends a
+	 * session next does, so none lingers until the next `list`. */
+	sweep_stale(dir);
+}
+
 void record_remove(const char *id)
 {
 	struct cc_error err;
@@ -326,12 +329,20 @@ void record_remove(const char *id)
 	int dir = record_dir_open(false, &err);
 	if (dir < 0)
 		return;
-	unlinkat(dir, id, 0);
-	/* A session whose every process was killed (its service with
-	 * SIGKILL, a crash) had nobody to remove its record: whoever ends a
-	 * session next does, so none lingers until the next `list`. */
-	sweep_stale(dir);
+	remove_in(dir, id);
 	close(dir);
+}
+
+void record_end(struct record_pending *pending, const char *id)
+{
+	if (pending->dir < 0 || !pending->published) {
+		record_discard(pending);
+		record_remove(id);
+		return;
+	}
+	remove_in(pending->dir, pending->id);
+	close(pending->dir);
+	pending->dir = -1;
 }
 
 /* ---- Reading ---- */

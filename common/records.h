@@ -45,27 +45,30 @@ struct live_record {
 /* 16 random bytes in hex. */
 int session_id_new(char id[33], struct cc_error *err);
 
-/* The engine's hooks. record_write: the record of PLAN's session ID,
- * whose pid 1 (or session process) is PID, pinned by PIDFD; a NULL id
- * records nothing.
- * record_remove: best effort, quiet (a missing record is fine). */
-int record_write(const struct plan *plan, const char *id, pid_t pid, int pidfd,
-		 struct cc_error *err);
-void record_remove(const char *id);
-
-/* record_write in two steps, for a caller with time to spare while the
- * sandbox is built: record_prepare writes the record under a dot name
- * (which `list` skips), record_publish renames it into place once the
- * sandbox is whole; record_discard drops a prepared one. A NULL id
- * prepares nothing, and publishing it does nothing. */
+/* The engine's hooks, in two steps, so that the writing is done while
+ * the sandbox is built: record_prepare writes the record of PLAN's
+ * session ID, whose pid 1 (or session process) is PID, pinned by PIDFD,
+ * under a dot name (which `list` skips); record_publish renames it into
+ * place once the sandbox is whole. A NULL id prepares nothing, and
+ * publishing it does nothing.
+ * record_discard lets go of PENDING: a record not published goes with
+ * it, a published one stays (pam_cocoon's, removed at the session's
+ * close by record_remove).
+ * record_end removes PENDING's record, published or not (by ID when none
+ * is pending), and with it any stale record of a session that is gone.
+ * record_remove: the same by ID, from another process. Both best effort,
+ * quiet (a missing record is fine). */
 struct record_pending {
 	int dir; /* -1: nothing pending */
 	char id[RECORD_ID_MAX + 1];
+	bool published;
 };
 int record_prepare(const struct plan *plan, const char *id, pid_t pid, int pidfd,
 		   struct record_pending *pending, struct cc_error *err);
 int record_publish(struct record_pending *pending, struct cc_error *err);
 void record_discard(struct record_pending *pending);
+void record_end(struct record_pending *pending, const char *id);
+void record_remove(const char *id);
 
 /* The record directory, opened (O_PATH) after checking that it is a
  * directory of root's with mode 0700 below a trusted path; CREATE makes

@@ -810,13 +810,15 @@ struct supervisor {
 	int sock;
 	bool have_error;
 	struct cc_error first;
-	/* The session's record, written once the sandbox is whole: the end
-	 * of the report socket, which every process of the setup holds until
-	 * it execs. Published earlier, `cocoonctl enter` could join a session
-	 * still on the host's root, before its pivot. */
+	/* The session's record, written while the sandbox is built (rather
+	 * than beside the command's start) and published once it is whole:
+	 * the end of the report socket, which every process of the setup
+	 * holds until it execs. Published earlier, `cocoonctl enter` could
+	 * join a session still on the host's root, before its pivot. */
 	const struct plan *plan;
 	const char *session_id;
-	bool recorded;
+	struct record_pending record;
+	bool prepared, recorded;
 	struct cc_error record_err;
 };
 
@@ -905,6 +907,11 @@ static int supervise(struct run *run, struct supervisor *s, pid_t pid,
 				 { status_fd, POLLIN, 0 } };
 	bool exited = false, reported = false;
 	int rc = 0;
+	/* pid 1 lives: its start time and namespaces are there to read. A
+	 * failure kills the session at the end of the build, unless the
+	 * build failed first (its reason then wins). */
+	s->prepared = record_prepare(s->plan, s->session_id, pid, pidfd, &s->record,
+				     &s->record_err) == 0;
 	while (!exited) {
 		pfd[0].revents = pfd[1].revents = pfd[2].revents = 0;
 		if (ppoll(pfd, 3, NULL, &wait_mask) < 0 && errno != EINTR) {
@@ -923,16 +930,10 @@ static int supervise(struct run *run, struct supervisor *s, pid_t pid,
 				pfd[0].fd = -1;
 			if (m == MSG_EOF && !s->have_error && !pfd[1].revents &&
 			    !pfd[2].revents) {
-				s->recorded = record_write(s->plan, s->session_id, pid, pidfd,
-							   &s->record_err) == 0;
-				/* Without its record a session is not run; but a
-				 * command that has already ended (`true`) needs
-				 * none: not an error. It may be between losing its
-				 * namespaces and becoming waitable: a moment. */
-				struct pollfd gone = { pidfd, POLLIN, 0 };
-				if (!s->recorded && poll(&gone, 1, 500) == 1)
-					s->record_err.msg[0] = '\0';
-				else if (!s->recorded)
+				/* Without its record a session is not run. */
+				s->recorded = s->prepared &&
+					      record_publish(&s->record, &s->record_err) == 0;
+				if (!s->recorded)
 					sys_pidfd_send_signal(pidfd, SIGKILL);
 			}
 		}
@@ -1086,12 +1087,12 @@ static int run_sandbox(const struct sandbox_request *req,
 
 	int rc = -1, wstatus = 0;
 	struct supervisor s = { .who = &plan->who, .sock = sv[0], .plan = plan,
-				.session_id = req->session_id };
+				.session_id = req->session_id, .record = { .dir = -1 } };
 	if (pid < 0)
 		cc_fail_errno(err, "clone");
 	else
 		rc = supervise(&run, &s, pid, pidfd, ended[0], &wstatus, err);
-	record_remove(req->session_id);
+	record_end(&s.record, req->session_id);
 	if (pid > 0 && !s.recorded && !s.have_error && s.record_err.msg[0]) {
 		*err = s.record_err;
 		rc = -1;
