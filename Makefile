@@ -134,26 +134,35 @@ $(BUILDDIR)/cocoon-shell: shell/cocoon-shell.c $(LIB)
 MUSL_CC    ?= $(shell command -v musl-gcc 2>/dev/null)
 # Debian's musl-tools brings no kernel headers: cocoon-launch's
 # <linux/...> come from the system's (linux-libc-dev), and only those,
-# so that no glibc header stands in for a missing musl one.
-MULTIARCH  := $(shell $(CC) -print-multiarch 2>/dev/null)
-KERNEL_ASM := $(firstword $(wildcard /usr/include/$(MULTIARCH)/asm /usr/include/asm))
+# so that no glibc header stands in for a missing musl one; asm/ is the
+# one of musl-gcc's target. musl has no _FORTIFY_SOURCE; musl-gcc is gcc
+# whatever CC is.
 MUSL_INC   := $(BUILDDIR)/gen/musl-include
 MUSL_FLAGS  = -D_GNU_SOURCE -Icommon -isystem $(MUSL_INC) -DCOCOON_VERSION='"$(VERSION)"' \
-	      $(WARN) -fstack-protector-strong -fstack-clash-protection $(CFLAGS) -static
-$(MUSL_INC)/.made:
-	@mkdir -p $(dir $@)
-	@ln -sfn /usr/include/linux $(MUSL_INC)/linux
-	@ln -sfn /usr/include/asm-generic $(MUSL_INC)/asm-generic
-	@ln -sfn $(KERNEL_ASM) $(MUSL_INC)/asm
-	@touch $@
-INIT_SRC   := init/cocoon-init.c common/session_init.c
-LAUNCH_SRC := pam/cocoon-launch.c common/landlock.c common/forced_command.c
+	      $(filter-out -Wno-format-truncation,$(WARN)) -Wno-format-truncation \
+	      -fstack-protector-strong -fstack-clash-protection $(CFLAGS) -static
 # Which compiler and flags those were, rewritten only when they change:
-# installing musl-tools relinks both.
+# installing musl-tools relinks both and remakes the header links.
 INIT_CC_STAMP := $(BUILDDIR)/gen/cocoon-init.cc
 $(INIT_CC_STAMP): FORCE
 	@mkdir -p $(dir $@)
 	@echo "$(MUSL_CC) $(MUSL_FLAGS)" | cmp -s - $@ || echo "$(MUSL_CC) $(MUSL_FLAGS)" > $@
+$(MUSL_INC)/.made: $(INIT_CC_STAMP)
+	@if [ -n "$(MUSL_CC)" ]; then \
+		asm=/usr/include/$$($(MUSL_CC) -print-multiarch 2>/dev/null)/asm; \
+		[ -d "$$asm" ] || asm=/usr/include/asm; \
+		if [ ! -d "$$asm" ] || [ ! -d /usr/include/linux ]; then \
+			echo "no kernel headers for musl-gcc (/usr/include/linux, $$asm; Debian's linux-libc-dev)" >&2; \
+			exit 1; \
+		fi; \
+		mkdir -p $(MUSL_INC); \
+		ln -sfn /usr/include/linux $(MUSL_INC)/linux; \
+		ln -sfn /usr/include/asm-generic $(MUSL_INC)/asm-generic; \
+		ln -sfn "$$asm" $(MUSL_INC)/asm; \
+	fi
+	@mkdir -p $(dir $@) && touch $@
+INIT_SRC   := init/cocoon-init.c common/session_init.c
+LAUNCH_SRC := pam/cocoon-launch.c common/landlock.c common/forced_command.c
 $(BUILDDIR)/cocoon-init: $(INIT_SRC) common/session_init.h VERSION $(BUILDDIR)/common/session_init.o \
 		$(INIT_CC_STAMP) | $(MUSL_INC)/.made
 	@mkdir -p $(dir $@)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "directives.h"
+#include "fault.h"
 #include "policy.h"
 #include "syscalls.h"
 #include "util.h"
@@ -177,6 +178,8 @@ int record_prepare(const struct plan *plan, const char *id, pid_t pid, int pidfd
 	if (!id_valid(id))
 		return cc_fail(err, "session record: the id '%s' is not 8 to 64 "
 			       "lower-case hex digits", id);
+	if (FAULT("writing the session record", err) < 0)
+		return -1;
 	struct live_record r = {
 		.user = plan->who.user, .uid = plan->who.uid, .gid = plan->who.gid,
 		.service = plan->service, .rule = plan->rule, .profile = plan->profile,
@@ -189,8 +192,8 @@ int record_prepare(const struct plan *plan, const char *id, pid_t pid, int pidfd
 	r.started = (long long)now.tv_sec;
 	clock_gettime(CLOCK_BOOTTIME, &now);
 	r.boottime = (long long)now.tv_sec;
-	struct proc_facts f;
-	if (r.pid <= 0 || read_facts(r.pid, &f, err) < 0 ||
+	struct proc_facts f = { 0 };
+	if (r.pid <= 0 || read_facts(r.pid, &f, err) < 0 || f.zombie ||
 	    sys_pidfd_send_signal(pidfd, 0) < 0)
 		return cc_fail(err, "session record: the session's first process is gone");
 	r.start_ticks = f.start_ticks;

@@ -56,8 +56,8 @@ int session_id_new(char id[33], struct cc_error *err);
  * close by record_remove).
  * record_end removes PENDING's record, published or not (by ID when none
  * is pending), and with it any stale record of a session that is gone.
- * record_remove: the same by ID, from another process. Both best effort,
- * quiet (a missing record is fine). */
+ * record_remove: the same by ID alone (pam_cocoon's close). Both best
+ * effort, quiet (a missing record is fine). */
 struct record_pending {
 	int dir; /* -1: nothing pending */
 	char id[RECORD_ID_MAX + 1];
@@ -70,7 +70,7 @@ void record_discard(struct record_pending *pending);
 void record_end(struct record_pending *pending, const char *id);
 void record_remove(const char *id);
 
-/* The record directory, opened (O_PATH) after checking that it is a
+/* The record directory, opened after checking that it is a
  * directory of root's with mode 0700 below a trusted path; CREATE makes
  * it when missing. */
 int record_dir_open(bool create, struct cc_error *err);

@@ -907,11 +907,13 @@ static int supervise(struct run *run, struct supervisor *s, pid_t pid,
 				 { status_fd, POLLIN, 0 } };
 	bool exited = false, reported = false;
 	int rc = 0;
-	/* pid 1 lives: its start time and namespaces are there to read. A
-	 * failure kills the session at the end of the build, unless the
-	 * build failed first (its reason then wins). */
+	/* Without its record a session is not run: a failure kills it
+	 * before anything of it execs. One that already failed (pid 1 ended
+	 * early) has its own reason, which wins. */
 	s->prepared = record_prepare(s->plan, s->session_id, pid, pidfd, &s->record,
 				     &s->record_err) == 0;
+	if (!s->prepared)
+		sys_pidfd_send_signal(pidfd, SIGKILL);
 	while (!exited) {
 		pfd[0].revents = pfd[1].revents = pfd[2].revents = 0;
 		if (ppoll(pfd, 3, NULL, &wait_mask) < 0 && errno != EINTR) {
@@ -928,9 +930,13 @@ static int supervise(struct run *run, struct supervisor *s, pid_t pid,
 			enum msg_result m = read_message(s);
 			if (m == MSG_EOF || m == MSG_FAIL)
 				pfd[0].fd = -1;
-			if (m == MSG_EOF && !s->have_error && !pfd[1].revents &&
-			    !pfd[2].revents) {
-				/* Without its record a session is not run. */
+			if (m == MSG_FAIL && !s->have_error) {
+				/* Whether the setup is whole is not known: as if it
+				 * had failed. */
+				cc_fail_errno(&s->record_err, "reading the sandbox's reports");
+				sys_pidfd_send_signal(pidfd, SIGKILL);
+			} else if (m == MSG_EOF && !s->have_error && !pfd[1].revents &&
+				   !pfd[2].revents) {
 				s->recorded = s->prepared &&
 					      record_publish(&s->record, &s->record_err) == 0;
 				if (!s->recorded)

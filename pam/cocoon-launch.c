@@ -8,8 +8,8 @@
  * It runs as the user, on nosuid mounts; its settings come from files
  * that root wrote into the sandbox's /run/cocoon, which the user cannot
  * change. Any failure ends here: no shell starts without its settings.
- * Linked statically with common/landlock.o and common/forced_command.o
- * alone. */
+ * Linked statically, with common/landlock.c and common/forced_command.c
+ * alone (against musl when the build has it; see the Makefile). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -37,9 +37,17 @@
  * the file instead, for strings(1) and the package tests. */
 __attribute__((used)) static const char version[] = "cocoon-launch " COCOON_VERSION;
 
+/* One write(2), not stdio: musl's stdio writes with writev, which a
+ * `seccomp = FILE` filter loaded by then may refuse. */
 static void die(const char *what)
 {
-	fprintf(stderr, "cocoon-launch: %s: %s\n", what, strerror(errno));
+	char msg[PATH_MAX + 256];
+	int n = snprintf(msg, sizeof(msg), "cocoon-launch: %s: %s\n", what, strerror(errno));
+	if (n > 0) {
+		size_t len = (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1;
+		ssize_t ignored = write(STDERR_FILENO, msg, len);
+		(void)ignored;
+	}
 	exit(126);
 }
 

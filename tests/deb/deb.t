@@ -105,6 +105,10 @@ for f in /usr/sbin/cocoonctl /usr/libexec/cocoon/cocoon-init /usr/libexec/cocoon
 	[ -f "$ROOT$f" ]; ok $? "$f installed"
 done
 [ -d "$ROOT/var/lib/cocoon" ]; ok $? "/var/lib/cocoon exists"
+# Static, whatever the libc: no loader runs in the session's tree, nor its
+# LD_PRELOAD, before cocoon-launch has set the filter.
+run readelf -lW "$ROOT/usr/libexec/cocoon/cocoon-launch"
+unlike "$OUT" "INTERP" "cocoon-launch has no program interpreter (it is static)"
 like "$(in_root dpkg-query -W -f='${Conffiles}' cocoon)" "/etc/cocoon/cocoon.conf " \
 	"cocoon.conf is a conffile"
 is "$(stat -c '%a %U %G' "$ROOT/usr/bin/cocoon-shell")" "4755 root root" "cocoon-shell is 4755 root"
