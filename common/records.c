@@ -241,15 +241,20 @@ int record_publish(struct record_pending *pending, struct cc_error *err)
 	return 0;
 }
 
+static void unlink_unpublished(const struct record_pending *pending)
+{
+	if (pending->published)
+		return;
+	char tmp[RECORD_ID_MAX + 8];
+	temp_name(tmp, sizeof(tmp), pending->id);
+	unlinkat(pending->dir, tmp, 0);
+}
+
 void record_discard(struct record_pending *pending)
 {
 	if (pending->dir < 0)
 		return;
-	if (!pending->published) {
-		char tmp[RECORD_ID_MAX + 8];
-		temp_name(tmp, sizeof(tmp), pending->id);
-		unlinkat(pending->dir, tmp, 0);
-	}
+	unlink_unpublished(pending);
 	close(pending->dir);
 	pending->dir = -1;
 }
@@ -338,11 +343,11 @@ void record_remove(const char *id)
 
 void record_end(struct record_pending *pending, const char *id)
 {
-	if (pending->dir < 0 || !pending->published) {
-		record_discard(pending);
+	if (pending->dir < 0) {
 		record_remove(id);
 		return;
 	}
+	unlink_unpublished(pending);
 	remove_in(pending->dir, pending->id);
 	close(pending->dir);
 	pending->dir = -1;
