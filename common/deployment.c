@@ -24,7 +24,7 @@ void deployment_paths_default(struct deployment_paths *paths)
 	paths->crontabs = "/var/spool/cron/crontabs";
 	paths->atjobs = "/var/spool/cron/atjobs";
 	paths->linger = "/var/lib/systemd/linger";
-	paths->shell_path = COCOON_BINDIR "/cocoon-shell";
+	paths->shell_path = COCOON_SHELL_PATH;
 }
 
 /* One line of a PAM stack, after includes were followed. */
@@ -410,13 +410,6 @@ bool shells_lists(const char *path, const char *wanted)
 	free(line);
 	fclose(f);
 	return found || (!any && fallback);
-}
-
-static bool is_cocoon_shell(const char *shell, const char *installed)
-{
-	const char *base = strrchr(shell, '/');
-	return strcmp(shell, installed) == 0 ||
-	       strcmp(base ? base + 1 : shell, "cocoon-shell") == 0;
 }
 
 /* Does POLICY sandbox WHO on any of SERVICES? */

@@ -218,3 +218,10 @@ uid_t login_defs_uid_min(const char *path)
 	free(buf);
 	return uid_min;
 }
+
+bool is_cocoon_shell(const char *shell, const char *installed)
+{
+	const char *base = strrchr(shell, '/');
+	return strcmp(shell, installed) == 0 ||
+	       strcmp(base ? base + 1 : shell, "cocoon-shell") == 0;
+}

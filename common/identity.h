@@ -53,6 +53,14 @@ bool identity_in_group(const struct identity *who, const char *group);
 void identity_copy(struct identity *dst, const struct identity *src);
 void identity_free(struct identity *who);
 
+#ifndef COCOON_BINDIR
+#define COCOON_BINDIR "/usr/local/bin"
+#endif
+#define COCOON_SHELL_PATH COCOON_BINDIR "/cocoon-shell"
+/* Whether the login shell SHELL is cocoon-shell: INSTALLED (this build's,
+ * COCOON_SHELL_PATH, or an image's), or any file of that name. */
+bool is_cocoon_shell(const char *shell, const char *installed);
+
 /* UID_MIN from login.defs (1000 when absent). */
 uid_t login_defs_uid_min(const char *login_defs_path);
 

@@ -1221,12 +1221,6 @@ static void handle_close(struct sandbox_handle *h)
 	free(h);
 }
 
-static bool is_cocoon_shell(const char *path)
-{
-	const char *base = strrchr(path, '/');
-	return strcmp(path, COCOON_BINDIR "/cocoon-shell") == 0 ||
-	       strcmp(base ? base + 1 : path, "cocoon-shell") == 0;
-}
 
 static int service_check(const struct sandbox_request *req, struct cc_error *err)
 {
@@ -1483,8 +1477,8 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	const char *login = plan->who.login_shell && plan->who.login_shell[0] == '/'
 				    ? plan->who.login_shell : "/bin/sh";
 	const char *real = plan->shell ? plan->shell
-				       : is_cocoon_shell(login) ? "/bin/bash" : login;
-	if (is_cocoon_shell(real))
+				       : is_cocoon_shell(login, COCOON_SHELL_PATH) ? "/bin/bash" : login;
+	if (is_cocoon_shell(real, COCOON_SHELL_PATH))
 		return cc_fail(err, "the policy's shell %s is cocoon-shell itself", real);
 
 	struct run run = { .req = req, .plan = plan, .caller = getpid(),
