@@ -6,8 +6,11 @@
 
 #include "util.h"
 
-/* What a login carries in from the client or the terminal; everything
- * else (LD_*, PATH, IFS, BASH_ENV ...) is dropped. */
+/* What a login carries in from the client, the terminal or the PAM
+ * stack's root-configured modules; everything else (LD_*, GCONV_PATH,
+ * GLIBC_TUNABLES, BASH_ENV, ENV, PATH, IFS, ...) is dropped. An allow-list:
+ * a variable that a loader, libc or shell learns to read next year is
+ * dropped too. */
 static const char *const allowed[] = {
 	"TERM", "COLORTERM", "LANG", "LANGUAGE", "TZ", "SSH_CLIENT",
 	"SSH_CONNECTION", "SSH_TTY", "SSH_AUTH_SOCK", "SSH_ORIGINAL_COMMAND",
@@ -15,17 +18,31 @@ static const char *const allowed[] = {
 	"XDG_SEAT", "XDG_VTNR", NULL,
 };
 
-static bool is_allowed(const char *entry)
+static bool is_locale_name(const char *name, size_t n)
 {
-	size_t n = strcspn(entry, "=");
-	if (!entry[n])
-		return false;
-	if (n > 3 && strncmp(entry, "LC_", 3) == 0)
+	return (n > 3 && strncmp(name, "LC_", 3) == 0) ||
+	       (n == 4 && strncmp(name, "LANG", 4) == 0) ||
+	       (n == 8 && strncmp(name, "LANGUAGE", 8) == 0);
+}
+
+bool env_name_allowed(const char *name, size_t n)
+{
+	if (n > 3 && strncmp(name, "LC_", 3) == 0)
 		return true;
 	for (size_t i = 0; allowed[i]; i++)
-		if (strlen(allowed[i]) == n && strncmp(entry, allowed[i], n) == 0)
+		if (strlen(allowed[i]) == n && strncmp(name, allowed[i], n) == 0)
 			return true;
 	return false;
+}
+
+bool env_entry_allowed(const char *entry)
+{
+	size_t n = strcspn(entry, "=");
+	if (!entry[n] || !env_name_allowed(entry, n))
+		return false;
+	/* glibc takes a locale name holding a '/' for the path of locale
+	 * data to load: a file the user may have written. */
+	return !(is_locale_name(entry, n) && strchr(entry + n + 1, '/'));
 }
 
 struct env {
@@ -64,7 +81,7 @@ char **session_environment(const struct plan *plan, char *const *caller_env,
 	struct env e = { 0 };
 	if (!plan->clearenv && caller_env)
 		for (char *const *p = caller_env; *p; p++)
-			if (is_allowed(*p)) {
+			if (env_entry_allowed(*p)) {
 				size_t n = strcspn(*p, "=");
 				char *name = xstrndup(*p, n);
 				env_set(&e, name, *p + n + 1);

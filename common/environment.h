@@ -1,12 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The session's environment: a short allow-list from the caller, the
- * login variables set afresh, then the plan's setenv/unsetenv. */
+ * login variables set afresh, then the plan's setenv/unsetenv. The same
+ * allow-list cuts a PAM session's environment (pam_cocoon). */
 #ifndef COCOON_ENVIRONMENT_H
 #define COCOON_ENVIRONMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
 
 #include "plan.h"
 
 #define COCOON_USER_PATH "/usr/local/bin:/usr/bin:/bin:/usr/local/games:/usr/games"
+
+/* Whether the variable NAME (N bytes, not terminated there) is on the
+ * allow-list of what a login carries in. */
+bool env_name_allowed(const char *name, size_t n);
+/* Whether the "NAME=VALUE" ENTRY passes: an allowed name, and for the
+ * locale variables a value that names no path. */
+bool env_entry_allowed(const char *entry);
 
 /* A NULL-terminated environment for the session. caller_env: where the
  * allow-listed variables come from (may be NULL). shell: the value of
