@@ -21,6 +21,7 @@
 #include "audit.h"
 #include "cgroup.h"
 #include "deployment.h"
+#include "environment.h"
 #include "records.h"
 #include "resolve.h"
 #include "rlimits.h"
@@ -112,17 +113,48 @@ static int return_to_host(pam_handle_t *pamh)
 	return PAM_SUCCESS;
 }
 
-/* The plan's setenv and unsetenv go to the PAM environment, which the
- * service exports to the user's processes. clearenv and new-session
- * need the command's own process, which a module never sees. */
-static int apply_environment(pam_handle_t *pamh, const struct plan *plan,
-			     const char *id, struct cc_error *err)
+/* The PAM environment, which the service gives every program it starts
+ * for the user, cut to what a login carries in (environment.c's
+ * allow-list; nothing with CLEAR): the modules above may have put
+ * anything in it, ~/.pam_environment's LD_PRELOAD through pam_env
+ * user_readenv=1 among them, and sshd runs /bin/sh with it for
+ * ~/.ssh/rc, /etc/ssh/sshrc and xauth before any login shell starts.
+ * Called from the last session line, after every other module's open. */
+static int cut_environment(pam_handle_t *pamh, bool clear, bool debug,
+			   struct cc_error *err)
 {
-	if (plan->clearenv || plan->new_session)
-		pam_syslog(pamh, LOG_NOTICE, "%s%s%s ignored in PAM mode",
-			   plan->clearenv ? "clearenv" : "",
-			   plan->clearenv && plan->new_session ? " and " : "",
-			   plan->new_session ? "new-session" : "");
+	char **list = pam_getenvlist(pamh);
+	if (!list)
+		return cc_fail(err, "reading the PAM environment failed");
+	int rc = 0;
+	for (char **e = list; *e; e++) {
+		if (rc == 0 && (clear || !env_entry_allowed(*e))) {
+			char *name = xstrndup(*e, strcspn(*e, "="));
+			int prc = pam_putenv(pamh, name);
+			if (prc != PAM_SUCCESS && prc != PAM_BAD_ITEM)
+				rc = cc_fail(err, "removing %s from the PAM environment: %s",
+					     name, pam_strerror(pamh, prc));
+			else if (debug)
+				pam_syslog(pamh, LOG_DEBUG, "environment: %s dropped", name);
+			free(name);
+		}
+		free(*e);
+	}
+	free(list);
+	return rc;
+}
+
+/* The environment cut (all of it under clearenv), then the plan's setenv
+ * and unsetenv, in the PAM environment, which the service exports to the
+ * user's processes. new-session needs the command's own process, which a
+ * module never sees. */
+static int apply_environment(pam_handle_t *pamh, const struct plan *plan,
+			     const char *id, bool debug, struct cc_error *err)
+{
+	if (plan->new_session)
+		pam_syslog(pamh, LOG_NOTICE, "new-session ignored in PAM mode");
+	if (cut_environment(pamh, plan->clearenv, debug, err) < 0)
+		return -1;
 	for (size_t i = 0; i < plan->nenv; i++) {
 		const struct env_op *e = &plan->env[i];
 		if (!e->value) {
@@ -284,6 +316,40 @@ static int refuse(pam_handle_t *pamh, bool audit, struct audit_record *r,
 	return audit ? PAM_IGNORE : PAM_SESSION_ERR;
 }
 
+/* The session goes on outside any sandbox with STATUS (no rule, sandbox
+ * = none, mode=audit), logged at PRIORITY. An account whose login shell
+ * is cocoon-shell is confined only once the service runs that shell:
+ * what the service runs before it (sshd's /bin/sh for ~/.ssh/rc) runs on
+ * the host, so its environment is cut here, or the session refused. */
+static int let_in_unconfined(pam_handle_t *pamh, struct audit_record *r, int priority,
+			     int status, bool cocoon_shell_account, bool debug)
+{
+	char reason[256];
+	if (cocoon_shell_account) {
+		struct cc_error err;
+		if (cut_environment(pamh, false, debug, &err) < 0)
+			return refuse(pamh, false, r, err.msg);
+		snprintf(reason, sizeof(reason), "%s%scocoon-shell account, environment cut",
+			 r->reason ? r->reason : "", r->reason ? "; " : "");
+		r->reason = reason;
+	}
+	audit_log(pamh, priority, r);
+	return status;
+}
+
+/* refuse(), where mode=audit lets the session in: with a cocoon-shell
+ * account's environment cut, as let_in_unconfined does. */
+static int refuse_unless_audit(pam_handle_t *pamh, const struct module_args *args,
+			       struct audit_record *r, const char *why,
+			       bool cocoon_shell_account)
+{
+	struct cc_error err;
+	if (args->audit && cocoon_shell_account &&
+	    cut_environment(pamh, false, args->debug, &err) < 0)
+		return refuse(pamh, false, r, err.msg);
+	return refuse(pamh, args->audit, r, why);
+}
+
 /* A mistyped module line refuses everyone but root: like a broken
  * policy, it must not lock the administrator out. */
 static int root_or_refuse(pam_handle_t *pamh)
@@ -308,7 +374,7 @@ static int root_or_refuse(pam_handle_t *pamh)
 /* The session enters the sandbox: the entry, the limits and the
  * environment, or nothing at all. */
 static int enter(pam_handle_t *pamh, const struct plan *plan, const char *id,
-		 struct cc_error *err)
+		 bool debug, struct cc_error *err)
 {
 	struct sandbox_handle *handle = NULL;
 	struct sandbox_request req = {
@@ -330,7 +396,7 @@ static int enter(pam_handle_t *pamh, const struct plan *plan, const char *id,
 	 * ever lower. Replacing the data on failure runs its cleanup: back
 	 * to the host, and the session ended. */
 	if (rlimits_apply(&plan->limits, err) < 0 ||
-	    apply_environment(pamh, plan, id, err) < 0 ||
+	    apply_environment(pamh, plan, id, debug, err) < 0 ||
 	    (keep_record(pamh, plan, id) < 0 && cc_fail(err, "pam_set_data failed"))) {
 		pam_set_data(pamh, DATA_NAME, NULL, NULL);
 		return -1;
@@ -401,13 +467,15 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 		return PAM_IGNORE;
 	}
 
+	bool cocoon_shell_account = who.login_shell &&
+				    is_cocoon_shell(who.login_shell, COCOON_SHELL_PATH);
 	struct plan plan;
 	enum resolve_result rc = plan_for_session(args.conf, &who, item(pamh, PAM_SERVICE),
 						  &plan, &err);
 	identity_free(&who);
 	int status = PAM_SESSION_ERR;
 	if (rc == RESOLVE_ERROR) {
-		status = refuse(pamh, args.audit, &r, err.msg);
+		status = refuse_unless_audit(pamh, &args, &r, err.msg, cocoon_shell_account);
 		goto out;
 	}
 	r.plan = &plan;
@@ -416,24 +484,24 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 	if (rc == RESOLVE_NOT_COVERED || !plan.sandboxed) {
 		r.result = "unconfined";
 		r.reason = rc == RESOLVE_NOT_COVERED ? "no rule" : "sandbox = none";
-		audit_log(pamh, LOG_INFO, &r);
-		status = PAM_IGNORE;
+		status = let_in_unconfined(pamh, &r, LOG_INFO, PAM_IGNORE,
+					   cocoon_shell_account, args.debug);
 		goto out;
 	}
 	if (service_plan_ok(pamh, &plan, &err) < 0) {
-		status = refuse(pamh, args.audit, &r, err.msg);
+		status = refuse_unless_audit(pamh, &args, &r, err.msg, cocoon_shell_account);
 		goto out;
 	}
 	if (args.audit) {
 		r.mode = "audit";
 		r.result = "unconfined";
 		r.reason = "mode=audit: the plan was not applied";
-		audit_log(pamh, LOG_NOTICE, &r);
-		status = PAM_IGNORE;
+		status = let_in_unconfined(pamh, &r, LOG_NOTICE, PAM_IGNORE,
+					   cocoon_shell_account, args.debug);
 		goto out;
 	}
 	char id[33];
-	if (session_id_new(id, &err) == 0 && enter(pamh, &plan, id, &err) == 0)
+	if (session_id_new(id, &err) == 0 && enter(pamh, &plan, id, args.debug, &err) == 0)
 		status = PAM_SUCCESS;
 	if (status != PAM_SUCCESS) {
 		status = refuse(pamh, false, &r, err.msg);

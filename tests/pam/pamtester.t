@@ -155,7 +155,7 @@ printf '[default]\nprofile = default\nclearenv = yes\nnew-session = yes\n' | pol
 m=$(log_lines)
 run pamtester "$SERVICE" ccpt1 open_session close_session
 is "$RC" 0 "clearenv and new-session do not refuse the session"
-like "$(log_since "$m")" "clearenv and new-session ignored in PAM mode" "a notice says they are ignored"
+like "$(log_since "$m")" "new-session ignored in PAM mode" "a notice says new-session is ignored"
 
 # A bind source the user can write is opened with the user's
 # credentials, supplementary groups included (looked up by pid 2 in

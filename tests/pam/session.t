@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # pam_cocoon and the life of a session, through the test sshd: a killed
 # service process ends the session, login records reach the host's
-# wtmp, the plan's setenv, unsetenv and chdir apply, and the session id
+# wtmp, the PAM environment is cut to the allow-list, the plan's
+# clearenv, setenv, unsetenv and chdir apply, and the session id
 # is exported and readable inside.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../sshd.sh"
@@ -57,17 +58,21 @@ kill "$clientpid" 2>/dev/null; wait "$clientpid" 2>/dev/null
 sleep 0.5
 like "$(last -f /var/log/wtmp 2>/dev/null)" "ccses1" "last on the host lists the pty session after logout"
 
-# The plan's process settings (CCGONE comes from ~/.pam_environment,
-# which pam_env reads in the sshd stack).
-printf 'CCGONE DEFAULT=here\n' > /home/ccses1/.pam_environment
-run ssh_as ccses1 'echo "<${CCGONE-unset}>"'
-is "$OUT" "<here>" "a variable from another module reaches the session"
-printf '[default]\nprofile = default\nsetenv = CCFOO "foo bar"\nunsetenv = CCGONE\nchdir = /tmp\n' |
+# The environment and the plan's process settings (LANGUAGE and CCGONE
+# come from ~/.pam_environment, which pam_env reads in the sshd stack).
+printf 'CCGONE DEFAULT=here\nLANGUAGE DEFAULT=de:en\n' > /home/ccses1/.pam_environment
+run ssh_as ccses1 'echo "<${CCGONE-unset}> <${LANGUAGE-unset}>"'
+is "$OUT" "<unset> <de:en>" \
+	"what other modules put in the PAM environment is cut to the allow-list"
+printf '[default]\nprofile = default\nsetenv = CCFOO "foo bar"\nunsetenv = LANGUAGE\nchdir = /tmp\n' |
 	policy_write cocoon.conf
-run ssh_as ccses1 'echo "<$CCFOO>"; echo "<${CCGONE-unset}>"; pwd'
+run ssh_as ccses1 'echo "<$CCFOO>"; echo "<${LANGUAGE-unset}>"; pwd'
 is "$OUT" "<foo bar>
 <unset>
 /tmp" "setenv, unsetenv and chdir apply in PAM mode"
+printf '[default]\nprofile = default\nclearenv = yes\nsetenv = CCFOO x\n' | policy_write cocoon.conf
+run ssh_as ccses1 'echo "<${LANGUAGE-unset}> <$CCFOO>"'
+is "$OUT" "<unset> <x>" "clearenv = yes keeps nothing of the PAM environment but the plan's setenv"
 printf '[default]\nprofile = default\nchdir = /nonexistent\n' |
 	policy_write cocoon.conf
 run ssh_as ccses1 'pwd'
