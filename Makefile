@@ -321,7 +321,9 @@ install: all
 	install -d -m 0755 $(DESTDIR)$(STATEDIR)
 	install -m 0755 $(BUILDDIR)/cocoonctl $(DESTDIR)$(PREFIX)/sbin/cocoonctl
 	install -m 0755 $(BUILDDIR)/cocoon-init $(DESTDIR)$(LIBEXECDIR)/cocoon/cocoon-init
-	install -m 0755 $(BUILDDIR)/cocoon-launch $(DESTDIR)$(LIBEXECDIR)/cocoon/cocoon-launch
+	# Readable by root alone: the kernel makes what it starts undumpable,
+	# so nothing of the user's traces it before it sets the filter.
+	install -m 0711 $(BUILDDIR)/cocoon-launch $(DESTDIR)$(LIBEXECDIR)/cocoon/cocoon-launch
 	install -d $(DESTDIR)$(PAMDIR)
 	install -m 0644 $(BUILDDIR)/pam_cocoon.so $(DESTDIR)$(PAMDIR)/pam_cocoon.so
 	# setuid root: it builds the sandbox for the calling user.

@@ -1029,6 +1029,70 @@ static int open_in_root(struct build *b, const char *path, const char *what)
 	return fd;
 }
 
+/* A mount of cocoon-launch: root's alone to write, and readable by root
+ * alone, so that the process it starts is not dumpable (the kernel marks
+ * the exec of a file its caller cannot read): nothing of the user's can
+ * trace it or write its memory before it has set the filter. */
+static int open_launcher(const char *path, struct stat *st, struct cc_error *err)
+{
+	int fd = sys_open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	if (fd < 0 || fstat(fd, st) < 0) {
+		cc_fail_errno(err, "cocoon-launch %s", path);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st->st_mode) || st->st_uid != 0 ||
+	    (st->st_mode & (S_IWGRP | S_IWOTH | S_IRGRP | S_IROTH))) {
+		close(fd);
+		return cc_fail(err, "cocoon-launch %s: not a regular file that only "
+			       "root can write and read (install it 0711)", path);
+	}
+	return fd;
+}
+
+/* Bind the file REAL (an O_PATH descriptor inside the new root) at NAME
+ * in /run/cocoon (TMP), read-only. */
+static int bind_real(struct build *b, int tmp, int real, const char *name,
+		     const char *what)
+{
+	int tree AUTOCLOSE = sys_open_tree(real, "", AT_EMPTY_PATH | OPEN_TREE_CLONE |
+					   OPEN_TREE_CLOEXEC);
+	if (tree < 0 || set_attrs(b, tree, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+				  MOUNT_ATTR_NODEV, what) < 0 ||
+	    sys_move_mount(tree, "", tmp, name, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		return cc_fail_errno(b->err, "binding %s", what);
+	return 0;
+}
+
+/* Bind a fresh mount of the launcher over the file TARGET (an O_PATH
+ * descriptor inside the new root). */
+static int cover(struct build *b, const struct service_setup *s,
+		 const struct stat *launcher_st, int target, const char *what)
+{
+	struct stat st;
+	int launcher AUTOCLOSE = open_launcher(s->launcher, &st, b->err);
+	if (launcher < 0)
+		return -1;
+	if (st.st_dev != launcher_st->st_dev || st.st_ino != launcher_st->st_ino)
+		return cc_fail(b->err, "cocoon-launch %s changed during the setup",
+			       s->launcher);
+	if (set_attrs(b, launcher, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+		      MOUNT_ATTR_NODEV, s->launcher) < 0)
+		return -1;
+	if (sys_move_mount(launcher, "", target, "", MOVE_MOUNT_F_EMPTY_PATH |
+			   MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		return cc_fail_errno(b->err, "binding cocoon-launch over %s", what);
+	return 0;
+}
+
+static bool same_file(int a, int b)
+{
+	struct stat sa, sb;
+	return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
 int mounts_service_setup(const struct plan *plan, int rootfd,
 			 const struct service_setup *s, struct cc_error *err)
 {
@@ -1049,15 +1113,10 @@ int mounts_service_setup(const struct plan *plan, int rootfd,
 		if (bind_host_record(&b, records[i]) < 0)
 			return -1;
 
-	/* The launcher: cocoon-init's rules, root's alone to write. */
-	int launcher AUTOCLOSE = sys_open_tree(AT_FDCWD, s->launcher, OPEN_TREE_CLONE |
-					       OPEN_TREE_CLOEXEC);
-	struct stat st;
-	if (launcher < 0 || fstat(launcher, &st) < 0)
-		return cc_fail_errno(err, "cocoon-launch %s", s->launcher);
-	if (!S_ISREG(st.st_mode) || st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))
-		return cc_fail(err, "cocoon-launch %s: not a regular file that only "
-			       "root can write", s->launcher);
+	struct stat launcher_st;
+	int probe AUTOCLOSE = open_launcher(s->launcher, &launcher_st, err);
+	if (probe < 0)
+		return -1;
 
 	int dst AUTOCLOSE = open_dest(&b, "/run/cocoon", MAKE_DIR);
 	if (dst < 0)
@@ -1072,21 +1131,8 @@ int mounts_service_setup(const struct plan *plan, int rootfd,
 	    write_file_at(tmp, "shell", "", 0, 0644, err) < 0)
 		return -1;
 
-	/* The real shell first: the launcher may cover its very path. */
-	int real AUTOCLOSE = open_in_root(&b, s->real_shell, "the real shell");
-	if (real < 0)
-		return -1;
-	int real_tree AUTOCLOSE = sys_open_tree(real, "", AT_EMPTY_PATH |
-						OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
-	if (real_tree < 0 ||
-	    set_attrs(&b, real_tree, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
-		      MOUNT_ATTR_NODEV, s->real_shell) < 0 ||
-	    sys_move_mount(real_tree, "", tmp, "shell", MOVE_MOUNT_F_EMPTY_PATH) < 0)
-		return cc_fail_errno(err, "binding the real shell %s", s->real_shell);
-	if (set_attrs(&b, tmp, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
-		      "/run/cocoon") < 0)
-		return -1;
-
+	/* The login shell's path, made when missing so the launcher can
+	 * cover it. */
 	int login = sys_openat2(rootfd, s->login_shell + 1, O_PATH | O_CLOEXEC,
 				RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
 	if (login < 0 && errno == ENOENT)
@@ -1095,14 +1141,33 @@ int mounts_service_setup(const struct plan *plan, int rootfd,
 		return cc_fail(err, "the login shell %s cannot be covered in the "
 			       "sandbox: %s", s->login_shell, err->msg);
 	int login_fd AUTOCLOSE = login;
+	struct stat st;
 	if (fstat(login_fd, &st) < 0 || !S_ISREG(st.st_mode))
 		return cc_fail(err, "the login shell %s in the sandbox is not a "
 			       "regular file", s->login_shell);
-	if (set_attrs(&b, launcher, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
-		      MOUNT_ATTR_NODEV, s->launcher) < 0)
+	/* /bin/sh, which services run with the user's environment beside the
+	 * login shell (sshd's ~/.ssh/rc, /etc/ssh/sshrc and xauth through
+	 * popen): covered too, unless it is the login shell's own file or the
+	 * sandbox has none. */
+	int sh AUTOCLOSE = sys_openat2(rootfd, "bin/sh", O_PATH | O_CLOEXEC,
+				       RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+	if (sh < 0 && errno != ENOENT)
+		return cc_fail_errno(err, "/bin/sh in the sandbox");
+	if (sh >= 0 && (fstat(sh, &st) < 0 || !S_ISREG(st.st_mode)))
+		return cc_fail(err, "/bin/sh in the sandbox is not a regular file");
+	bool cover_sh = sh >= 0 && !same_file(sh, login_fd);
+
+	/* The real programs first: the launcher may cover their very paths. */
+	int real AUTOCLOSE = open_in_root(&b, s->real_shell, "the real shell");
+	if (real < 0 || bind_real(&b, tmp, real, "shell", s->real_shell) < 0)
 		return -1;
-	if (sys_move_mount(launcher, "", login_fd, "", MOVE_MOUNT_F_EMPTY_PATH |
-			   MOVE_MOUNT_T_EMPTY_PATH) < 0)
-		return cc_fail_errno(err, "binding cocoon-launch over %s", s->login_shell);
-	return 0;
+	if (cover_sh && (write_file_at(tmp, "sh", "", 0, 0644, err) < 0 ||
+			 bind_real(&b, tmp, sh, "sh", "/bin/sh") < 0))
+		return -1;
+	if (set_attrs(&b, tmp, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
+		      "/run/cocoon") < 0)
+		return -1;
+	if (cover(&b, s, &launcher_st, login_fd, s->login_shell) < 0)
+		return -1;
+	return cover_sh ? cover(&b, s, &launcher_st, sh, "/bin/sh") : 0;
 }

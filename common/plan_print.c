@@ -204,8 +204,9 @@ void plan_print_text(const struct plan *plan, struct strbuf *out)
 	/* Through pam_cocoon the service itself stays outside the filter. */
 	if (plan->service && strcmp(plan->service, "shell") != 0)
 		sb_addf(out, "through pam_cocoon: seccomp, no-new-privs and Landlock reach what "
-			"runs through the login shell;\n  what %s runs itself (internal-sftp, "
-			"port forwarding) gets the namespaces only\n", plan->service);
+			"%s starts through the login shell\n  or /bin/sh; what it does itself "
+			"(internal-sftp, port forwarding) gets the namespaces only\n",
+			plan->service);
 	if (plan->command && plan->service && strcmp(plan->service, "shell") != 0)
 		sb_addf(out, "  and never the command: close them with the sshd Match block "
 			"of pam_cocoon(8) (KIOSK ACCOUNTS)\n");

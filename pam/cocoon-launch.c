@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -30,6 +31,7 @@
 #define SETTINGS "/run/cocoon/launch"
 #define FILTER "/run/cocoon/seccomp.bpf"
 #define REAL_SHELL "/run/cocoon/shell"
+#define REAL_SH "/run/cocoon/sh"
 #define MAX_FILTER (64 * 1024)
 
 /* No --version: the user's shell path leads here, so every argument is
@@ -124,6 +126,29 @@ static void exec_forced(char **command, char **argv)
 	die(command[0]);
 }
 
+/* Which real program this run stands for: /bin/sh's when it was started
+ * through the file /bin/sh leads to (and the setup bound one, which it
+ * does unless that is the login shell's own file), else the login
+ * shell's. Only ever chosen between the two that root bound, and either
+ * runs behind the same filter: a wrong guess costs nothing but the
+ * program. /proc/self/exe names the mount it was started through; where
+ * the plan has no /proc, the path given to execve does. */
+static const char *real_program(void)
+{
+	static char self[PATH_MAX], sh[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+	} else {
+		const char *execfn = (const char *)getauxval(AT_EXECFN);
+		if (!execfn || !realpath(execfn, self))
+			return REAL_SHELL;
+	}
+	if (!realpath("/bin/sh", sh) || strcmp(self, sh) != 0 || access(REAL_SH, X_OK) < 0)
+		return REAL_SHELL;
+	return REAL_SH;
+}
+
 static int is_yes(const char *value)
 {
 	return value && strcmp(value, "yes") == 0;
@@ -132,6 +157,30 @@ static int is_yes(const char *value)
 int main(int argc, char **argv)
 {
 	(void)argc;
+	const char *real = real_program();
+	/* Run again inside the session (a nested bash, a #!/bin/sh script,
+	 * $SHELL from tmux or vim): everything below is inherited already,
+	 * since every process the user runs descends from a first launch.
+	 * Doing it again would stack another filter, move the working
+	 * directory, and fail on keyctl, which the filter refuses.
+	 * With a forced command the real program still runs here: only the
+	 * command and what it starts descend from the first launch (sshd
+	 * starts every channel's shell afresh, without filter or
+	 * no_new_privs), so a nested launch is the administrator's program
+	 * running a script, never a way the user chose. */
+	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2 ||
+	    prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1) {
+		execv(real, argv);
+		die(real);
+	}
+	/* Root in the sandbox (`cocoonctl enter --root`, the service itself)
+	 * running /bin/sh is no program started for the user: it gets the
+	 * real one, without the user's filter and working directory. Nothing
+	 * of the user's runs as root here (every mount is nosuid). */
+	if (getuid() == 0 && geteuid() == 0) {
+		execv(real, argv);
+		die(real);
+	}
 	static char settings[2 * PATH_MAX + 256 + FORCED_COMMAND_MAX];
 	size_t n = read_root_file(SETTINGS, settings, sizeof(settings) - 1);
 	settings[n] = '\0';
@@ -146,21 +195,6 @@ int main(int argc, char **argv)
 	size_t command_words = forced_command(settings, n, command,
 					      sizeof(command) / sizeof(command[0]));
 
-	/* Run again inside the session (a nested bash, a #!/bin/bash script,
-	 * $SHELL from tmux or vim): everything below is inherited already,
-	 * since every process the user runs descends from the first launch.
-	 * Doing it again would stack another filter, move the working
-	 * directory, and fail on keyctl, which the filter refuses.
-	 * With a forced command the real shell still runs here: only the
-	 * command and what it starts descend from the first launch (sshd
-	 * starts every channel's shell afresh, without filter or
-	 * no_new_privs), so a nested launch is the administrator's program
-	 * running a script, never a way the user chose. */
-	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2 ||
-	    prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1) {
-		execv(REAL_SHELL, argv);
-		die(REAL_SHELL);
-	}
 	/* A keyring of this session's own: through su, the caller's would
 	 * otherwise be inherited. keyctl is refused by the filter below. */
 	if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 && errno != ENOSYS)
@@ -197,8 +231,10 @@ int main(int argc, char **argv)
 	/* The plan's working directory; the home, then /, when it fails. */
 	if (dir && chdir(dir) < 0 && (!home || chdir(home) < 0) && chdir("/") < 0)
 		die("chdir /");
+	/* A forced command holds whichever way the session came here: a
+	 * first run through /bin/sh is sshd running ~/.ssh/rc or xauth. */
 	if (command_words)
 		exec_forced(command, argv);
-	execv(REAL_SHELL, argv);
-	die(REAL_SHELL);
+	execv(real, argv);
+	die(real);
 }

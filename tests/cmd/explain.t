@@ -63,7 +63,7 @@ like "$OUT" "bwrap --ro-bind /usr /usr --ro-bind /etc /etc --symlink usr/bin /bi
 like "$OUT" "--unshare-pid --unshare-net --unshare-ipc --unshare-uts" "with the namespaces"
 
 run "$CTL" explain --service sshd ccex1
-like "$OUT" "what sshd runs itself (internal-sftp, port forwarding) gets the namespaces only" \
+like "$OUT" "what it does itself (internal-sftp, port forwarding) gets the namespaces only" \
 	"explain --service says what a PAM service's own work gets"
 run "$CTL" explain --service sshd "$(id -u ccex1)"
 like "$OUT" "user:        ccex1 (uid $(id -u ccex1)" "a numeric uid names the user"
