@@ -36,6 +36,7 @@ static const struct directive_spec directives[] = {
 	{ "shell", D_SHELL, 1, 1, BOTH, "PATH" },
 	{ "sandbox", D_SANDBOX, 1, 1, BOTH, "none" },
 	{ "landlock", D_LANDLOCK, 1, 1, BOTH, "best-effort|required" },
+	{ "landlock-scope", D_LANDLOCK_SCOPE, 1, 2, BOTH, "abstract-unix signal | none" },
 	{ "home", D_HOME, 1, 1, BOTH, "bind|tmpfs|overlay|none" },
 	{ "home-size", D_HOME_SIZE, 1, 1, BOTH, "SIZE" },
 	{ "home-skel", D_HOME_SKEL, 1, 1, BOTH, "DIR" },
@@ -70,6 +71,7 @@ const struct directive_spec *directive_lookup(const char *name)
 #include <errno.h>
 #include <stdlib.h>
 
+#include "landlock.h"
 #include "plan.h"
 #include "rlimits.h"
 #include "util.h"
@@ -225,34 +227,63 @@ int parse_percent(const char *word, unsigned *out, struct cc_error *err)
 	return 0;
 }
 
-static const struct {
+struct flag_name {
 	const char *name;
 	unsigned flag;
-} namespace_names[] = {
+};
+
+static const struct flag_name namespace_names[] = {
 	{ "pid", NS_PID }, { "net", NS_NET }, { "ipc", NS_IPC },
 	{ "uts", NS_UTS }, { "cgroup", NS_CGROUP }, { "user", NS_USER },
 	{ "all", NS_ALL },
 };
 
-int parse_namespaces(char *const *words, size_t count, unsigned *out,
-		     struct cc_error *err)
+static const struct flag_name scope_names[] = {
+	{ "abstract-unix", LL_SCOPE_ABSTRACT_UNIX }, { "signal", LL_SCOPE_SIGNAL },
+};
+
+/* Words naming flags of NAMES (N of them), or "none" alone; WHAT and
+ * CHOICES make the message for any other word. */
+static int parse_flag_words(char *const *words, size_t count, const struct flag_name *names,
+			    size_t n, const char *what, const char *choices, unsigned *out,
+			    struct cc_error *err)
 {
 	unsigned flags = 0;
 	for (size_t i = 0; i < count; i++) {
-		size_t k;
-		for (k = 0; k < sizeof(namespace_names) / sizeof(namespace_names[0]); k++)
-			if (strcmp(words[i], namespace_names[k].name) == 0)
-				break;
-		if (k == sizeof(namespace_names) / sizeof(namespace_names[0])) {
-			if (strcmp(words[i], "none") == 0 && count == 1)
-				break;
-			return cc_fail(err, "unknown namespace '%s' (pid net ipc uts "
-				       "cgroup user all, or none alone)", words[i]);
-		}
-		flags |= namespace_names[k].flag;
+		size_t k = 0;
+		while (k < n && strcmp(words[i], names[k].name) != 0)
+			k++;
+		if (k < n)
+			flags |= names[k].flag;
+		else if (strcmp(words[i], "none") != 0 || count != 1)
+			return cc_fail(err, "unknown %s '%s' (%s, or none alone)", what,
+				       words[i], choices);
 	}
 	*out = flags;
 	return 0;
+}
+
+int parse_namespaces(char *const *words, size_t count, unsigned *out,
+		     struct cc_error *err)
+{
+	return parse_flag_words(words, count, namespace_names,
+				sizeof(namespace_names) / sizeof(namespace_names[0]),
+				"namespace", "pid net ipc uts cgroup user all", out, err);
+}
+
+int parse_landlock_scope(char *const *words, size_t count, unsigned *out,
+			 struct cc_error *err)
+{
+	return parse_flag_words(words, count, scope_names,
+				sizeof(scope_names) / sizeof(scope_names[0]),
+				"landlock-scope", "abstract-unix signal", out, err);
+}
+
+void landlock_scope_format(unsigned scope, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s%s", scope & LL_SCOPE_ABSTRACT_UNIX ? "abstract-unix" : "",
+		 (scope & LL_SCOPE_ALL) == LL_SCOPE_ALL ? " " : "",
+		 scope & LL_SCOPE_SIGNAL ? "signal" : (scope ? "" : "none"));
 }
 
 void ns_format(unsigned namespaces, char *buf, size_t size)
@@ -428,6 +459,8 @@ int directive_check_words(const struct directive_spec *spec, char *const *words,
 		if (strcmp(words[0], "best-effort") != 0 && strcmp(words[0], "required") != 0)
 			return cc_fail(err, "landlock takes best-effort or required");
 		return 0;
+	case D_LANDLOCK_SCOPE:
+		return parse_landlock_scope(words, count, &u, err);
 	case D_RLIMIT_NPROC: case D_RLIMIT_NOFILE: case D_RLIMIT_AS:
 	case D_RLIMIT_FSIZE: case D_RLIMIT_CPU: case D_RLIMIT_CORE:
 	case D_RLIMIT_MEMLOCK: {

@@ -38,6 +38,7 @@ enum directive_id {
 	D_SHELL,
 	D_SANDBOX,
 	D_LANDLOCK,
+	D_LANDLOCK_SCOPE,
 	D_HOME,
 	D_HOME_SIZE,
 	D_HOME_SKEL,
@@ -97,6 +98,11 @@ int parse_duration(const char *word, unsigned long long *out, struct cc_error *e
 int parse_percent(const char *word, unsigned *out, struct cc_error *err);
 int parse_namespaces(char *const *words, size_t count, unsigned *out,
 		     struct cc_error *err);
+/* landlock-scope: abstract-unix and signal (LL_SCOPE_* bits), or none. */
+int parse_landlock_scope(char *const *words, size_t count, unsigned *out,
+			 struct cc_error *err);
+/* The scope's words, "abstract-unix signal" or "none", into BUF. */
+void landlock_scope_format(unsigned scope, char *buf, size_t size);
 /* Guest settings: `home` and `private-tmp` words. */
 #include "plan.h"
 int parse_home_mode(const char *word, enum home_mode *out, struct cc_error *err);

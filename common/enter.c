@@ -141,7 +141,7 @@ static _Noreturn void command(const struct entering *e)
 	const struct plan *plan = req->plan;
 	if (rlimits_apply(&plan->limits, &err) < 0)
 		fail_report(&err);
-	int wall = landlock_wall(plan->namespaces & NS_IPC);
+	int wall = landlock_wall(plan->namespaces & NS_IPC, plan->landlock_scope);
 	if (wall < 0)
 		cc_fail_errno(&err, "landlock");
 	else if (wall == 0 && plan->landlock_required)

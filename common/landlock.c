@@ -29,6 +29,22 @@
 #define FS_FILE_RIGHTS ((1ULL << 0) | (1ULL << 1) | (1ULL << 2) | FS_TRUNCATE | \
 			FS_IOCTL_DEV)
 
+/* The ruleset's attributes as ABI 6 knows them; Debian 12's headers
+ * stop at the first field. */
+struct ruleset_attr {
+	uint64_t handled_access_fs;
+	uint64_t handled_access_net; /* ABI 4; left 0: the network is the
+				      * namespaces' business */
+	uint64_t scoped;             /* ABI 6 */
+};
+
+int landlock_abi(void)
+{
+	int abi = (int)syscall(SYS_landlock_create_ruleset, NULL, 0,
+			       LANDLOCK_CREATE_RULESET_VERSION);
+	return abi > 0 ? abi : 0;
+}
+
 static uint64_t handled_rights(int abi)
 {
 	uint64_t fs = FS_ABI1 | FS_REFER;
@@ -77,18 +93,23 @@ static int mqueue_root(void)
 	return dir;
 }
 
-int landlock_wall(bool own_ipc)
+int landlock_wall(bool own_ipc, unsigned scope)
 {
-	int abi = (int)syscall(SYS_landlock_create_ruleset, NULL, 0,
-			       LANDLOCK_CREATE_RULESET_VERSION);
-	/* ENOSYS: not built in; EOPNOTSUPP: not enabled at boot. ABI 1
-	 * cannot grant REFER, so it would refuse renames and links across
+	/* 0: ENOSYS (not built in) or EOPNOTSUPP (not enabled at boot). ABI
+	 * 1 cannot grant REFER, so it would refuse renames and links across
 	 * directories: left alone too. */
+	int abi = landlock_abi();
 	if (abi < 2)
 		return 0;
 	uint64_t all = handled_rights(abi);
-	struct landlock_ruleset_attr attr = { .handled_access_fs = all };
-	int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr), 0);
+	struct ruleset_attr attr = { .handled_access_fs = all };
+	/* An older kernel takes the first field alone. */
+	size_t size = sizeof(attr.handled_access_fs);
+	if (abi >= LL_SCOPE_MIN_ABI && (scope & LL_SCOPE_ALL)) {
+		attr.scoped = scope & LL_SCOPE_ALL;
+		size = sizeof(attr);
+	}
+	int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
 	if (ruleset < 0)
 		return -1;
 	int rc = -1;

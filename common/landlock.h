@@ -6,6 +6,17 @@
 
 #include <stdbool.h>
 
+/* What a domain keeps its processes from reaching outside it (ABI 6,
+ * Linux 6.12): abstract unix sockets bound by processes outside, and
+ * signals to them. The bits are the kernel's own. */
+#define LL_SCOPE_ABSTRACT_UNIX (1u << 0)
+#define LL_SCOPE_SIGNAL (1u << 1)
+#define LL_SCOPE_ALL (LL_SCOPE_ABSTRACT_UNIX | LL_SCOPE_SIGNAL)
+#define LL_SCOPE_MIN_ABI 6
+
+/* The kernel's Landlock ABI: 0 when it offers none. */
+int landlock_abi(void);
+
 /* Returns 1 when the wall stands, 0 when the kernel offers none.
  *
  * Confine the calling process (and what it execs) to the tree below its
@@ -14,12 +25,14 @@
  * process) is outside the one rule and refused. The files of descriptors
  * 0, 1 and 2 stay reopenable (/dev/stderr of a host terminal), and the
  * POSIX message queues of the process's ipc namespace usable when it is
- * the session's own (OWN_IPC; never the host's).
+ * the session's own (OWN_IPC; never the host's). SCOPE (LL_SCOPE_*) is
+ * what else the domain keeps in, where the kernel has ABI 6; older ones
+ * build the file-system wall alone.
  *
  * Needs no_new_privs or CAP_SYS_ADMIN. Best effort: 0 without doing
  * anything when the kernel lacks Landlock (or has only ABI 1, which
  * would refuse every rename across directories); -1 with errno set when
  * a step fails. No allocation, no file read: safe after pivot_root. */
-int landlock_wall(bool own_ipc);
+int landlock_wall(bool own_ipc, unsigned scope);
 
 #endif

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "forced_command.h"
+#include "landlock.h"
 #include "resolve.h"
 #include "util.h"
 
@@ -22,6 +23,7 @@ void plan_init(struct plan *plan)
 	plan->sandboxed = true;
 	plan->seccomp = SECCOMP_DEFAULT;
 	plan->no_new_privs = true;
+	plan->landlock_scope = LL_SCOPE_ALL;
 	plan->home_size = COCOON_DEFAULT_HOME_SIZE;
 	plan->tmp_size = COCOON_DEFAULT_TMP_SIZE;
 	plan->root_size = COCOON_DEFAULT_ROOT_SIZE;
@@ -163,6 +165,7 @@ void plan_hash(struct plan *plan)
 	hash_u64(&h, plan->no_new_privs);
 	hash_u64(&h, plan->seccomp_log);
 	hash_u64(&h, plan->landlock_required);
+	hash_u64(&h, plan->landlock_scope);
 	hash_u64(&h, plan->home);
 	hash_u64(&h, plan->home_size);
 	hash_str(&h, plan->home_skel);

@@ -118,6 +118,7 @@ struct plan {
 	bool seccomp_log;   /* refused calls reach the kernel's audit log */
 	bool no_new_privs;
 	bool landlock_required; /* refuse the session without a Landlock wall */
+	unsigned landlock_scope; /* LL_SCOPE_* kept in where the kernel can */
 	struct session_limits limits;
 
 	/* Guest accounts (already turned into ops by rule_merge; kept for

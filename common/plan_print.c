@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "directives.h"
+#include "landlock.h"
 #include "rlimits.h"
 
 static const char *yes_no(bool b)
@@ -180,7 +182,10 @@ void plan_print_text(const struct plan *plan, struct strbuf *out)
 	sb_addf(out, "  seccomp      %s%s\n", seccomp_name(plan),
 		plan->seccomp_log ? " (refusals logged)" : "");
 	sb_addf(out, "  no-new-privs %s\n", yes_no(plan->no_new_privs));
-	sb_addf(out, "  landlock     %s\n", plan->landlock_required ? "required" : "best-effort");
+	char scope[64];
+	landlock_scope_format(plan->landlock_scope, scope, sizeof(scope));
+	sb_addf(out, "  landlock     %s, scope %s\n",
+		plan->landlock_required ? "required" : "best-effort", scope);
 	sb_addf(out, "  home         %s", home_mode_name(plan->home));
 	if (plan->home == HOME_TMPFS || plan->home == HOME_OVERLAY)
 		sb_addf(out, " (size %llu%s%s)", plan->home_size,
@@ -291,9 +296,12 @@ void plan_print_json(const struct plan *plan, struct strbuf *out)
 	sb_addf(out, "],");
 	json_str_field(out, "seccomp", seccomp_name(plan), true);
 	sb_addf(out, "\"seccomp_log\":%s,", plan->seccomp_log ? "true" : "false");
-	sb_addf(out, "\"no_new_privs\":%s,\"landlock\":\"%s\",",
+	sb_addf(out, "\"no_new_privs\":%s,\"landlock\":\"%s\",\"landlock_scope\":[%s%s%s],",
 		plan->no_new_privs ? "true" : "false",
-		plan->landlock_required ? "required" : "best-effort");
+		plan->landlock_required ? "required" : "best-effort",
+		plan->landlock_scope & LL_SCOPE_ABSTRACT_UNIX ? "\"abstract-unix\"" : "",
+		(plan->landlock_scope & LL_SCOPE_ALL) == LL_SCOPE_ALL ? "," : "",
+		plan->landlock_scope & LL_SCOPE_SIGNAL ? "\"signal\"" : "");
 	json_str_field(out, "home", home_mode_name(plan->home), true);
 	sb_addf(out, "\"home_size\":%llu,", plan->home_size);
 	json_str_field(out, "home_skel", plan->home_skel ? plan->home_skel

@@ -242,6 +242,9 @@ static void apply(struct merge *m, const struct directive *d)
 	case D_LANDLOCK:
 		plan->landlock_required = strcmp(w[0], "required") == 0;
 		break;
+	case D_LANDLOCK_SCOPE:
+		parse_landlock_scope(w, d->nwords, &plan->landlock_scope, NULL);
+		break;
 	case D_HOME:
 		if (parse_home_mode(w[0], &plan->home, NULL) == 0)
 			m->home_at = (struct place){ d->file, d->line };

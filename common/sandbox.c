@@ -580,7 +580,7 @@ static _Noreturn void session(struct run *run)
 		goto fail;
 	/* As root, which landlock_restrict_self accepts without no_new_privs
 	 * (CAP_SYS_ADMIN): the wall then binds whatever the plan says. */
-	int wall = landlock_wall(plan->namespaces & NS_IPC);
+	int wall = landlock_wall(plan->namespaces & NS_IPC, plan->landlock_scope);
 	if (wall < 0) {
 		cc_fail_errno(&err, "landlock");
 		goto fail;
@@ -1499,10 +1499,11 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 			   !strchr(plan->who.home, '\n') ? plan->who.home : NULL;
 	char launch[128 + 2 * PATH_MAX + FORCED_COMMAND_MAX];
 	int len = snprintf(launch, sizeof(launch), "no-new-privs=%s\nseccomp=%s\n"
-			   "seccomp-log=%s\nlandlock=%s\n%s%s%s%s%s%s",
+			   "seccomp-log=%s\nlandlock=%s\nlandlock-scope=%u\n%s%s%s%s%s%s",
 			   plan->no_new_privs ? "yes" : "no", setup.bpf ? "yes" : "no",
 			   plan->seccomp_log ? "yes" : "no",
 			   plan->landlock_required ? "required" : "best-effort",
+			   plan->landlock_scope & LL_SCOPE_ALL,
 			   plan->chdir ? "chdir=" : "", plan->chdir ? plan->chdir : "",
 			   plan->chdir ? "\n" : "", home ? "home=" : "",
 			   home ? home : "", home ? "\n" : "");

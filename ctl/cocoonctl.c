@@ -22,6 +22,8 @@
 #include "syscalls.h"
 
 #include "deployment.h"
+#include "directives.h"
+#include "landlock.h"
 #include "environment.h"
 #include "plan_print.h"
 #include "resolve.h"
@@ -283,6 +285,30 @@ static int explain_all(const struct options *o)
 	return 0;
 }
 
+/* Which Landlock walls this kernel (ABI) raises for PLAN: the plan says
+ * what it asks for, the kernel what it can give. */
+static void describe_landlock(const struct plan *plan, int abi, struct strbuf *out)
+{
+	char scope[64];
+	landlock_scope_format(plan->landlock_scope, scope, sizeof(scope));
+	if (abi < 2) {
+		sb_addf(out, "this kernel: %s: no Landlock wall; %s\n",
+			abi == 1 ? "Landlock ABI 1" : "no Landlock",
+			plan->landlock_required ? "landlock = required refuses the session"
+						: "the session runs without it");
+	} else if (!(plan->landlock_scope & LL_SCOPE_ALL)) {
+		sb_addf(out, "this kernel: Landlock ABI %d: the file-system wall (no scope "
+			"asked for)\n", abi);
+	} else if (abi < LL_SCOPE_MIN_ABI) {
+		sb_addf(out, "this kernel: Landlock ABI %d: the file-system wall; the scope "
+			"(%s) needs ABI %d (Linux 6.12) and is not applied\n", abi, scope,
+			LL_SCOPE_MIN_ABI);
+	} else {
+		sb_addf(out, "this kernel: Landlock ABI %d: the file-system wall and the "
+			"scope (%s)\n", abi, scope);
+	}
+}
+
 static int cmd_explain(int argc, char **argv)
 {
 	struct options o = { 0 };
@@ -321,6 +347,8 @@ static int cmd_explain(int argc, char **argv)
 		}
 	} else {
 		plan_print_text(&plan, &out);
+		if (plan.sandboxed)
+			describe_landlock(&plan, landlock_abi(), &out);
 	}
 	if (out.data)
 		fputs(out.data, stdout);

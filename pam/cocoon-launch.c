@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cocoon-launch: in a session that pam_cocoon built, the user's login
- * shell path leads here. The service process itself must not carry the
- * session's seccomp filter or no_new_privs (they would outlive the session
- * in it), so every process the user runs through the login shell gets
- * them from this small launcher instead, which then runs the real shell.
+ * shell path and /bin/sh lead here. The service process itself must not
+ * carry the session's seccomp filter or no_new_privs (they would outlive
+ * the session in it), so every program the service starts for the user
+ * (the login shell; /bin/sh for sshd's ~/.ssh/rc, /etc/ssh/sshrc and
+ * xauth) gets them from this small launcher instead, which then runs the
+ * real program.
  *
  * It runs as the user, on nosuid mounts; its settings come from files
  * that root wrote into the sandbox's /run/cocoon, which the user cannot
@@ -189,6 +191,10 @@ int main(int argc, char **argv)
 	int log = is_yes(setting(settings, n, "seccomp-log"));
 	const char *landlock = setting(settings, n, "landlock");
 	int landlock_required = landlock && strcmp(landlock, "required") == 0;
+	/* LL_SCOPE_* bits; an older module that wrote none gets them all. */
+	const char *scope_text = setting(settings, n, "landlock-scope");
+	unsigned scope = scope_text ? (unsigned)strtoul(scope_text, NULL, 10) & LL_SCOPE_ALL
+				    : LL_SCOPE_ALL;
 	const char *dir = setting(settings, n, "chdir");
 	const char *home = setting(settings, n, "home");
 	static char *command[FORCED_COMMAND_MAX / FORCED_COMMAND_LINE + 1];
@@ -206,7 +212,7 @@ int main(int argc, char **argv)
 	 * service mode needs too; without either the session goes without. */
 	/* Its mqueue rule comes from the plan's /dev/mqueue, which the
 	 * plan can only mount in an ipc namespace of its own. */
-	int wall = nnp ? landlock_wall(true) : 0;
+	int wall = nnp ? landlock_wall(true, scope) : 0;
 	if (wall < 0)
 		die("landlock");
 	if (wall == 0 && landlock_required) {

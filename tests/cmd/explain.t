@@ -24,6 +24,21 @@ run "$CTL" explain ccex1
 shipped_hash=$(printf '%s\n' "$OUT" | sed -n 's/^plan hash: *//p')
 is "$shipped_hash" "$embedded_hash" "the shipped cocoon.conf gives the embedded default's plan"
 [ -n "$embedded_hash" ]; ok $? "the plan has a hash"
+like "$OUT" "landlock     best-effort, scope abstract-unix signal" "the default asks for both scopes"
+# What this kernel raises, as the kernel itself says (ABI from
+# landlock_create_ruleset's version query, through perl's syscall).
+abi=$(perl -e 'my $v = syscall(444, 0, 0, 1); print $v < 0 ? 0 : $v')
+case $abi in
+0|1) want="no Landlock wall" ;;
+2|3|4|5) want="Landlock ABI $abi: the file-system wall; the scope (abstract-unix signal) needs ABI 6" ;;
+*) want="Landlock ABI $abi: the file-system wall and the scope (abstract-unix signal)" ;;
+esac
+like "$OUT" "this kernel: $want" "explain says which Landlock walls this kernel raises (ABI $abi)"
+printf '[default]\nprofile = default\nlandlock-scope = none\n' | policy_write cocoon.conf
+run "$CTL" explain ccex1
+like "$OUT" "landlock     best-effort, scope none" "landlock-scope = none shows"
+[ "$abi" -ge 2 ] && like "$OUT" "the file-system wall (no scope asked for)" "and the kernel line follows it" ||
+	skip "no Landlock on this kernel"
 
 policy_write cocoon.conf <<'CONF'
 [default]

@@ -12,6 +12,11 @@ hostpids=""
 P="perl $H/t/probe.pl"
 outside() { run runuser -u "$U" -- bash -c "$1"; }  # sets OUT, RC
 
+# What explain says this kernel's Landlock raises for U, and whether that
+# includes the scope (abstract unix sockets, signals: ABI 6).
+landlock_line() { "$CTL" explain "$U" 2>/dev/null | grep '^this kernel:'; }
+landlock_scoped() { landlock_line | grep -q 'wall and the scope'; }
+
 escape_kill_hostpids() {
 	local p
 	for p in $hostpids; do kill -KILL "$p" 2>/dev/null; done

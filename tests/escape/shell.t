@@ -61,6 +61,25 @@ outside "strace -qq -e trace=none -p $spid & s=\$!; sleep 1; kill \$s; wait \$s;
 like "$OUT" "ptrace:OK" "control: on the host the user may PTRACE_ATTACH its sleep"
 inside "timeout 3 strace -p $spid 2>&1; cat /proc/1/comm"
 unlike "$OUT" "attached" "strace -p of the host pid fails inside"
+# Without a pid namespace the host process is in sight: Landlock's
+# signal scope is what keeps the session from signalling it.
+no_pidns() { # the default's root, without the /proc only a pid namespace may have
+	printf '[profile t]\nro-bind = /usr\nsymlink = usr/bin /bin\nsymlink = usr/lib /lib
+symlink = usr/lib64 /lib64\ndev = /dev\ntmpfs = /tmp\nbind = %%h\nchdir = %%h
+unshare = ipc uts\n%s\n[default]\nprofile = t\n' "$1" | policy_write cocoon.conf
+}
+no_pidns "landlock-scope = abstract-unix"
+inside "$P kill $spid"
+is "$OUT" "kill:OK" "control: without unshare = pid, and the scope opened, the session signals it"
+no_pidns ""
+inside "$P kill $spid"
+if landlock_scoped; then
+	is "$OUT" "kill:ERR1" "Landlock's signal scope: signalling the host process fails (EPERM)"
+else
+	echo "# not on this kernel: $(landlock_line)"
+	is "$OUT" "kill:OK" "without Landlock's scope (ABI < 6) the session signals it"
+fi
+policy_reset
 kill -KILL $spid $sleeper 2>/dev/null
 
 # --- 3. network with unshare = net
@@ -72,9 +91,20 @@ port=$(cat "$H/t/port")
 outside "$P tcp $port; $P abstract $abs"
 is "$OUT" "tcp:OK
 abstract:OK" "control: the user reaches the loopback service and the abstract socket on the host"
+policy_profile 'landlock-scope = signal'
 inside "$P tcp $port; $P abstract $abs"
 is "$OUT" "tcp:OK
-abstract:OK" "control: without unshare = net the sandbox reaches both (shared network)"
+abstract:OK" "control: without unshare = net, and the scope opened, the sandbox reaches both"
+policy_reset
+inside "$P tcp $port; $P abstract $abs"
+if landlock_scoped; then
+	is "$OUT" "tcp:OK
+abstract:ERR1" "Landlock's scope: the host's abstract socket is refused (EPERM), loopback TCP not"
+else
+	echo "# not on this kernel: $(landlock_line)"
+	is "$OUT" "tcp:OK
+abstract:OK" "without Landlock's scope (ABI < 6) the shared network reaches both"
+fi
 policy_profile 'unshare = pid ipc uts net'
 inside "$P tcp $port; $P abstract $abs; cat /proc/1/comm"
 is "$OUT" "tcp:ERR111

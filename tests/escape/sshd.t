@@ -56,9 +56,20 @@ perl "$HERE/listen.pl" "$H/t/port" "$abs" &
 hostpids="$hostpids $!"; disown $!
 for i in $(seq 50); do [ -s "$H/t/port" ] && break; sleep 0.1; done
 port=$(cat "$H/t/port")
+policy_profile 'landlock-scope = signal'
 run ssh_as $U "$P tcp $port; $P abstract $abs"
 is "$OUT" "tcp:OK
-abstract:OK" "control: without unshare = net the session reaches both"
+abstract:OK" "control: without unshare = net, and the scope opened, the session reaches both"
+policy_reset
+run ssh_as $U "$P tcp $port; $P abstract $abs"
+if landlock_scoped; then
+	is "$OUT" "tcp:OK
+abstract:ERR1" "cocoon-launch's Landlock scope: the host's abstract socket is refused over ssh"
+else
+	echo "# not on this kernel: $(landlock_line)"
+	is "$OUT" "tcp:OK
+abstract:OK" "without Landlock's scope (ABI < 6) the shared network reaches both"
+fi
 policy_profile 'unshare = pid ipc uts net'
 run ssh_as $U "$P tcp $port; $P abstract $abs"
 is "$OUT" "tcp:ERR111

@@ -221,6 +221,13 @@ static void test_directive_shapes(void)
 	       "t.conf:4: error: 'maybe' is not yes or no", "a bad boolean");
 	expect(DEFAULT_RULE "[profile p]\nlandlock = maybe\n",
 	       "t.conf:4: error: landlock takes best-effort or required", "landlock values");
+	expect(DEFAULT_RULE "[profile p]\nlandlock-scope = signal x11\n",
+	       "t.conf:4: error: unknown landlock-scope 'x11' (abstract-unix signal, or none alone)",
+	       "landlock-scope values");
+	expect(DEFAULT_RULE "[profile p]\nlandlock-scope = none signal\n",
+	       "t.conf:4: error: unknown landlock-scope 'none'", "none stands alone");
+	expect_clean(DEFAULT_RULE "[profile p]\nlandlock-scope = none\n[profile q]\n"
+		     "landlock-scope = signal abstract-unix\n", "landlock-scope none, and both");
 	expect(DEFAULT_RULE "[profile p]\nsandbox = off\n",
 	       "t.conf:4: error: sandbox takes only 'none'", "sandbox takes only none");
 	expect(DEFAULT_RULE "[profile p]\nseccomp = relative.txt\n",
