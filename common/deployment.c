@@ -10,8 +10,10 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "resolve.h"
+#include "sshd_config.h"
 #include "util.h"
 
 #define MAX_INCLUDE_DEPTH 8
@@ -25,6 +27,9 @@ void deployment_paths_default(struct deployment_paths *paths)
 	paths->atjobs = "/var/spool/cron/atjobs";
 	paths->linger = "/var/lib/systemd/linger";
 	paths->shell_path = COCOON_SHELL_PATH;
+	paths->sshd = COCOON_SSHD;
+	paths->sshd_config = COCOON_SSHD_CONFIG;
+	paths->root = NULL;
 }
 
 /* One line of a PAM stack, after includes were followed. */
@@ -36,6 +41,9 @@ struct pam_line {
 	char module[PATH_MAX];
 	bool is_cocoon;
 	bool has_return; /* pam_cocoon's `return` argument */
+	/* pam_env with user_readenv=1: ~/.pam_environment's variables, the
+	 * user's own choice, join the PAM environment. */
+	bool reads_user_env;
 	int level;       /* 0 in the service's stack, +1 per substack */
 };
 
@@ -43,6 +51,7 @@ struct stack {
 	struct pam_line *lines;
 	size_t count, cap;
 	int level; /* of the lines read now */
+	const char *type; /* the lines kept: "session" or "auth" */
 };
 
 static void stack_free(struct stack *s)
@@ -53,10 +62,10 @@ static void stack_free(struct stack *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static bool module_is_cocoon(const char *module)
+static bool module_is(const char *module, const char *name)
 {
 	const char *base = strrchr(module, '/');
-	return strcmp(base ? base + 1 : module, MODULE_NAME) == 0;
+	return strcmp(base ? base + 1 : module, name) == 0;
 }
 
 /* The next word of a PAM line; a control in [brackets] is one word. */
@@ -96,7 +105,7 @@ static void stack_line(const char *dir, const char *path, int lineno, char *text
 		return;
 	}
 	bool dash = type[0] == '-';
-	if (strcasecmp(type + dash, "session") != 0)
+	if (strcasecmp(type + dash, out->type) != 0)
 		return;
 	if (!next_word(&cursor, control, sizeof(control)) ||
 	    !next_word(&cursor, module, sizeof(module)))
@@ -115,13 +124,16 @@ static void stack_line(const char *dir, const char *path, int lineno, char *text
 	l->optional_module = dash;
 	snprintf(l->control, sizeof(l->control), "%s", control);
 	snprintf(l->module, sizeof(l->module), "%s", module);
-	l->is_cocoon = module_is_cocoon(module);
+	l->is_cocoon = module_is(module, MODULE_NAME);
 	l->level = out->level;
-	while (l->is_cocoon && next_word(&cursor, arg, sizeof(arg)))
-		l->has_return |= strcmp(arg, "return") == 0;
+	bool pam_env = module_is(module, "pam_env.so");
+	while ((l->is_cocoon || pam_env) && next_word(&cursor, arg, sizeof(arg))) {
+		l->has_return |= l->is_cocoon && strcmp(arg, "return") == 0;
+		l->reads_user_env |= pam_env && strcmp(arg, "user_readenv=1") == 0;
+	}
 }
 
-/* Read the session lines of NAME (a service or an included file). */
+/* Read the lines of s->type of NAME (a service or an included file). */
 static void stack_read(const char *dir, const char *name, struct stack *out,
 		       int depth, struct diag_list *diags)
 {
@@ -241,7 +253,7 @@ static bool passes_over(const struct stack *s, size_t i, size_t target)
 static bool check_service(const char *dir, const char *service,
 			  struct diag_list *diags)
 {
-	struct stack s = { 0 };
+	struct stack s = { .type = "session" };
 	stack_read(dir, service, &s, 0, diags);
 	const struct pam_line *main_line = NULL, *return_line = NULL;
 	size_t main_at = 0, mains = 0;
@@ -463,6 +475,119 @@ static void check_outside_sessions(const struct deployment_paths *paths,
 		closedir(at);
 }
 
+/* ---- What sshd runs before cocoon-shell ----
+ * sshd runs /bin/sh on the host, with the environment it will give the
+ * login shell, for ~/.ssh/rc, /etc/ssh/sshrc and xauth, before it starts
+ * the login shell: for an account whose login shell is cocoon-shell,
+ * outside any sandbox. Nothing the user chose may reach that environment:
+ * not ~/.pam_environment (pam_env user_readenv=1, unless pam_cocoon's
+ * last session line cuts it), ~/.ssh/environment and authorized_keys'
+ * environment= (PermitUserEnvironment), nor the client's variables beyond
+ * the allow-list (AcceptEnv). Each finding is reported once, for the
+ * first account that meets it. */
+struct sshd_findings {
+	bool stack, permit_user_environment, accept_env, unreadable;
+};
+
+/* The sshd service's auth and session stacks: where pam_env reads the
+ * user's file, and whether pam_cocoon's confining line comes after. */
+static void check_sshd_stack(const struct deployment_paths *paths, const char *user,
+			     struct diag_list *diags)
+{
+	const char *base = strrchr(paths->sshd, '/');
+	const char *service = base ? base + 1 : paths->sshd;
+	struct diag_list ignored = { 0 };
+	struct stack auth = { .type = "auth" }, session = { .type = "session" };
+	stack_read(paths->pam_dir, service, &auth, 0, &ignored);
+	stack_read(paths->pam_dir, service, &session, 0, &ignored);
+	diag_free(&ignored);
+	for (size_t i = 0; i < auth.count; i++)
+		if (auth.lines[i].reads_user_env)
+			diag_add(diags, DIAG_ERROR, auth.lines[i].file, auth.lines[i].line,
+				 "service %s: pam_env user_readenv=1 in the auth stack puts "
+				 "~/.pam_environment into the environment again when sshd "
+				 "sets credentials after the session opened; sshd runs the "
+				 "host's /bin/sh with it before cocoon-shell starts "
+				 "(cocoon-shell account %s): drop user_readenv=1 there",
+				 service, user);
+	size_t cut_at = 0;
+	bool cut = false;
+	for (size_t i = 0; i < session.count; i++)
+		if (session.lines[i].is_cocoon && !session.lines[i].has_return) {
+			cut = true;
+			cut_at = i;
+		}
+	for (size_t i = 0; i < session.count; i++)
+		if (session.lines[i].reads_user_env && (!cut || cut_at < i))
+			diag_add(diags, DIAG_ERROR, session.lines[i].file, session.lines[i].line,
+				 "service %s: pam_env user_readenv=1 puts ~/.pam_environment "
+				 "(LD_PRELOAD, say) into the environment of the host's /bin/sh "
+				 "that sshd runs for ~/.ssh/rc, /etc/ssh/sshrc and xauth before "
+				 "cocoon-shell starts (cocoon-shell account %s): add 'session "
+				 "required " MODULE_NAME "' as the last session line, which "
+				 "cuts that environment", service, user);
+	stack_free(&auth);
+	stack_free(&session);
+}
+
+/* An sshd setting that lets the user's variables in: reported at the
+ * line that sets it, or at the config when it is sshd's default. */
+static void report_sshd_setting(const struct deployment_paths *paths, const char *keyword,
+				const char *word, const char *user, const char *why,
+				struct diag_list *diags)
+{
+	char *file = NULL;
+	int line = 0;
+	sshd_config_where(paths->sshd_config, paths->root, keyword, word, &file, &line);
+	diag_add(diags, DIAG_ERROR, file ? file : paths->sshd_config, line,
+		 "sshd: %s %s lets %s into the environment of the host's /bin/sh "
+		 "that sshd runs before cocoon-shell starts (cocoon-shell account %s)",
+		 keyword, word, why, user);
+	free(file);
+}
+
+static void check_sshd_for(const struct deployment_paths *paths, const char *user,
+			   struct sshd_findings *seen, struct diag_list *diags)
+{
+	if (access(paths->sshd, X_OK) < 0 || access(paths->sshd_config, R_OK) < 0)
+		return; /* no sshd to log in through */
+	struct sshd_settings s;
+	struct cc_error err;
+	if (sshd_settings_read(paths->sshd, paths->sshd_config, user, &s, &err) < 0) {
+		if (!seen->unreadable)
+			diag_add(diags, DIAG_ERROR, paths->sshd_config, 0, "cannot tell "
+				 "what sshd runs before cocoon-shell for %s: %s", user, err.msg);
+		seen->unreadable = true;
+		return;
+	}
+	if (s.use_pam && !seen->stack) {
+		size_t before = diags->count;
+		check_sshd_stack(paths, user, diags);
+		seen->stack = diags->count > before;
+	}
+	const char *pue = s.permit_user_environment ? s.permit_user_environment : "no";
+	char *bad = strcasecmp(pue, "no") == 0 ? NULL
+		    : strcasecmp(pue, "yes") == 0 ? xstrdup("yes")
+						   : sshd_unsafe_env_pattern(pue);
+	if (bad && !seen->permit_user_environment) {
+		report_sshd_setting(paths, "PermitUserEnvironment", bad, user,
+				    "~/.ssh/environment and authorized_keys' environment=",
+				    diags);
+		seen->permit_user_environment = true;
+	}
+	free(bad);
+	for (size_t i = 0; i < s.naccept_env && !seen->accept_env; i++) {
+		if (!(bad = sshd_unsafe_env_pattern(s.accept_env[i])))
+			continue;
+		report_sshd_setting(paths, "AcceptEnv", bad, user,
+				    "variables the client chose (beyond cocoon's allow-list)",
+				    diags);
+		seen->accept_env = true;
+		free(bad);
+	}
+	sshd_settings_free(&s);
+}
+
 struct account {
 	char *name, *shell;
 	uid_t uid;
@@ -492,11 +617,14 @@ static void check_users(const struct deployment_paths *paths,
 {
 	uid_t uid_min = login_defs_uid_min(COCOON_LOGIN_DEFS);
 	bool shell_listed = shells_lists(paths->shells, paths->shell_path);
+	struct sshd_findings sshd_seen = { 0 };
 	size_t count;
 	struct account *accounts = list_accounts(&count);
 	for (size_t i = 0; i < count; i++) {
 		const struct account *a = &accounts[i];
 		bool confined = is_cocoon_shell(a->shell, paths->shell_path);
+		if (confined)
+			check_sshd_for(paths, a->name, &sshd_seen, diags);
 		if (confined && shell_listed)
 			diag_add(diags, DIAG_WARNING, paths->shells, 0, "user %s logs in "
 				 "through cocoon-shell, and %s lists it: a listed login shell "

@@ -19,6 +19,9 @@ struct deployment_paths {
 	const char *atjobs;      /* /var/spool/cron/atjobs */
 	const char *linger;      /* /var/lib/systemd/linger */
 	const char *shell_path;  /* the installed cocoon-shell */
+	const char *sshd;        /* this host's sshd binary, run for -T */
+	const char *sshd_config; /* the config it is given */
+	const char *root;        /* the image's root (check --root), or NULL */
 };
 
 /* Whether the shells file PATH (/etc/shells) lists SHELL: su lets a
@@ -31,7 +34,9 @@ void deployment_paths_default(struct deployment_paths *paths);
 
 /* Check every PAM service file under paths->pam_dir, then the users: a
  * confined user is one whose login shell is cocoon-shell or whom POLICY
- * sandboxes on a service whose stack names pam_cocoon.so. */
+ * sandboxes on a service whose stack names pam_cocoon.so. For accounts
+ * whose login shell is cocoon-shell, also what sshd runs before the
+ * shell: nothing the user chose may reach its environment. */
 void deployment_check(const struct deployment_paths *paths,
 		      const struct policy *policy, struct diag_list *diags);
 

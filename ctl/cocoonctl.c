@@ -146,12 +146,14 @@ static void check_deployment(const char *root, const struct policy *policy,
 	struct deployment_paths paths;
 	deployment_paths_default(&paths);
 	/* shell_path stays as /etc/shells and passwd spell it. */
+	/* sshd is this host's program, given the image's config. */
 	const char **fields[] = { &paths.pam_dir, &paths.shells, &paths.crontabs,
-				  &paths.atjobs, &paths.linger };
+				  &paths.atjobs, &paths.linger, &paths.sshd_config };
 	enum { NFIELDS = sizeof(fields) / sizeof(fields[0]) };
 	char *owned[NFIELDS] = { 0 };
 	for (size_t i = 0; root && i < NFIELDS; i++)
 		*fields[i] = owned[i] = xasprintf("%s%s", root, *fields[i]);
+	paths.root = root;
 	deployment_check(&paths, policy, diags);
 	for (size_t i = 0; i < NFIELDS; i++)
 		free(owned[i]);

@@ -4,8 +4,10 @@
 # --all over the NSS users, edit with a check before an atomic install.
 . "$(dirname "$0")/../lib.sh"
 img=$(mktemp -d /run/cocoon-admin.XXXXXX)
+made_rundir=""
 cleanup() {
 	rm -rf "$img"
+	[ -n "$made_rundir" ] && rmdir /run/sshd 2>/dev/null
 	policy_reset; cleanup_users
 }
 trap cleanup EXIT
@@ -162,6 +164,53 @@ run "$CTL" check --pam --root "$img"
 is "$RC" 0 "with the errors gone, warnings alone exit 0"
 run "$CTL" check --root "$img"
 is "$RC" 2 "--root without --pam is a usage error"
+
+# --- check --pam: what sshd runs before cocoon-shell (ccadm3's shell)
+# This host's sshd reads the image's config (sshd -T); it wants its
+# privilege separation directory and a host key.
+if [ ! -d /run/sshd ]; then mkdir -m 0755 /run/sshd; made_rundir=yes; fi
+ssh-keygen -q -t ed25519 -N '' -f "$img/hostkey"
+mkdir -p "$img/etc/ssh"
+sshd_conf() { printf 'HostKey %s/hostkey\nUsePAM yes\n%s\n' "$img" "$1" > "$img/etc/ssh/sshd_config"; }
+sshd_conf 'AcceptEnv LANG LC_*'
+cp /etc/pam.d/sshd "$pam/sshd"
+envline=$(grep -n '^session.*pam_env.so.*user_readenv=1' "$pam/sshd" | cut -d: -f1)
+run "$CTL" check --pam --root "$img"
+is "$RC" 1 "Debian's sshd stack and a cocoon-shell account: check --pam refuses"
+like "$OUT" "$pam/sshd:$envline: error: service sshd: pam_env user_readenv=1 puts ~/.pam_environment" \
+	"at the pam_env line that reads the user's file"
+like "$OUT" "(cocoon-shell account ccadm3): add 'session required pam_cocoon.so' as the last session line" \
+	"naming the account and the mend"
+printf 'session required pam_cocoon.so return\n' | cat - "$pam/sshd" > "$pam/sshd.new"
+printf 'session required pam_cocoon.so\n' >> "$pam/sshd.new"
+mv "$pam/sshd.new" "$pam/sshd"
+run "$CTL" check --pam --root "$img"
+is "$RC" 0 "with pam_cocoon's last line the stack passes (Debian's AcceptEnv LANG LC_* too)"
+printf 'auth optional pam_env.so user_readenv=1\n' >> "$pam/sshd"
+run "$CTL" check --pam --root "$img"
+like "$OUT" "$pam/sshd:$(wc -l < "$pam/sshd"): error: service sshd: pam_env user_readenv=1 in the auth stack" \
+	"pam_env reading the user's file at setcred, after the cut, is refused"
+sed -i '$d' "$pam/sshd"
+sshd_conf 'PermitUserEnvironment yes'
+run "$CTL" check --pam --root "$img"
+like "$OUT" "$img/etc/ssh/sshd_config:3: error: sshd: PermitUserEnvironment yes lets ~/.ssh/environment" \
+	"PermitUserEnvironment yes is refused at its line"
+sshd_conf 'PermitUserEnvironment LANG,TZ'
+run "$CTL" check --pam --root "$img"
+is "$RC" 0 "a PermitUserEnvironment list within the allow-list passes"
+printf 'AcceptEnv LANG\nAcceptEnv LC_* GIT_*\n' > "$img/etc/ssh/extra.conf"
+sshd_conf "Include $img/etc/ssh/extra.conf"
+run "$CTL" check --pam --root "$img"
+like "$OUT" "$img/etc/ssh/extra.conf:2: error: sshd: AcceptEnv GIT_* lets variables the client chose" \
+	"an AcceptEnv pattern beyond the allow-list is refused in the included file that has it"
+printf 'Match User ccadm3\n\tAcceptEnv *\n' > "$img/etc/ssh/extra.conf"
+run "$CTL" check --pam --root "$img"
+like "$OUT" "error: sshd: AcceptEnv * lets" "a Match block for the account counts (sshd -T -C user=)"
+printf 'HostKey /nonexistent\n' > "$img/etc/ssh/sshd_config"
+run "$CTL" check --pam --root "$img"
+like "$OUT" "$img/etc/ssh/sshd_config: error: cannot tell what sshd runs before cocoon-shell for ccadm3" \
+	"an sshd config sshd will not read is an error, not a pass"
+rm -rf "$img/etc/ssh"
 
 # --- explain --all
 run "$CTL" explain --all
