@@ -340,11 +340,16 @@ install: all
 	# with this installation's paths; the kiosk menu is a program of its own.
 	install -d $(DESTDIR)$(EXAMPLESDIR)
 	install -m 0755 conf/examples/kiosk-menu $(DESTDIR)$(LIBEXECDIR)/cocoon/kiosk-menu
+	install -m 0644 conf/examples/cocoon-shell.sshd_config $(DESTDIR)$(EXAMPLESDIR)/cocoon-shell.sshd_config
 	for f in conf/examples/*.conf; do \
 		sed 's|/usr/local/libexec/cocoon/|$(LIBEXECDIR)/cocoon/|g' $$f \
 			> $(DESTDIR)$(EXAMPLESDIR)/$${f##*/}.tmp && \
 		chmod 0644 $(DESTDIR)$(EXAMPLESDIR)/$${f##*/}.tmp && \
 		mv $(DESTDIR)$(EXAMPLESDIR)/$${f##*/}.tmp $(DESTDIR)$(EXAMPLESDIR)/$${f##*/} || exit 1; done
+	@echo "cocoon: for accounts whose login shell is cocoon-shell, sshd runs the host's /bin/sh"
+	@echo "  with their environment before the shell: add pam_cocoon's two session lines to"
+	@echo "  /etc/pam.d/sshd and $(EXAMPLESDIR)/cocoon-shell.sshd_config to"
+	@echo "  /etc/ssh/sshd_config.d, then run cocoonctl check --pam (cocoon-shell(1))."
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/sbin/cocoonctl $(DESTDIR)$(LIBEXECDIR)/cocoon/cocoon-init \
