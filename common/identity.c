@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -222,6 +223,11 @@ uid_t login_defs_uid_min(const char *path)
 bool is_cocoon_shell(const char *shell, const char *installed)
 {
 	const char *base = strrchr(shell, '/');
-	return strcmp(shell, installed) == 0 ||
-	       strcmp(base ? base + 1 : shell, "cocoon-shell") == 0;
+	if (strcmp(shell, installed) == 0 ||
+	    strcmp(base ? base + 1 : shell, "cocoon-shell") == 0)
+		return true;
+	/* The same file by another name: a link, a copy's hard link. */
+	struct stat a, b;
+	return shell[0] == '/' && stat(shell, &a) == 0 && stat(installed, &b) == 0 &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }

@@ -58,7 +58,8 @@ void identity_free(struct identity *who);
 #endif
 #define COCOON_SHELL_PATH COCOON_BINDIR "/cocoon-shell"
 /* Whether the login shell SHELL is cocoon-shell: INSTALLED (this build's,
- * COCOON_SHELL_PATH, or an image's), or any file of that name. */
+ * COCOON_SHELL_PATH, or an image's), any file of that name, or the file
+ * INSTALLED is under another name (a symbolic or hard link). */
 bool is_cocoon_shell(const char *shell, const char *installed);
 
 /* UID_MIN from login.defs (1000 when absent). */
