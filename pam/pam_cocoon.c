@@ -457,18 +457,19 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 	if (identity_lookup(user, GROUPS_LATER, &who, &err) < 0)
 		return refuse(pamh, false, &r, err.msg);
 	r.uid = who.uid;
+	bool cocoon_shell_account = who.login_shell &&
+				    is_cocoon_shell(who.login_shell, COCOON_SHELL_PATH);
 	/* Root and the exempt get in before the policy is read, so an
-	 * administrator is never locked out by a broken policy. */
+	 * administrator is never locked out by a broken policy. An exempt
+	 * account whose login shell is cocoon-shell is still confined by it,
+	 * so its environment is still cut (cocoon-shell refuses root). */
 	if (who.uid == 0 || is_exempt(args.exempt, &who)) {
 		r.result = "exempt";
 		r.reason = who.uid == 0 ? "root" : "exempt=";
-		audit_log(pamh, LOG_INFO, &r);
 		identity_free(&who);
-		return PAM_IGNORE;
+		return let_in_unconfined(pamh, &r, LOG_INFO, PAM_IGNORE,
+					 cocoon_shell_account && r.uid != 0, args.debug);
 	}
-
-	bool cocoon_shell_account = who.login_shell &&
-				    is_cocoon_shell(who.login_shell, COCOON_SHELL_PATH);
 	struct plan plan;
 	enum resolve_result rc = plan_for_session(args.conf, &who, item(pamh, PAM_SERVICE),
 						  &plan, &err);

@@ -21,7 +21,7 @@ dumper=/usr/local/lib/ccenv-xauth.$$
 made_rundir=""
 cleanup() {
 	sshd_cleanup
-	rm -f "$dumper"
+	rm -f "$dumper" "/usr/local/bin/ccenv-shell.$$"
 	[ -n "$made_rundir" ] && rmdir /run/sshd 2>/dev/null
 	policy_reset; cleanup_users
 }
@@ -156,8 +156,26 @@ unlike "$OUT" "X11 forwarding request failed" "with pam_cocoon, X11 forwarding i
 [ -s /home/$US/.Xauthority ]; ok $? "and xauth wrote the cookie to ~/.Xauthority"
 is "$(reports $US)" "" "the user's library runs nowhere"
 
+# --- 4. an account exempt= names, and cocoon-shell under another name:
+# cocoon-shell still confines both, so their environment is still cut.
+start "session required $PAMDIR/pam_cocoon.so exempt=$US"
+clean $US; plant_pam_env $US; rc $US
+run ssh_as $US 'cat /proc/1/comm'
+is "$OUT" "cocoon-init" "an exempt cocoon-shell account still gets cocoon-shell's sandbox"
+is "$(reports $US)" "" "and the module still cuts its environment"
+alias_shell=/usr/local/bin/ccenv-shell.$$
+ln -s "$SHELL_BIN" "$alias_shell"
+usermod -s "$alias_shell" $US
+start "$COCOON"
+clean $US; plant_pam_env $US; rc $US
+run ssh_as $US 'cat /proc/1/comm'
+usermod -s "$SHELL_BIN" $US
+rm -f "$alias_shell"
+is "$OUT" "cocoon-init" "cocoon-shell by another name (a link) confines the login"
+is "$(reports $US)" "" "and is known for what it is: the environment is cut"
+
 # ===================== PAM mode (pam_cocoon) =====================
-# --- 4. ~/.pam_environment's LD_PRELOAD and ~/.ssh/rc
+# --- 5. ~/.pam_environment's LD_PRELOAD and ~/.ssh/rc
 start "$STOCK"
 clean $UP; plant_pam_env $UP; rc $UP
 run ssh_as $UP 'cat /proc/1/comm'
@@ -172,7 +190,7 @@ rcout=$(cat /home/$UP/t/rc.out 2>/dev/null)
 like "$rcout" "Seccomp:	2" "~/.ssh/rc ran under the session's filter"
 like "$rcout" "NoNewPrivs:	1" "and with no_new_privs"
 
-# --- 5. what the module cannot cut: ~/.ssh/environment (PermitUserEnvironment)
+# --- 6. what the module cannot cut: ~/.ssh/environment (PermitUserEnvironment)
 start "$STOCK" "PermitUserEnvironment yes"
 clean $UP; plant_ssh_env $UP; rc $UP
 run ssh_as $UP true
@@ -187,7 +205,7 @@ like "$(reports $UP)" "exe=/run/cocoon/sh vars=" \
 is "$(unfiltered $UP)" "" "and every process it loads in has the filter and no_new_privs"
 unlike "$(reports $UP)" "$host_pidns" "none in the host's pid namespace"
 
-# --- 6. X11 forwarding: the real xauth, and the whole class
+# --- 7. X11 forwarding: the real xauth, and the whole class
 start "$STOCK" "PermitUserEnvironment yes"
 clean $UP; plant_ssh_env $UP
 x11 $UP true >/dev/null 2>&1
@@ -205,7 +223,7 @@ d=$(dumped $UP)
 is "$(class_in "$d")" "" "the module cuts every variable of the class from ~/.pam_environment"
 like "$d" "Seccomp:	2" "and what sshd runs for xauth runs filtered"
 
-# --- 7. the launcher is started undumpable, or not at all
+# --- 8. the launcher is started undumpable, or not at all
 launcher=$COCOON_ROOT/usr/libexec/cocoon/cocoon-launch
 is "$(stat -c %a "$launcher")" 711 "cocoon-launch is installed readable by root alone"
 start "$COCOON"
