@@ -29,6 +29,7 @@ void deployment_paths_default(struct deployment_paths *paths)
 	paths->shell_path = COCOON_SHELL_PATH;
 	paths->sshd = COCOON_SSHD;
 	paths->sshd_config = COCOON_SSHD_CONFIG;
+	paths->sshd_defaults = COCOON_SSHD_DEFAULTS;
 	paths->root = NULL;
 }
 
@@ -128,8 +129,17 @@ static void stack_line(const char *dir, const char *path, int lineno, char *text
 	l->level = out->level;
 	bool pam_env = module_is(module, "pam_env.so");
 	while ((l->is_cocoon || pam_env) && next_word(&cursor, arg, sizeof(arg))) {
-		l->has_return |= l->is_cocoon && strcmp(arg, "return") == 0;
-		l->reads_user_env |= pam_env && strcmp(arg, "user_readenv=1") == 0;
+		/* An argument in [brackets] reaches the module without them. */
+		char *a = arg;
+		size_t alen = strlen(a);
+		if (alen >= 2 && a[0] == '[' && a[alen - 1] == ']') {
+			a[alen - 1] = '\0';
+			a++;
+		}
+		l->has_return |= l->is_cocoon && strcmp(a, "return") == 0;
+		/* As pam_env reads it: atoi, any value but 0 turns it on. */
+		l->reads_user_env |= pam_env && str_starts_with(a, "user_readenv=") &&
+				     atoi(a + strlen("user_readenv=")) != 0;
 	}
 }
 
@@ -486,7 +496,7 @@ static void check_outside_sessions(const struct deployment_paths *paths,
  * the allow-list (AcceptEnv). Each finding is reported once, for the
  * first account that meets it. */
 struct sshd_findings {
-	bool stack, permit_user_environment, accept_env, unreadable;
+	bool stack, scanned, unreadable, beside;
 };
 
 /* The sshd service's auth and session stacks: where pam_env reads the
@@ -530,20 +540,93 @@ static void check_sshd_stack(const struct deployment_paths *paths, const char *u
 	stack_free(&session);
 }
 
-/* An sshd setting that lets the user's variables in: reported at the
- * line that sets it, or at the config when it is sshd's default. */
-static void report_sshd_setting(const struct deployment_paths *paths, const char *keyword,
-				const char *word, const char *user, const char *why,
-				struct diag_list *diags)
+struct env_scan {
+	const char *keyword, *why, *user;
+	struct diag_list *diags;
+};
+
+/* One AcceptEnv or PermitUserEnvironment setting, wherever it stands (a
+ * Match block for another address is still a way in): an error when it
+ * admits a variable the allow-list drops. */
+static void judge_env_setting(const char *value, const char *file, int line, void *data)
 {
-	char *file = NULL;
-	int line = 0;
-	sshd_config_where(paths->sshd_config, paths->root, keyword, word, &file, &line);
-	diag_add(diags, DIAG_ERROR, file ? file : paths->sshd_config, line,
-		 "sshd: %s %s lets %s into the environment of the host's /bin/sh "
-		 "that sshd runs before cocoon-shell starts (cocoon-shell account %s)",
-		 keyword, word, why, user);
-	free(file);
+	const struct env_scan *scan = data;
+	char *list = xstrdup(value);
+	for (char *p = list; *p; p++)
+		if (*p == ' ' || *p == '\t')
+			*p = ',';
+	char *bad = strcasecmp(scan->keyword, "PermitUserEnvironment") != 0
+			    ? sshd_unsafe_env_pattern(list)
+		    : strcasecmp(list, "no") == 0  ? NULL
+		    : strcasecmp(list, "yes") == 0 ? xstrdup("yes")
+						   : sshd_unsafe_env_pattern(list);
+	if (bad)
+		diag_add(scan->diags, DIAG_ERROR, file, line,
+			 "sshd: %s %s lets %s into the environment of the host's /bin/sh "
+			 "that sshd runs before cocoon-shell starts (cocoon-shell account "
+			 "%s; whatever Match block holds it)", scan->keyword, bad, scan->why,
+			 scan->user);
+	free(bad);
+	free(list);
+}
+
+/* Every AcceptEnv and PermitUserEnvironment of the config and of sshd's
+ * command line (SSHD_OPTS), read as text: sshd -T answers for one
+ * connection only, and a client chooses its address. */
+static void scan_sshd_env(const struct deployment_paths *paths,
+			  const struct sshd_options *options, const char *user,
+			  struct diag_list *diags)
+{
+	static const struct {
+		const char *keyword, *why;
+	} settings[] = {
+		{ "AcceptEnv", "variables the client chose (beyond cocoon's allow-list)" },
+		{ "PermitUserEnvironment",
+		  "~/.ssh/environment and authorized_keys' environment=" },
+	};
+	for (size_t i = 0; i < sizeof(settings) / sizeof(settings[0]); i++) {
+		struct env_scan scan = { settings[i].keyword, settings[i].why, user, diags };
+		sshd_config_each(paths->sshd_config, paths->root, scan.keyword,
+				 judge_env_setting, &scan);
+		size_t klen = strlen(scan.keyword);
+		for (size_t w = 1; w < options->count; w += 2) {
+			const char *opt = options->words[w];
+			if (strncasecmp(opt, scan.keyword, klen) == 0 &&
+			    (opt[klen] == '=' || opt[klen] == ' '))
+				judge_env_setting(opt + klen + 1, options->file,
+						  options->line, &scan);
+		}
+	}
+}
+
+/* What sshd does beside the shell, in its own process on the host: a
+ * login shell cannot confine it (cocoon-shell(1)). Said, not refused. */
+static void warn_beside_shell(const struct deployment_paths *paths,
+			      const struct sshd_settings *s, const char *user,
+			      struct diag_list *diags)
+{
+	struct strbuf open_ = { 0 };
+	const struct {
+		bool on;
+		const char *what;
+	} ways[] = {
+		{ s->tcp_forwarding, "TCP forwarding" },
+		{ s->streamlocal_forwarding, "unix-socket forwarding" },
+		{ s->agent_forwarding, "agent forwarding" },
+		{ s->x11_forwarding, "X11 forwarding" },
+		{ s->tunnel, "tunnels" },
+		{ s->internal_sftp, "internal-sftp" },
+	};
+	for (size_t i = 0; i < sizeof(ways) / sizeof(ways[0]); i++)
+		if (ways[i].on)
+			sb_addf(&open_, "%s%s", open_.len ? ", " : "", ways[i].what);
+	if (open_.len)
+		diag_add(diags, DIAG_WARNING, paths->sshd_config, 0,
+			 "sshd: %s stay open for cocoon-shell account %s: sshd does them "
+			 "in its own process, on the host, outside the sandbox (close them "
+			 "in a Match block: examples/cocoon-shell.sshd_config)",
+			 open_.data, user);
+	sb_free(&open_);
 }
 
 static void check_sshd_for(const struct deployment_paths *paths, const char *user,
@@ -551,41 +634,34 @@ static void check_sshd_for(const struct deployment_paths *paths, const char *use
 {
 	if (access(paths->sshd, X_OK) < 0 || access(paths->sshd_config, R_OK) < 0)
 		return; /* no sshd to log in through */
+	struct sshd_options options;
+	sshd_options_read(paths->sshd_defaults, &options);
+	if (!seen->scanned) {
+		scan_sshd_env(paths, &options, user, diags);
+		seen->scanned = true;
+	}
 	struct sshd_settings s;
 	struct cc_error err;
-	if (sshd_settings_read(paths->sshd, paths->sshd_config, user, &s, &err) < 0) {
+	if (sshd_settings_read(paths->sshd, paths->sshd_config, user, &options, &s,
+			       &err) < 0) {
 		if (!seen->unreadable)
 			diag_add(diags, DIAG_ERROR, paths->sshd_config, 0, "cannot tell "
 				 "what sshd runs before cocoon-shell for %s: %s", user, err.msg);
 		seen->unreadable = true;
+		sshd_options_free(&options);
 		return;
 	}
+	sshd_options_free(&options);
 	if (s.use_pam && !seen->stack) {
 		size_t before = diags->count;
 		check_sshd_stack(paths, user, diags);
 		seen->stack = diags->count > before;
 	}
-	const char *pue = s.permit_user_environment ? s.permit_user_environment : "no";
-	char *bad = strcasecmp(pue, "no") == 0 ? NULL
-		    : strcasecmp(pue, "yes") == 0 ? xstrdup("yes")
-						   : sshd_unsafe_env_pattern(pue);
-	if (bad && !seen->permit_user_environment) {
-		report_sshd_setting(paths, "PermitUserEnvironment", bad, user,
-				    "~/.ssh/environment and authorized_keys' environment=",
-				    diags);
-		seen->permit_user_environment = true;
+	if (!seen->beside) {
+		size_t before = diags->count;
+		warn_beside_shell(paths, &s, user, diags);
+		seen->beside = diags->count > before;
 	}
-	free(bad);
-	for (size_t i = 0; i < s.naccept_env && !seen->accept_env; i++) {
-		if (!(bad = sshd_unsafe_env_pattern(s.accept_env[i])))
-			continue;
-		report_sshd_setting(paths, "AcceptEnv", bad, user,
-				    "variables the client chose (beyond cocoon's allow-list)",
-				    diags);
-		seen->accept_env = true;
-		free(bad);
-	}
-	sshd_settings_free(&s);
 }
 
 struct account {

@@ -21,6 +21,7 @@ struct deployment_paths {
 	const char *shell_path;  /* the installed cocoon-shell */
 	const char *sshd;        /* this host's sshd binary, run for -T */
 	const char *sshd_config; /* the config it is given */
+	const char *sshd_defaults; /* /etc/default/ssh: SSHD_OPTS */
 	const char *root;        /* the image's root (check --root), or NULL */
 };
 

@@ -34,20 +34,84 @@ static void read_all(int fd, struct strbuf *out)
 	}
 }
 
+static bool is_yes(const char *value)
+{
+	return strcasecmp(value, "yes") == 0;
+}
+
 static void keep_setting(struct sshd_settings *s, const char *key, const char *value)
 {
-	if (strcmp(key, "usepam") == 0) {
-		s->use_pam = strcasecmp(value, "yes") == 0;
-	} else if (strcmp(key, "permituserenvironment") == 0) {
-		free(s->permit_user_environment);
-		s->permit_user_environment = xstrdup(value);
-	} else if (strcmp(key, "acceptenv") == 0) {
-		*ARRAY_PUSH(s->accept_env, s->naccept_env, s->cap) = xstrdup(value);
+	if (strcmp(key, "usepam") == 0)
+		s->use_pam = is_yes(value);
+	else if (strcmp(key, "allowtcpforwarding") == 0)
+		s->tcp_forwarding = strcasecmp(value, "no") != 0;
+	else if (strcmp(key, "allowstreamlocalforwarding") == 0)
+		s->streamlocal_forwarding = strcasecmp(value, "no") != 0;
+	else if (strcmp(key, "allowagentforwarding") == 0)
+		s->agent_forwarding = is_yes(value);
+	else if (strcmp(key, "x11forwarding") == 0)
+		s->x11_forwarding = is_yes(value);
+	else if (strcmp(key, "permittunnel") == 0)
+		s->tunnel = strcasecmp(value, "no") != 0;
+	else if (strcmp(key, "subsystem") == 0)
+		s->internal_sftp |= strstr(value, "internal-sftp") != NULL;
+	else if (strcmp(key, "disableforwarding") == 0)
+		s->forwarding_disabled = is_yes(value);
+}
+
+/* SSHD_OPTS="..." in a shell-variable file: its -o options. Quotes are
+ * taken away, nothing else of the shell is read. */
+void sshd_options_read(const char *file, struct sshd_options *out)
+{
+	memset(out, 0, sizeof(*out));
+	FILE *f = fopen(file, "re");
+	if (!f)
+		return;
+	char *text = NULL;
+	size_t cap = 0;
+	int lineno = 0;
+	while (getline(&text, &cap, f) != -1) {
+		lineno++;
+		char *p = text + strspn(text, " \t");
+		if (strncmp(p, "SSHD_OPTS=", 10) != 0)
+			continue;
+		p += 10;
+		for (char *q = p; *q; q++)
+			if (*q == '"' || *q == '\'' || *q == '\n')
+				*q = ' ';
+		for (size_t i = 0; i < out->count; i++)
+			free(out->words[i]);
+		out->count = 0;
+		bool take_next = false;
+		for (char *save = NULL, *w = strtok_r(p, " \t", &save); w;
+		     w = strtok_r(NULL, " \t", &save)) {
+			if (take_next || (w[0] == '-' && w[1] == 'o' && w[2])) {
+				*ARRAY_PUSH(out->words, out->count, out->cap) = xstrdup("-o");
+				*ARRAY_PUSH(out->words, out->count, out->cap) =
+					xstrdup(take_next ? w : w + 2);
+			}
+			take_next = strcmp(w, "-o") == 0;
+		}
+		free(out->file);
+		out->file = xstrdup(file);
+		out->line = lineno;
 	}
+	free(text);
+	fclose(f);
+}
+
+void sshd_options_free(struct sshd_options *o)
+{
+	for (size_t i = 0; i < o->count; i++)
+		free(o->words[i]);
+	free(o->words);
+	free(o->file);
+	memset(o, 0, sizeof(*o));
 }
 
 int sshd_settings_read(const char *sshd, const char *config, const char *user,
-		       struct sshd_settings *out, struct cc_error *err)
+		       const struct sshd_options *options, struct sshd_settings *out,
+		       struct cc_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	/* The test specification is a comma-separated key=value list. */
@@ -56,12 +120,23 @@ int sshd_settings_read(const char *sshd, const char *config, const char *user,
 	char spec[512];
 	snprintf(spec, sizeof(spec), "user=%s,host=localhost,addr=127.0.0.1,"
 		 "laddr=127.0.0.1,lport=22", user);
+	const char *fixed[] = { sshd, "-T", "-f", config, "-C", spec };
+	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]);
+	size_t nopts = options ? options->count : 0;
+	char **argv = xcalloc(nfixed + nopts + 1, sizeof(*argv));
+	for (size_t i = 0; i < nfixed; i++)
+		argv[i] = (char *)fixed[i];
+	for (size_t i = 0; i < nopts; i++)
+		argv[nfixed + i] = options->words[i];
 	int out_pipe[2], err_pipe[2];
-	if (pipe2(out_pipe, O_CLOEXEC) < 0)
+	if (pipe2(out_pipe, O_CLOEXEC) < 0) {
+		free(argv);
 		return cc_fail_errno(err, "pipe");
+	}
 	if (pipe2(err_pipe, O_CLOEXEC) < 0) {
 		close(out_pipe[0]);
 		close(out_pipe[1]);
+		free(argv);
 		return cc_fail_errno(err, "pipe");
 	}
 	pid_t pid = fork();
@@ -70,9 +145,10 @@ int sshd_settings_read(const char *sshd, const char *config, const char *user,
 		if (null < 0 || dup2(null, 0) < 0 || dup2(out_pipe[1], 1) < 0 ||
 		    dup2(err_pipe[1], 2) < 0)
 			_exit(127);
-		execl(sshd, sshd, "-T", "-f", config, "-C", spec, (char *)NULL);
+		execv(sshd, argv);
 		_exit(127);
 	}
+	free(argv);
 	close(out_pipe[1]);
 	close(err_pipe[1]);
 	struct strbuf text = { 0 }, complaint = { 0 };
@@ -103,16 +179,12 @@ int sshd_settings_read(const char *sshd, const char *config, const char *user,
 		keep_setting(out, line, value);
 	}
 	sb_free(&text);
+	/* DisableForwarding overrides the others, in whatever order -T
+	 * prints them. */
+	if (out->forwarding_disabled)
+		out->tcp_forwarding = out->streamlocal_forwarding = out->agent_forwarding =
+			out->x11_forwarding = false;
 	return 0;
-}
-
-void sshd_settings_free(struct sshd_settings *s)
-{
-	free(s->permit_user_environment);
-	for (size_t i = 0; i < s->naccept_env; i++)
-		free(s->accept_env[i]);
-	free(s->accept_env);
-	memset(s, 0, sizeof(*s));
 }
 
 /* sshd's patterns: '*' and '?' are the wildcards. A literal name passes
@@ -137,39 +209,28 @@ char *sshd_unsafe_env_pattern(const char *list)
 	return NULL;
 }
 
-/* Does VALUE, a list of words split by blanks or commas, hold WORD? */
-static bool value_has_word(const char *value, const char *word)
-{
-	size_t wlen = strlen(word);
-	for (const char *p = value; *p;) {
-		p += strspn(p, " \t,");
-		size_t len = strcspn(p, " \t,");
-		if (len == wlen && strncmp(p, word, len) == 0)
-			return true;
-		p += len;
-	}
-	return false;
-}
+struct walk {
+	const char *root, *keyword;
+	void (*visit)(const char *value, const char *file, int line, void *data);
+	void *data;
+};
 
-static bool find_in(const char *path, const char *root, const char *keyword,
-		    const char *word, char **file, int *line, int depth);
+static void walk_file(const struct walk *w, const char *path, int depth);
 
 /* An Include line's patterns: relative ones are below /etc/ssh. */
-static bool find_in_includes(const char *value, const char *root, const char *keyword,
-			     const char *word, char **file, int *line, int depth)
+static void walk_includes(const struct walk *w, const char *value, int depth)
 {
 	char *copy = xstrdup(value);
-	bool found = false;
-	for (char *save = NULL, *pat = strtok_r(copy, " \t", &save); pat && !found;
+	for (char *save = NULL, *pat = strtok_r(copy, " \t", &save); pat;
 	     pat = strtok_r(NULL, " \t", &save)) {
 		/* Under --root, the image's file; sshd itself, run from the
 		 * host, reads the path as it stands: either will do. */
 		char full[PATH_MAX], plain[PATH_MAX];
 		snprintf(plain, sizeof(plain), "%s%s", pat[0] == '/' ? "" : "/etc/ssh/", pat);
-		snprintf(full, sizeof(full), "%s%s", root ? root : "", plain);
+		snprintf(full, sizeof(full), "%s%s", w->root ? w->root : "", plain);
 		glob_t g;
 		int rc = glob(full, 0, NULL, &g);
-		if (rc != 0 && root) {
+		if (rc != 0 && w->root) {
 			globfree(&g);
 			rc = glob(plain, 0, NULL, &g);
 		}
@@ -177,28 +238,24 @@ static bool find_in_includes(const char *value, const char *root, const char *ke
 			globfree(&g);
 			continue;
 		}
-		for (size_t i = 0; i < g.gl_pathc && !found; i++)
-			found = find_in(g.gl_pathv[i], root, keyword, word, file, line,
-					depth + 1);
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			walk_file(w, g.gl_pathv[i], depth + 1);
 		globfree(&g);
 	}
 	free(copy);
-	return found;
 }
 
-static bool find_in(const char *path, const char *root, const char *keyword,
-		    const char *word, char **file, int *line, int depth)
+static void walk_file(const struct walk *w, const char *path, int depth)
 {
 	if (depth > MAX_INCLUDE_DEPTH)
-		return false;
+		return;
 	FILE *f = fopen(path, "re");
 	if (!f)
-		return false;
+		return;
 	char *text = NULL;
 	size_t cap = 0;
 	int lineno = 0;
-	bool found = false;
-	while (!found && getline(&text, &cap, f) != -1) {
+	while (getline(&text, &cap, f) != -1) {
 		lineno++;
 		char *p = text + strspn(text, " \t");
 		if (*p == '#' || *p == '\n' || !*p)
@@ -207,24 +264,20 @@ static bool find_in(const char *path, const char *root, const char *keyword,
 		size_t klen = strcspn(p, " \t=");
 		char *value = p + klen;
 		value += strspn(value, " \t=");
-		if (klen == 7 && strncasecmp(p, "include", 7) == 0) {
-			found = find_in_includes(value, root, keyword, word, file, line, depth);
-		} else if (klen == strlen(keyword) && strncasecmp(p, keyword, klen) == 0 &&
-			   (!word || value_has_word(value, word))) {
-			*file = xstrdup(path);
-			*line = lineno;
-			found = true;
-		}
+		if (klen == 7 && strncasecmp(p, "include", 7) == 0)
+			walk_includes(w, value, depth);
+		else if (klen == strlen(w->keyword) && strncasecmp(p, w->keyword, klen) == 0)
+			w->visit(value, path, lineno, w->data);
 	}
 	free(text);
 	fclose(f);
-	return found;
 }
 
-bool sshd_config_where(const char *config, const char *root, const char *keyword,
-		       const char *word, char **file, int *line)
+void sshd_config_each(const char *config, const char *root, const char *keyword,
+		      void (*visit)(const char *value, const char *file, int line,
+				    void *data),
+		      void *data)
 {
-	*file = NULL;
-	*line = 0;
-	return find_in(config, root, keyword, word, file, line, 0);
+	struct walk w = { .root = root, .keyword = keyword, .visit = visit, .data = data };
+	walk_file(&w, config, 0);
 }

@@ -13,30 +13,48 @@
 
 #define COCOON_SSHD "/usr/sbin/sshd"
 #define COCOON_SSHD_CONFIG "/etc/ssh/sshd_config"
+/* Debian's ssh.service runs `sshd -D $SSHD_OPTS` from this file. */
+#define COCOON_SSHD_DEFAULTS "/etc/default/ssh"
 
 struct sshd_settings {
 	bool use_pam;
-	char *permit_user_environment; /* "no", "yes" or a pattern list */
-	char **accept_env;             /* AcceptEnv's patterns */
-	size_t naccept_env, cap;
+	/* What sshd does beside the login shell, in its own process. */
+	bool tcp_forwarding, streamlocal_forwarding, agent_forwarding;
+	bool x11_forwarding, tunnel, internal_sftp;
+	bool forwarding_disabled;
 };
 
-/* Run `SSHD -T -f CONFIG -C user=USER,...` and keep the settings above.
- * Fails with sshd's own first line of complaint when it will not say. */
+/* The -o options of sshd's command line (Debian's SSHD_OPTS, from
+ * /etc/default/ssh), as words: "-o", "AcceptEnv=X", ... */
+struct sshd_options {
+	char **words;
+	size_t count, cap;
+	char *file; /* where they were read, and the line */
+	int line;
+};
+/* Read SSHD_OPTS from FILE (missing: none). */
+void sshd_options_read(const char *file, struct sshd_options *out);
+void sshd_options_free(struct sshd_options *o);
+
+/* Run `SSHD -T -f CONFIG -C user=USER,... [OPTIONS]` and keep the
+ * settings above. Fails with sshd's own first line of complaint when it
+ * will not say. */
 int sshd_settings_read(const char *sshd, const char *config, const char *user,
-		       struct sshd_settings *out, struct cc_error *err);
-void sshd_settings_free(struct sshd_settings *s);
+		       const struct sshd_options *options, struct sshd_settings *out,
+		       struct cc_error *err);
 
 /* The first pattern of the sshd pattern list LIST ("LANG,LC_*") that can
  * admit a variable the session's allow-list drops (caller frees); NULL
  * when every one stays within it. Negated patterns only take away. */
 char *sshd_unsafe_env_pattern(const char *list);
 
-/* Where CONFIG, or a file it includes, first sets KEYWORD (any case),
- * with WORD among its values when WORD is not NULL: the file (caller
- * frees) and line. False when no line does (sshd's built-in default).
- * ROOT (may be NULL) prefixes the included paths (check --root). */
-bool sshd_config_where(const char *config, const char *root, const char *keyword,
-		       const char *word, char **file, int *line);
+/* Every line of CONFIG, and of the files it includes, that sets KEYWORD
+ * (any case), whatever Match block it stands in: VISIT gets its value,
+ * file and line. ROOT (may be NULL) prefixes the included paths (check
+ * --root). */
+void sshd_config_each(const char *config, const char *root, const char *keyword,
+		      void (*visit)(const char *value, const char *file, int line,
+				    void *data),
+		      void *data);
 
 #endif

@@ -148,7 +148,8 @@ static void check_deployment(const char *root, const struct policy *policy,
 	/* shell_path stays as /etc/shells and passwd spell it. */
 	/* sshd is this host's program, given the image's config. */
 	const char **fields[] = { &paths.pam_dir, &paths.shells, &paths.crontabs,
-				  &paths.atjobs, &paths.linger, &paths.sshd_config };
+				  &paths.atjobs, &paths.linger, &paths.sshd_config,
+				  &paths.sshd_defaults };
 	enum { NFIELDS = sizeof(fields) / sizeof(fields[0]) };
 	char *owned[NFIELDS] = { 0 };
 	for (size_t i = 0; root && i < NFIELDS; i++)

@@ -186,11 +186,24 @@ printf 'session required pam_cocoon.so\n' >> "$pam/sshd.new"
 mv "$pam/sshd.new" "$pam/sshd"
 run "$CTL" check --pam --root "$img"
 is "$RC" 0 "with pam_cocoon's last line the stack passes (Debian's AcceptEnv LANG LC_* too)"
-printf 'auth optional pam_env.so user_readenv=1\n' >> "$pam/sshd"
+for arg in user_readenv=1 user_readenv=01 '[user_readenv=2]'; do
+	printf 'auth optional pam_env.so %s\n' "$arg" >> "$pam/sshd"
+	run "$CTL" check --pam --root "$img"
+	like "$OUT" "$pam/sshd:$(wc -l < "$pam/sshd"): error: service sshd: pam_env user_readenv=1 in the auth stack" \
+		"pam_env reading the user's file at setcred, after the cut, is refused ($arg, as pam_env's atoi reads it)"
+	sed -i '$d' "$pam/sshd"
+done
+printf 'auth optional pam_env.so user_readenv=0\n' >> "$pam/sshd"
 run "$CTL" check --pam --root "$img"
-like "$OUT" "$pam/sshd:$(wc -l < "$pam/sshd"): error: service sshd: pam_env user_readenv=1 in the auth stack" \
-	"pam_env reading the user's file at setcred, after the cut, is refused"
+is "$RC" 0 "user_readenv=0 reads nothing"
 sed -i '$d' "$pam/sshd"
+like "$OUT" "warning: sshd: TCP forwarding, unix-socket forwarding, agent forwarding stay open for cocoon-shell account ccadm3" \
+	"what sshd does beside the shell is warned"
+sshd_conf 'AcceptEnv LANG LC_*
+Match User ccadm3
+	DisableForwarding yes'
+run "$CTL" check --pam --root "$img"
+unlike "$OUT" "stay open" "not once a Match block for the account closes it"
 sshd_conf 'PermitUserEnvironment yes'
 run "$CTL" check --pam --root "$img"
 like "$OUT" "$img/etc/ssh/sshd_config:3: error: sshd: PermitUserEnvironment yes lets ~/.ssh/environment" \
@@ -205,7 +218,18 @@ like "$OUT" "$img/etc/ssh/extra.conf:2: error: sshd: AcceptEnv GIT_* lets variab
 	"an AcceptEnv pattern beyond the allow-list is refused in the included file that has it"
 printf 'Match User ccadm3\n\tAcceptEnv *\n' > "$img/etc/ssh/extra.conf"
 run "$CTL" check --pam --root "$img"
-like "$OUT" "error: sshd: AcceptEnv * lets" "a Match block for the account counts (sshd -T -C user=)"
+like "$OUT" "error: sshd: AcceptEnv * lets" "a Match block for the account counts"
+printf 'Match Address 10.0.0.0/8\n\tAcceptEnv LD_PRELOAD\n' > "$img/etc/ssh/extra.conf"
+run "$CTL" check --pam --root "$img"
+like "$OUT" "$img/etc/ssh/extra.conf:2: error: sshd: AcceptEnv LD_PRELOAD lets" \
+	"so does one for an address the client may connect from"
+sshd_conf ''
+mkdir -p "$img/etc/default"
+printf '# options\nSSHD_OPTS="-o AcceptEnv=LD_PRELOAD"\n' > "$img/etc/default/ssh"
+run "$CTL" check --pam --root "$img"
+like "$OUT" "$img/etc/default/ssh:2: error: sshd: AcceptEnv LD_PRELOAD lets" \
+	"and one on sshd's command line (Debian's SSHD_OPTS)"
+rm "$img/etc/default/ssh"
 printf 'HostKey /nonexistent\n' > "$img/etc/ssh/sshd_config"
 run "$CTL" check --pam --root "$img"
 like "$OUT" "$img/etc/ssh/sshd_config: error: cannot tell what sshd runs before cocoon-shell for ccadm3" \
