@@ -41,8 +41,15 @@ bool env_entry_allowed(const char *entry)
 	if (!entry[n] || !env_name_allowed(entry, n))
 		return false;
 	/* glibc takes a locale name holding a '/' for the path of locale
-	 * data to load: a file the user may have written. */
-	return !(is_locale_name(entry, n) && strchr(entry + n + 1, '/'));
+	 * data to load, and a TZ beginning with '/' (after an optional ':')
+	 * or climbing with ".." for the time zone file to read: files the
+	 * user may have written. A zone name (Europe/Vienna) stays. */
+	const char *value = entry + n + 1;
+	if (is_locale_name(entry, n))
+		return !strchr(value, '/');
+	if (n == 2 && strncmp(entry, "TZ", 2) == 0)
+		return value[value[0] == ':'] != '/' && !strstr(value, "..");
+	return true;
 }
 
 struct env {

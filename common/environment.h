@@ -16,7 +16,7 @@
  * allow-list of what a login carries in. */
 bool env_name_allowed(const char *name, size_t n);
 /* Whether the "NAME=VALUE" ENTRY passes: an allowed name, and for the
- * locale variables a value that names no path. */
+ * locale variables and TZ a value that names no file of the user's. */
 bool env_entry_allowed(const char *entry);
 
 /* A NULL-terminated environment for the session. caller_env: where the

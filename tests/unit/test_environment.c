@@ -30,6 +30,11 @@ int main(void)
 	tap_ok(!env_entry_allowed("LC_ALL=/home/u/locale"), "a locale given as a path does not");
 	tap_ok(!env_entry_allowed("LANG=../../home/u/l"), "nor a relative one");
 	tap_ok(!env_entry_allowed("TERM"), "an entry without '=' does not");
+	tap_ok(env_entry_allowed("TZ=Europe/Vienna") && env_entry_allowed("TZ=:Europe/Vienna") &&
+	       env_entry_allowed("TZ=CET-1CEST"), "a zone name or a POSIX TZ passes");
+	tap_ok(!env_entry_allowed("TZ=/home/u/tz") && !env_entry_allowed("TZ=:/home/u/tz"),
+	       "a TZ naming a file does not");
+	tap_ok(!env_entry_allowed("TZ=../../../home/u/tz"), "nor one climbing out of the zone directory");
 	tap_ok(env_name_allowed("SSH_ORIGINAL_COMMAND", strlen("SSH_ORIGINAL_COMMAND")),
 	       "SSH_ORIGINAL_COMMAND is a name that passes");
 
