@@ -135,11 +135,25 @@ sysctl_tiocsti=""
 
 # --- 5. namespaces, mounting, io_uring, AF_ALG, other ABIs, modules
 mnt_probes="$P mount; $P umount2; $P pivot_root; $P open_tree; $P fsopen"
-outside "unshare -Urm true && echo USERNS-OK; $P io_uring; $H/t/int80"
+outside "unshare -Urm true && echo USERNS-OK; $P io_uring; $H/t/int80; echo rc=\$?"
 like "$OUT" "USERNS-OK" "control: the user creates a user namespace on the host"
 like "$OUT" "io_uring:OK" "control: io_uring_setup works on the host"
-like "$OUT" "int80:" "control: the 32-bit entry works on the host"
-unlike "$OUT" "int80:-" "control: and returns a pid"
+# A kernel without IA-32 emulation (CONFIG_IA32_EMULATION off, or
+# ia32_emulation=0) answers int 0x80 with SIGSEGV everywhere: nothing to
+# show here, and tests/unit/test_seccomp.c judges the filter's 32-bit rule
+# without running it.
+ia32=""
+case $OUT in
+*int80:[0-9]*) ia32=yes ;;
+*) echo "# not on this kernel: no IA-32 emulation (int 0x80 on the host: $(printf '%s' "$OUT" | grep -o 'rc=[0-9]*'))" ;;
+esac
+if [ -n "$ia32" ]; then
+	like "$OUT" "int80:" "control: the 32-bit entry works on the host"
+	unlike "$OUT" "int80:-" "control: and returns a pid"
+else
+	skip "the 32-bit entry: not on this kernel"
+	skip "the 32-bit entry: not on this kernel"
+fi
 policy_profile 'seccomp = none'
 inside "unshare -Urm --propagation unchanged sh -c '$mnt_probes' && echo USERNS-OK; $P io_uring; $P af_alg; $H/t/int80"
 like "$OUT" "USERNS-OK" "control: with seccomp = none a user namespace can be made inside"
@@ -157,8 +171,13 @@ unlike "$OUT" "af_alg:OK" "AF_ALG sockets fail (this kernel has no AF_ALG: no co
 unlike "$OUT" "x32-getpid:OK" "x32 system calls fail"
 like "$OUT" "init_module:ERR1" "init_module fails"
 like "$OUT" "finit_module:ERR1" "finit_module fails"
-unlike "$OUT" "int80:" "the 32-bit entry does not return"
-like "$OUT" "rc=159" "the process doing it is killed by SIGSYS"
+if [ -n "$ia32" ]; then
+	unlike "$OUT" "int80:" "the 32-bit entry does not return"
+	like "$OUT" "rc=159" "the process doing it is killed by SIGSYS"
+else
+	skip "the 32-bit entry: not on this kernel"
+	skip "the 32-bit entry: not on this kernel"
+fi
 
 # --- 6. set-user-ID root inside
 install -d -m 0755 "$H/suid"
