@@ -3,10 +3,13 @@
 # or use done_testing. Tests run against the tree `make check` installs
 # into $COCOON_ROOT (compiled-in paths point there, never to /etc/cocoon).
 
+# COCOON_ROOT empty tests an installed cocoon (the packages; make
+# vm-check), whose PAM module is then in COCOON_PAMDIR.
 set -u
-: "${COCOON_ROOT:?run the tests through make check}"
+: "${COCOON_ROOT?run the tests through make check}"
 CTL=$COCOON_ROOT/usr/sbin/cocoonctl
 CONF_DIR=$COCOON_ROOT/etc/cocoon
+PAMDIR=${COCOON_PAMDIR:-$COCOON_ROOT/lib/security}
 TEST_COUNT=0
 TEST_FAILED=0
 

@@ -8,7 +8,6 @@
 . "$(dirname "$0")/../lib.sh"
 SSHD_SERVICE=cocoon-test-sshd-sessions
 . "$(dirname "$0")/../sshd.sh"
-PAMDIR=$COCOON_ROOT/lib/security
 SHELL_BIN=$COCOON_ROOT/usr/bin/cocoon-shell
 RECORDS=$COCOON_ROOT/run/cocoon
 work=$(mktemp -d /run/cocoon-sessions-test.XXXXXX)

@@ -5,7 +5,6 @@
 # shown to succeed without the protection first.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../sshd.sh"
-PAMDIR=$COCOON_ROOT/lib/security
 U=ccesc2
 . "$(dirname "$0")/escape.sh"
 cleanup() {

@@ -13,7 +13,6 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../sshd.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
-PAMDIR=$COCOON_ROOT/lib/security
 SHELL_BIN=$COCOON_ROOT/usr/bin/cocoon-shell
 UP=ccenv1 # PAM mode: bash, confined by pam_cocoon
 US=ccenv2 # shell mode: cocoon-shell as login shell

@@ -4,7 +4,6 @@
 # snapshot of what sessions could leave behind on the host.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../sshd.sh"
-PAMDIR=$COCOON_ROOT/lib/security
 GUEST_CONF=$(dirname "$0")/../../conf/examples/guest.conf
 
 # guest_policy USER...: the shipped guest.conf, its [group cocoon-guest]

@@ -8,7 +8,6 @@
 . "$(dirname "$0")/../lib.sh"
 SSHD_SERVICE=cocoon-test-sshd-guest
 . "$(dirname "$0")/../sshd.sh"
-PAMDIR=$COCOON_ROOT/lib/security
 SHELL_BIN=$COCOON_ROOT/usr/bin/cocoon-shell
 work=$(mktemp -d /run/cocoon-guest-logout.XXXXXX)
 chmod 0755 "$work"

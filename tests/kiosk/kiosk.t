@@ -9,7 +9,6 @@
 SSHD_SERVICE=cocoon-test-sshd-kiosk
 . "$(dirname "$0")/../sshd.sh"
 SHELL_BIN=$COCOON_ROOT/usr/bin/cocoon-shell
-PAMDIR=$COCOON_ROOT/lib/security
 MENU=$COCOON_ROOT/usr/libexec/cocoon/kiosk-menu
 EXAMPLE=$COCOON_ROOT/usr/share/doc/cocoon/examples/kiosk.conf
 work=$(mktemp -d /run/cocoon-kiosk-test.XXXXXX)

@@ -3,7 +3,6 @@
 # cocoonctl run, cocoon-shell and pam_cocoon, and what they share with every test (tests/lib.sh).
 . "$(dirname "$0")/../lib.sh"
 SHELL_BIN=$COCOON_ROOT/usr/bin/cocoon-shell
-PAMDIR=$COCOON_ROOT/lib/security
 SSHD_SERVICE=cocoon-test-sshd-limits
 
 # limits_policy RULES: the embedded default profile for everyone, then

@@ -5,7 +5,6 @@
 # root and exempt users, with broken and unsafe policies, and that
 # closing leaves nothing behind.
 . "$(dirname "$0")/../lib.sh"
-PAMDIR=$COCOON_ROOT/lib/security
 SERVICE=cocoon-test-pam
 work=$(mktemp -d /run/cocoon-pam-test.XXXXXX)
 chmod 0755 "$work"

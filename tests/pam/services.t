@@ -5,7 +5,6 @@
 # command runs in the sandbox, its status comes back, and nothing of the
 # session is left afterwards.
 . "$(dirname "$0")/../lib.sh"
-PAMDIR=$COCOON_ROOT/lib/security
 services="login runuser-l sudo-i"
 backups=$(mktemp -d /run/cocoon-pam-services.XXXXXX)
 restore() {

@@ -7,7 +7,6 @@
 # is exported and readable inside.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../sshd.sh"
-PAMDIR=$COCOON_ROOT/lib/security
 made_utmp=""
 made_wtmp=""
 if [ ! -e /run/utmp ]; then

@@ -5,7 +5,6 @@
 # cleanup after logout and after a killed client.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../sshd.sh"
-PAMDIR=$COCOON_ROOT/lib/security
 work=$(mktemp -d /run/cocoon-pam-test.XXXXXX)
 chmod 0755 "$work"
 made_utmp=""

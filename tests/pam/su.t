@@ -4,7 +4,6 @@
 # a backup on exit): su USER -c CMD and su - USER run in the sandbox, the
 # status comes back, and nothing is left afterwards.
 . "$(dirname "$0")/../lib.sh"
-PAMDIR=$COCOON_ROOT/lib/security
 backup=$(mktemp /run/cocoon-pam-su.XXXXXX)
 cp -p /etc/pam.d/su "$backup" || { echo "Bail out! backup of /etc/pam.d/su"; exit 1; }
 trap 'cat "$backup" > /etc/pam.d/su; rm -f "$backup"; policy_reset; cleanup_users' EXIT

@@ -6,7 +6,6 @@
 # paths covered are those that read and resolve the policy and then let
 # the session through or refuse it.
 . "$(dirname "$0")/../lib.sh"
-PAMDIR=$COCOON_ROOT/lib/security
 SERVICE=cocoon-test-vg
 if ! command -v valgrind >/dev/null || ! command -v pamtester >/dev/null; then
 	echo "1..0 # skip valgrind and pamtester are needed"

@@ -7,7 +7,6 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../sshd.sh"
 SSHD_SERVICE=cocoon-test-sshd-seclog
-PAMDIR=$COCOON_ROOT/lib/security
 trap 'sshd_cleanup; policy_reset; cleanup_users' EXIT
 
 if ! dmesg >/dev/null 2>&1; then
