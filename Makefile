@@ -60,7 +60,7 @@ MANPAGES   := $(sort $(wildcard man/*.[1-8]))
 TESTS      := $(sort $(wildcard tests/*/*.t))
 
 DEB_PACKAGES := build-essential pkg-config libinih-dev libpam0g-dev libcap-dev \
-	libseccomp-dev musl-tools perl groff-base clang libclang-rt-14-dev bubblewrap pamtester openssh-server \
+	libseccomp-dev libsystemd-dev musl-tools perl groff-base clang libclang-rt-14-dev bubblewrap pamtester openssh-server \
 	openssh-client xauth iproute2 procps util-linux sudo login passwd rsync git tmux bsdextrautils python3 valgrind \
 	bash-completion debhelper dpkg-dev fakeroot lintian debootstrap
 
@@ -89,7 +89,7 @@ $(BUILDDIR)/gen/default_profile.o: $(BUILDDIR)/gen/default_profile.c
 # the header it is about to write) through libseccomp, and embedded.
 GEN_SECCOMP := $(BUILDDIR)/gen/gen-seccomp
 GEN_SECCOMP_OBJ := $(BUILDDIR)/gen/seccomp_filter_gen.o \
-	$(filter-out $(BUILDDIR)/common/seccomp_filter.o,$(COMMON_OBJ))
+	$(filter-out $(BUILDDIR)/common/seccomp_filter.o $(BUILDDIR)/common/systemd_scope.o,$(COMMON_OBJ))
 $(BUILDDIR)/gen/seccomp_filter_gen.o: common/seccomp_filter.c $(wildcard common/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -DCOCOON_FILTER_GENERATOR $(ALL_CFLAGS) -c -o $@ $<
@@ -193,9 +193,12 @@ $(BUILDDIR)/cocoon-launch: $(LAUNCH_SRC) common/landlock.h common/forced_command
 
 # Only the pam_sm_* entry points are exported: libcocoon's names
 # (xmalloc...) must neither clash with nor bind to the service's own.
+# libsystemd (sd-bus, for cpu-max on the logind session's scope) is linked
+# dynamically: pam_systemd has it mapped in the same process already.
 $(BUILDDIR)/pam_cocoon.so: pam/pam_cocoon.c pam/pam_cocoon.map $(LIB)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -shared -fPIC $(LDFLAGS) -Wl,-Bsymbolic \
-		-Wl,--version-script=pam/pam_cocoon.map -o $@ $< $(LIB) $(PKG_LIBS) -lpam
+		-Wl,--version-script=pam/pam_cocoon.map -o $@ $< $(LIB) $(PKG_LIBS) -lpam \
+		$(shell pkg-config --libs libsystemd 2>/dev/null)
 
 $(BUILDDIR)/tests/%: tests/unit/%.c tests/unit/tap.h $(LIB)
 	@mkdir -p $(dir $@)

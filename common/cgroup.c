@@ -469,9 +469,27 @@ const char *cgroup_path(const struct cgroup *cg)
 	return cg && cg->n ? cg->h[0].dir : "";
 }
 
-/* The smallest value of FILE in DIR and its ancestors up to MOUNT
- * ("max" and missing files are unbounded). */
-static unsigned long long tightest(const char *mount, const char *rel, const char *file)
+/* A limit file's bound: a number ("max" and junk unbounded). */
+static unsigned long long plain_bound(const char *text)
+{
+	char *end;
+	unsigned long long v = strtoull(text, &end, 10);
+	return end != text ? v : ULLONG_MAX;
+}
+
+/* cpu.max's "QUOTA PERIOD" as percent of one CPU ("max ..." unbounded). */
+static unsigned long long cpu_bound(const char *text)
+{
+	unsigned long long quota, period;
+	if (sscanf(text, "%llu %llu", &quota, &period) != 2 || !period)
+		return ULLONG_MAX;
+	return quota * 100 / period;
+}
+
+/* The smallest bound of FILE in DIR and its ancestors up to MOUNT, as
+ * BOUND reads it (missing files are unbounded). */
+static unsigned long long tightest(const char *mount, const char *rel, const char *file,
+				   unsigned long long (*bound)(const char *))
 {
 	unsigned long long best = ULLONG_MAX;
 	char *path = xasprintf("%s%s", mount, rel);
@@ -479,9 +497,8 @@ static unsigned long long tightest(const char *mount, const char *rel, const cha
 		char *f = xasprintf("%s/%s", path, file);
 		char *text = read_small(f);
 		free(f);
-		char *end;
-		unsigned long long v = text ? strtoull(text, &end, 10) : 0;
-		if (text && end != text && v < best)
+		unsigned long long v = text ? bound(text) : ULLONG_MAX;
+		if (v < best)
 			best = v;
 		free(text);
 		char *slash = strrchr(path, '/');
@@ -505,17 +522,24 @@ int cgroup_check_applied(const struct session_limits *limits, const char *mount,
 	int rc = 0;
 	if (!rel)
 		rc = cc_fail(err, "no cgroup v2 membership in %s", proc_cgroup);
-	const struct { unsigned long long want; const char *file, *directive; } checks[] = {
-		{ limits->memory_max, "memory.max", "memory-max" },
-		{ limits->pids_max, "pids.max", "pids-max" },
+	const struct {
+		unsigned long long want;
+		const char *file, *directive, *unit;
+		unsigned long long (*bound)(const char *);
+	} checks[] = {
+		{ limits->memory_max, "memory.max", "memory-max", "", plain_bound },
+		{ limits->pids_max, "pids.max", "pids-max", "", plain_bound },
+		{ limits->cpu_max_percent, "cpu.max", "cpu-max", "%", cpu_bound },
 	};
-	for (size_t i = 0; rc == 0 && i < 2; i++) {
-		unsigned long long have = checks[i].want ? tightest(mount, rel, checks[i].file) : 0;
+	for (size_t i = 0; rc == 0 && i < sizeof(checks) / sizeof(checks[0]); i++) {
+		unsigned long long have = checks[i].want ? tightest(mount, rel, checks[i].file,
+								    checks[i].bound) : 0;
 		if (have > checks[i].want)
-			rc = cc_fail(err, "%s %llu is not in force: the session's cgroup %s "
-				     "allows %s%llu (did pam_systemd make a scope for it?)",
-				     checks[i].directive, checks[i].want, rel,
-				     have == ULLONG_MAX ? "up to max, " : "", have);
+			rc = cc_fail(err, "%s %llu%s is not in force: the session's cgroup %s "
+				     "allows %s%llu%s (did pam_systemd make a scope for it?)",
+				     checks[i].directive, checks[i].want, checks[i].unit, rel,
+				     have == ULLONG_MAX ? "up to max, " : "", have,
+				     checks[i].unit);
 	}
 	free(text);
 	return rc;

@@ -26,6 +26,7 @@
 #include "resolve.h"
 #include "rlimits.h"
 #include "sandbox.h"
+#include "systemd_scope.h"
 #include "util.h"
 
 #define DATA_NAME "pam_cocoon_session"
@@ -218,18 +219,20 @@ static void set_systemd_limits(pam_handle_t *pamh, const struct module_args *arg
 	plan_free(&plan);
 }
 
-/* Under systemd, the cgroup limits must have reached pam_systemd through
- * the `return` line; cpu-max has no pam_systemd item. */
+/* Under systemd, memory-max and pids-max must have reached pam_systemd
+ * through the `return` line. cpu-max has no pam_systemd item: systemd is
+ * asked for it on the session's scope (not under mode=audit, which
+ * applies nothing: APPLY false). */
 static int check_systemd_limits(pam_handle_t *pamh, const struct plan *plan,
-				struct cc_error *err)
+				bool apply, struct cc_error *err)
 {
 	const struct session_limits *l = &plan->limits;
 	const unsigned long long values[] = { l->memory_max, l->pids_max };
 	if (!cgroup_under_systemd())
 		return 0;
-	if (l->cpu_max_percent)
-		return cc_fail(err, "cpu-max cannot be applied under systemd "
-			       "(pam_systemd takes no CPU quota)");
+	if (l->cpu_max_percent && apply &&
+	    systemd_scope_set_cpu_max(l->cpu_max_percent, err) < 0)
+		return -1;
 	for (size_t i = 0; i < 2; i++) {
 		const void *set = NULL;
 		if (values[i] && (pam_get_data(pamh, systemd_items[i], &set) != PAM_SUCCESS ||
@@ -240,7 +243,10 @@ static int check_systemd_limits(pam_handle_t *pamh, const struct plan *plan,
 	}
 	/* Handed over is not applied: pam_systemd makes no scope for a caller
 	 * already in a session, or may fail as an optional line. */
-	return cgroup_check_applied(l, "/sys/fs/cgroup", "/proc/self/cgroup", err);
+	struct session_limits in_force = *l;
+	if (!apply)
+		in_force.cpu_max_percent = 0;
+	return cgroup_check_applied(&in_force, "/sys/fs/cgroup", "/proc/self/cgroup", err);
 }
 
 /* ---- Audit records (cocoon.conf(5), AUDIT RECORDS) ----
@@ -406,7 +412,7 @@ static int enter(pam_handle_t *pamh, const struct plan *plan, const char *id,
 
 /* What only a PAM session needs of a plan. */
 static int service_plan_ok(pam_handle_t *pamh, const struct plan *plan,
-			   struct cc_error *err)
+			   bool apply, struct cc_error *err)
 {
 	/* The forced command holds through the login shell's path alone: su
 	 * -s (or -m with $SHELL) runs another shell for any caller when the
@@ -418,7 +424,7 @@ static int service_plan_ok(pam_handle_t *pamh, const struct plan *plan,
 			       COCOON_SHELLS_FILE, plan->who.login_shell);
 	if (sandbox_check_service_plan(plan, sandbox_system_paths, err) < 0)
 		return -1;
-	return check_systemd_limits(pamh, plan, err);
+	return check_systemd_limits(pamh, plan, apply, err);
 }
 
 int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **argv)
@@ -489,7 +495,7 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 					   cocoon_shell_account, args.debug);
 		goto out;
 	}
-	if (service_plan_ok(pamh, &plan, &err) < 0) {
+	if (service_plan_ok(pamh, &plan, !args.audit, &err) < 0) {
 		status = refuse_unless_audit(pamh, &args, &r, err.msg, cocoon_shell_account);
 		goto out;
 	}

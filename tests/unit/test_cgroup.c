@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* cgroup_check_applied: the limits pam_systemd was handed must be in force
+/* cgroup_check_applied: the limits pam_systemd was handed (and cpu-max,
+ * which systemd is asked for) must be in force
  * on the session's cgroup or an ancestor's, read from a fake hierarchy. */
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -58,6 +59,20 @@ int main(void)
 	l.memory_max = 1024;
 	tap_ok(cgroup_check_applied(&l, mount, self, &err) < 0 &&
 	       strstr(err.msg, "memory-max 1024"), "memory-max is checked as well");
+	l.memory_max = 1073741824;
+	l.pids_max = 50;
+	l.cpu_max_percent = 20;
+	put("/cg/user.slice/session-4.scope/cpu.max", "max 100000\n");
+	tap_ok(cgroup_check_applied(&l, mount, self, &err) < 0 &&
+	       strstr(err.msg, "cpu-max 20% is not in force") && strstr(err.msg, "up to max"),
+	       "cpu-max unset on the scope fails");
+	put("/cg/user.slice/session-4.scope/cpu.max", "20000 100000\n");
+	tap_ok(cgroup_check_applied(&l, mount, self, &err) == 0,
+	       "cpu.max at the quota systemd writes for CPUQuota=20%% passes");
+	put("/cg/user.slice/session-4.scope/cpu.max", "50000 100000\n");
+	tap_ok(cgroup_check_applied(&l, mount, self, &err) < 0 && strstr(err.msg, "allows 50%"),
+	       "a looser quota fails, saying what it allows");
+	l.cpu_max_percent = 0;
 	put("/self-cgroup", "0::/user.slice\n");
 	l.memory_max = 0;
 	l.pids_max = 50;
