@@ -228,6 +228,11 @@ static void test_directive_shapes(void)
 	       "t.conf:4: error: unknown landlock-scope 'none'", "none stands alone");
 	expect_clean(DEFAULT_RULE "[profile p]\nlandlock-scope = none\n[profile q]\n"
 		     "landlock-scope = signal abstract-unix\n", "landlock-scope none, and both");
+	expect(DEFAULT_RULE "[profile p]\nbind = /run/user/%U\n",
+	       "t.conf:4: warning: bind = /run/user/%U shows the session the sockets of the "
+	       "user's systemd manager", "a bind of the user's runtime directory is warned");
+	expect(DEFAULT_RULE "[profile p]\nro-bind-try = /run\n",
+	       "t.conf:4: warning: ro-bind-try = /run shows the session", "so is one of /run");
 	expect(DEFAULT_RULE "[profile p]\nsandbox = off\n",
 	       "t.conf:4: error: sandbox takes only 'none'", "sandbox takes only none");
 	expect(DEFAULT_RULE "[profile p]\nseccomp = relative.txt\n",
