@@ -112,6 +112,8 @@ unlike "$OUT" "INTERP" "cocoon-launch has no program interpreter (it is static)"
 like "$(in_root dpkg-query -W -f='${Conffiles}' cocoon)" "/etc/cocoon/cocoon.conf " \
 	"cocoon.conf is a conffile"
 is "$(stat -c '%a %U %G' "$ROOT/usr/bin/cocoon-shell")" "4755 root root" "cocoon-shell is 4755 root"
+is "$(stat -c '%a %U' "$ROOT/usr/libexec/cocoon/cocoon-launch")" "711 root" \
+	"cocoon-launch is 0711 (started undumpable; pam_cocoon refuses a readable one)"
 grep -q cocoon-shell "$ROOT/etc/shells"; ok $((! $?)) \
 	"cocoon-shell is not in /etc/shells (a user whose shell is listed may chsh to another)"
 run in_root ls /etc/pam.d
