@@ -15,7 +15,9 @@ SSHD_SERVICE=${SSHD_SERVICE:-cocoon-test-sshd}
 # sshd_start [PAM-SESSION-LINES]: extra lines go at the end of the test
 # service's PAM file (a copy of Debian's sshd stack).
 sshd_start() {
-	SSHD_DIR=$(mktemp -d /run/cocoon-sshd.XXXXXX)
+	# Not under /run: a systemd host mounts it noexec, and the copy of
+	# sshd runs from here.
+	SSHD_DIR=$(mktemp -d /var/lib/cocoon-sshd.XXXXXX)
 	chmod 0755 "$SSHD_DIR"
 	cp /usr/sbin/sshd "$SSHD_DIR/$SSHD_SERVICE"
 	ssh-keygen -q -t ed25519 -N '' -f "$SSHD_DIR/host_key" || return 1
