@@ -62,9 +62,10 @@ TESTS      := $(sort $(wildcard tests/*/*.t))
 DEB_PACKAGES := build-essential pkg-config libinih-dev libpam0g-dev libcap-dev \
 	libseccomp-dev libsystemd-dev musl-tools perl groff-base clang libclang-rt-14-dev bubblewrap pamtester openssh-server \
 	openssh-client xauth iproute2 procps util-linux sudo login passwd rsync git tmux bsdextrautils python3 valgrind \
-	bash-completion debhelper dpkg-dev fakeroot lintian debootstrap
+	bash-completion debhelper dpkg-dev fakeroot lintian debootstrap \
+	qemu-system-x86 qemu-utils e2fsprogs strace
 
-.PHONY: FORCE all deps bench check check-build check-build-fault check-deps soak unit sanitize fuzz fuzz-short demo install uninstall clean deb deb-test
+.PHONY: FORCE all deps bench check check-build check-build-fault check-deps soak unit sanitize fuzz fuzz-short demo install uninstall clean deb deb-test deb-prev vm-check
 
 all: $(PROGRAMS)
 
@@ -385,4 +386,24 @@ deb: check-deps
 # (debootstrap, kept under build/deb-cache between runs).
 deb-test: deb
 	COCOON_DEB_TEST=1 prove -v tests/deb/deb.t
+
+# The build `make vm-check` upgrades from: this tree as version
+# VERSION~prev (below VERSION), into build/deb-prev/.
+DEB_PREV   := build/deb-prev
+deb-prev: check-deps
+	rm -rf $(DEB_PREV) && mkdir -p $(DEB_PREV)/src
+	rsync -a --exclude=/build --exclude=/.git ./ $(DEB_PREV)/src/
+	printf '%s~prev\n' '$(VERSION)' > $(DEB_PREV)/src/VERSION
+	{ printf 'cocoon (%s~prev) unstable; urgency=medium\n\n  * The build make vm-check upgrades from.\n\n' '$(VERSION)'; \
+	  sed -n 's/^\( -- .*>\)  .*/\1  '"$$(date -R)"'/p' debian/changelog | head -n 1; echo; \
+	  cat debian/changelog; } > $(DEB_PREV)/src/debian/changelog
+	cd $(DEB_PREV)/src && dpkg-buildpackage -b -us -uc >/dev/null
+	rm -rf $(DEB_PREV)/src
+
+# A Debian 12 system with systemd and Debian's kernel, under qemu (TCG):
+# the packages installed with apt and checked through the real services
+# (tests/vm/). The image is built once with debootstrap and kept under
+# build/vm.
+vm-check: check-deps deb deb-prev
+	tests/vm/run
 -include $(wildcard $(BUILDDIR)/common/*.d)

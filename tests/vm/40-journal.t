@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# journald on a real host: every audit record of cocoon (start, refuse,
+# end; pam_cocoon's and cocoon-shell's) in journalctl with its fields
+# intact, and seccomp-log's refusals as the kernel's audit lines.
+. "$(dirname "$0")/lib.sh"
+
+vm 'cp /root/sshd.pam /etc/pam.d/sshd &&
+	sed -i "0,/^session/s//session required pam_cocoon.so return\n&/" /etc/pam.d/sshd &&
+	sed -i "/^session.*pam_selinux.so open/a session required pam_cocoon.so" /etc/pam.d/sshd'
+vm_user ccj
+vm_user ccjs -s /usr/bin/cocoon-shell
+vm_user ccjr
+vm 'cat > /etc/cocoon/cocoon.conf <<EOF
+[profile logged]
+profile = default
+seccomp-log = yes
+[user ccj]
+profile = logged
+[user ccjs]
+service = shell
+profile = default
+[user ccjr]
+profile = default
+unshare = pid ipc uts user
+[default]
+sandbox = none
+EOF'
+since=$(vm 'date "+%Y-%m-%d %H:%M:%S"')
+journal() { vm "journalctl -q --no-pager --since '$since' -o cat $1"; }
+
+vm_as ccj 'perl -e "syscall(165, my \$s = \"none\", my \$d = \"/tmp\", my \$f = \"tmpfs\", 0, 0)"' >/dev/null 2>&1
+vm_as ccjs true >/dev/null 2>&1
+vm_as ccjr true >/dev/null 2>&1
+sleep 2
+run journal 'SYSLOG_IDENTIFIER=sshd'
+like_re "$OUT" '^pam_cocoon\(sshd:session\): v=1 event=start user=ccj uid=[0-9]+ service=sshd rhost=10\.0\.2\.2 tty=ssh rule="\[user ccj\] at /etc/cocoon/cocoon\.conf:4" profile=logged plan=[0-9a-f]{16} ns=mnt,pid,ipc,uts session=[0-9a-f]{32} result=sandboxed$' \
+	"pam_cocoon's start record, whole, in the journal"
+like_re "$OUT" '^pam_cocoon\(sshd:session\): v=1 event=end user=ccj service=sshd .* session=[0-9a-f]{32} result=ended duration=[0-9]+$' \
+	"its end record"
+like_re "$OUT" '^pam_cocoon\(sshd:session\): v=1 event=refuse user=ccjr uid=[0-9]+ service=sshd .* result=refused reason="a user namespace cannot hold a root service' \
+	"a refusal, with its quoted reason"
+like_re "$OUT" 'event=start user=ccjs .* result=unconfined reason="sandbox = none; cocoon-shell account, environment cut"' \
+	"the cut for a cocoon-shell account"
+run vm "journalctl -q --no-pager --since '$since' SYSLOG_IDENTIFIER=cocoon-shell -o verbose | grep -E '^ *(MESSAGE|SYSLOG_FACILITY|PRIORITY)='"
+like_re "$OUT" 'MESSAGE=v=1 event=start user=ccjs .* session=[0-9a-f]{32} result=sandboxed' \
+	"cocoon-shell's start record"
+like_re "$OUT" 'MESSAGE=v=1 event=end user=ccjs .* result=ended duration=[0-9]+ status=0' "and its end"
+like "$OUT" "SYSLOG_FACILITY=10" "to authpriv (facility 10)"
+run journal '-k'
+like_re "$OUT" 'audit: type=1326 .*uid=[0-9]+ .*comm="perl".* syscall=165 ' \
+	"seccomp-log = yes: the refused mount as the kernel's audit line"
+done_testing

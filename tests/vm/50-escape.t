@@ -1,0 +1,25 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The escape suite on Debian's own kernel (6.1: Landlock ABI 2, no
+# Landlock scope, Yama, AppArmor), against the installed packages: the
+# tests/ tree is copied in and run with COCOON_ROOT empty, so that every
+# path is the package's. Each file's own TAP output is shown here.
+. "$(dirname "$0")/lib.sh"
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+
+vm_user ccx
+run vm 'printf "[default]\nprofile = default\n" > /root/ccx.conf && cocoonctl explain --config /root/ccx.conf ccx'
+like "$OUT" "this kernel: Landlock ABI 2: the file-system wall; the scope (abstract-unix signal) needs ABI 6 (Linux 6.12) and is not applied" \
+	"explain says Debian's kernel raises Landlock's file-system wall, not its scope"
+
+# Debian's own /etc/pam.d/sshd, which the suite copies for its own sshd.
+vm 'cp /root/sshd.pam /etc/pam.d/sshd; rm -rf /root/cocoon-tests; mkdir /root/cocoon-tests'
+tar -C "$TOP" -cf - tests | vm 'tar -C /root/cocoon-tests -xf -'
+multiarch=$(vm 'dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch')
+for t in tests/escape/shell.t tests/escape/sshd.t tests/escape/userenv.t; do
+	run vm "cd /root/cocoon-tests && COCOON_ROOT= COCOON_PAMDIR=/usr/lib/$multiarch/security \
+		timeout 1800 prove -v $t 2>&1"
+	printf '%s\n' "$OUT" | sed 's/^/#   /'
+	is "$RC" 0 "$t passes on Debian's kernel, against the installed packages"
+done
+done_testing
