@@ -339,20 +339,71 @@ int cgroup_create(const struct session_limits *limits, const char *id,
 	return 0;
 }
 
-int cgroup_join(const char *id, struct cc_error *err)
+/* The pid PIDFD stands for, from /proc/self/fdinfo. */
+static pid_t pidfd_pid(int pidfd)
 {
-	static const char *const mounts[] = {
-		CGROUP_ROOT, CGROUP_ROOT "/memory", CGROUP_ROOT "/pids", CGROUP_ROOT "/cpu",
-	};
-	if (!id || strchr(id, '/') || !*id || id[0] == '.')
-		return cc_fail(err, "cgroup: bad session id");
-	for (size_t i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++) {
-		char dir[PATH_MAX];
-		snprintf(dir, sizeof(dir), "%s/cocoon/%s", mounts[i], id);
-		if (access(dir, F_OK) == 0 && write_file(dir, "cgroup.procs", "0", err) < 0)
-			return -1;
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", pidfd);
+	char *text = read_small(path);
+	const char *at = text ? strstr(text, "\nPid:") : NULL;
+	pid_t pid = at ? (pid_t)strtol(at + 5, NULL, 10) : -1;
+	free(text);
+	return pid;
+}
+
+/* The hierarchy of one /proc/PID/cgroup line, for a controller limits
+ * use: the v2 one ("0::"), or v1's pids, memory or cpu (mounted at its
+ * name, alone or first of a joined mount's names as Debian links them). */
+static const char *limit_mount(const char *controllers, char *buf, size_t size)
+{
+	static const char *const used[] = { "pids", "memory", "cpu" };
+	for (size_t i = 0; i < sizeof(used) / sizeof(used[0]); i++) {
+		size_t n = strlen(used[i]);
+		for (const char *c = controllers; *c;) {
+			size_t len = strcspn(c, ",");
+			if (len == n && strncmp(c, used[i], n) == 0) {
+				snprintf(buf, size, CGROUP_ROOT "/%s", used[i]);
+				return buf;
+			}
+			c += len + (c[len] == ',');
+		}
 	}
-	return 0;
+	return NULL;
+}
+
+int cgroup_join_pidfd(int pidfd, struct cc_error *err)
+{
+	pid_t pid = pidfd_pid(pidfd);
+	if (pid <= 0)
+		return cc_fail(err, "cgroup: the session's pid 1 is gone");
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+	char *text = read_small(path);
+	/* Read for the process the pidfd holds, not a successor of its pid. */
+	if (!text || sys_pidfd_send_signal(pidfd, 0) < 0) {
+		free(text);
+		return cc_fail(err, "cgroup: the session's pid 1 is gone");
+	}
+	int rc = 0;
+	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line && rc == 0;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *ctl = strchr(line, ':');
+		char *rel = ctl ? strchr(ctl + 1, ':') : NULL;
+		if (!rel || strcmp(rel + 1, "/") == 0)
+			continue; /* a hierarchy's root bounds nothing */
+		*rel++ = '\0';
+		char mount[PATH_MAX], dir[PATH_MAX];
+		const char *m = strcmp(line, "0") == 0 && !ctl[1]
+					? (fs_is(CGROUP_ROOT, CGROUP2_SUPER_MAGIC) ? CGROUP_ROOT : NULL)
+					: limit_mount(ctl + 1, mount, sizeof(mount));
+		if (!m)
+			continue;
+		snprintf(dir, sizeof(dir), "%s%s", m, rel);
+		if (access(dir, F_OK) == 0)
+			rc = write_file(dir, "cgroup.procs", "0", err);
+	}
+	free(text);
+	return rc;
 }
 
 int cgroup_enter_self(struct cgroup *cg, struct cc_error *err)

@@ -38,10 +38,11 @@ int cgroup_leave(struct cgroup *cg, struct cc_error *err);
  * it to empty (briefly) and remove the cgroup. In any process: free.
  * NULL is fine. */
 void cgroup_destroy(struct cgroup *cg);
-/* Move the calling process into the cgroups of the session ID (those
- * cgroup_create made for it, in whichever hierarchies exist); nothing to
- * do for a session without any. */
-int cgroup_join(const char *id, struct cc_error *err);
+/* Move the calling process into the cgroups the session's pid 1 (PIDFD)
+ * is in, where limits can bound it: those cgroup_create made, or, under
+ * systemd, the logind session's scope (pam_cocoon). A hierarchy's root is
+ * left alone. */
+int cgroup_join_pidfd(int pidfd, struct cc_error *err);
 /* The cgroup's directory in its first hierarchy, for messages. */
 const char *cgroup_path(const struct cgroup *cg);
 /* Whether the limits could be applied here; else -1 and why. */

@@ -207,7 +207,7 @@ static _Noreturn void entering_child(const struct entering *e, int report, int s
 	}
 	/* The session's cgroups first (host paths): what runs inside counts
 	 * against its limits and ends with it. */
-	if (e->req->session_id && cgroup_join(e->req->session_id, &err) < 0)
+	if (cgroup_join_pidfd(FD_PIDFD, &err) < 0)
 		fail_report(&err);
 	if (setns(FD_PIDFD, (int)setns_flags(e->req->namespaces)) < 0) {
 		cc_fail_errno(&err, "joining the session's namespaces");

@@ -25,7 +25,6 @@ struct enter_request {
 	int root_binary;
 	const char *term;        /* the caller's TERM when sane, or NULL */
 	const char *shell;       /* the session's shell, for SHELL */
-	const char *session_id;  /* its cgroups, when it has some, are joined */
 };
 
 /* Enter, run the command, relay its terminal, wait. Returns 0 with

@@ -894,8 +894,7 @@ static int cmd_enter(const struct session_args *a, const struct live_record *r,
 	struct enter_request req = { .pidfd = pidfd, .namespaces = r->namespaces,
 				     .plan = &plan, .root_binary = binary,
 				     .argv = a->command ? a->command : shell,
-				     .term = sane_term(), .shell = shell[0],
-				     .session_id = r->id };
+				     .term = sane_term(), .shell = shell[0] };
 	if (session_enter(&req, &status, &err) < 0)
 		fprintf(stderr, "cocoonctl enter: %s\n", err.msg);
 	else

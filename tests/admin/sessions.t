@@ -10,7 +10,7 @@ SSHD_SERVICE=cocoon-test-sshd-sessions
 . "$(dirname "$0")/../sshd.sh"
 SHELL_BIN=$COCOON_ROOT/usr/bin/cocoon-shell
 RECORDS=$COCOON_ROOT/run/cocoon
-work=$(mktemp -d /run/cocoon-sessions-test.XXXXXX)
+work=$(mktemp -d /var/lib/cocoon-sessions-test.XXXXXX) # not /run: noexec under systemd
 chmod 0755 "$work"
 BG_PIDS=""
 cleanup() {
@@ -128,8 +128,15 @@ is "$RC" 137 "128+N for a signal"
 run "$CTL" enter "$pam_id" -- sh -c 'echo "PPid: $PPID"; ps -eo user=,comm= | grep -c "^root"' < /dev/null
 is "$(echo $OUT)" "PPid: 0 1" "the entering process stays outside the session's pid namespace (only pid 1 is root's)"
 
-run "$CTL" enter "$pam_id" -- cat /proc/self/cgroup < /dev/null
-like "$OUT" "pids:/cocoon/$pam_id" "enter joins the session's cgroup: its limits hold what runs inside"
+run "$CTL" enter "$pam_id" -- sh -c 'cat /proc/self/cgroup; echo ==; cat /proc/1/cgroup' < /dev/null
+is "${OUT%%==*}" "$(printf '%s\n' "${OUT#*==}" | tail -n +2)
+" "enter joins the cgroups of the session's pid 1: its limits hold what runs inside"
+# Where those are: cocoon's own cgroup, or logind's scope under systemd.
+if [ -d /run/systemd/system ]; then
+	like "$OUT" "/session-" "(under systemd, the logind session's scope)"
+else
+	like "$OUT" "pids:/cocoon/$pam_id" "(cocoon's cgroup of the session)"
+fi
 
 # A process the session leaves holding the pty (a detached job, as a
 # planted ~/.bashrc could start) must not keep the relay, and the
