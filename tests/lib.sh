@@ -131,17 +131,28 @@ cleanup_users() {
 	TEST_GROUPS=""
 }
 
-# Capture syslog lines into FILE with a datagram socket bound at /dev/log
-# for the test's duration (this machine runs no syslog daemon). Returns 1
-# when /dev/log exists already; the caller then skips its syslog checks.
+# Capture syslog lines into FILE for the test's duration: with a datagram
+# socket bound at /dev/log where no syslog daemon runs (this machine), or,
+# where journald owns /dev/log (a systemd host), by following the journal
+# from now on. Returns 1 when /dev/log is taken otherwise; the caller then
+# skips its syslog checks.
 SYSLOG_PID=""
+SYSLOG_OWN=""
 syslog_capture() {
-	[ -e /dev/log ] && return 1
+	if [ -e /dev/log ]; then
+		[ -d /run/systemd/journal ] && command -v journalctl >/dev/null || return 1
+		: > "$1"
+		journalctl -f -q -n 0 -o short >> "$1" 2>/dev/null &
+		SYSLOG_PID=$!
+		sleep 0.5 # until it follows
+		return 0
+	fi
 	perl -MIO::Socket::UNIX -e '
 		my $s = IO::Socket::UNIX->new(Type => SOCK_DGRAM, Local => "/dev/log") or die $!;
 		open my $o, ">>", $ARGV[0] or die; $o->autoflush(1);
 		while (defined $s->recv(my $m, 8192)) { print $o "$m\n" }' "$1" &
 	SYSLOG_PID=$!
+	SYSLOG_OWN=yes
 	local i
 	for i in $(seq 50); do [ -S /dev/log ] && return 0; sleep 0.1; done
 	return 1
@@ -150,6 +161,7 @@ syslog_release() {
 	[ -n "$SYSLOG_PID" ] || return 0
 	kill "$SYSLOG_PID" 2>/dev/null
 	wait "$SYSLOG_PID" 2>/dev/null
-	rm -f /dev/log
+	[ -n "$SYSLOG_OWN" ] && rm -f /dev/log
 	SYSLOG_PID=""
+	SYSLOG_OWN=""
 }

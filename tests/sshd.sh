@@ -50,7 +50,12 @@ AllowTcpForwarding yes
 LogLevel ERROR
 ${SSHD_EXTRA_CONFIG:-}
 CONF
-	"$SSHD_DIR/$SSHD_SERVICE" -f "$SSHD_DIR/sshd_config" -E "$SSHD_DIR/sshd.log" || return 1
+	# Under systemd, outside the caller's login session, as ssh.service
+	# runs it: pam_systemd makes no session for a caller already in one.
+	local outside=""
+	[ -d /run/systemd/system ] && outside="systemd-run --scope --quiet --collect"
+	$outside "$SSHD_DIR/$SSHD_SERVICE" -f "$SSHD_DIR/sshd_config" -E "$SSHD_DIR/sshd.log" ||
+		return 1
 	local i
 	for i in $(seq 50); do
 		[ -s "$SSHD_DIR/sshd.pid" ] && ss -ltn | grep -q "127.0.0.1:$SSHD_PORT " && break

@@ -51,6 +51,7 @@ first_proc() {
 }
 
 # ---- the session's cgroup while it runs, and after ----
+caller_cg=$(cg_dir $$ pids)
 "$CTL" run --user ccl5 -- /bin/sleep 30 >/dev/null 2>&1 &
 bg_pid=$!
 p=$(first_proc ccl5)
@@ -61,7 +62,7 @@ like "$pids_dir" "/cocoon/" "the session runs in a cgroup cocoon/<id> of its own
 is "$(cat "$pids_dir/pids.max")" 30 "with pids-max"
 is "$(cat "$mem_dir/$mem_file")" 67108864 "with memory-max"
 is "$(cat "$cpu_dir/$cpu_file")" "$cpu_want" "with cpu-max (50% of a CPU)"
-is "$(cg_dir $$ pids)" "/sys/fs/cgroup/pids$(grep -E '^[0-9]+:pids:' /proc/$$/cgroup | cut -d: -f3)" "the caller stays in its own cgroup"
+is "$(cg_dir $$ pids)" "$caller_cg" "the caller stays in its own cgroup"
 kill -TERM "$bg_pid"
 wait "$bg_pid"
 bg_pid=""
@@ -117,16 +118,28 @@ sshd_start "session required $PAMDIR/pam_cocoon.so" || { echo "Bail out! sshd"; 
 sed -i "0,/^session/s||session required $PAMDIR/pam_cocoon.so return\n&|" /etc/pam.d/$SSHD_SERVICE
 sshd_allow ccl5
 sshd_allow ccl6
-run ssh_as ccl5 'grep -E "^[0-9]+:pids:" /proc/self/cgroup; /usr/bin/python3 -' <<< "$FORKS"
-like "$OUT" ":pids:/cocoon/" "PAM: the shell is in the session's cgroup"
+# The session's pids cgroup as the shell sees it (v2: the one hierarchy).
+CG_LINE=$([ -n "$V2" ] && echo 'grep "^0::" /proc/self/cgroup' ||
+	echo 'grep -E "^[0-9]+:pids:" /proc/self/cgroup')
+sshd_cg=$(cg_dir "$SSHD_PID" pids)
+run ssh_as ccl5 "$CG_LINE; /usr/bin/python3 -" <<< "$FORKS"
+cg=$(echo "$OUT" | head -n 1 | cut -d: -f3)
+if [ -d /run/systemd/system ]; then
+	# systemd owns the tree: pam_systemd's scope for the login holds the
+	# limits (pam_cocoon(8)).
+	like "$cg" "/session-" "PAM under systemd: the shell is in logind's session scope"
+	gone="/sys/fs/cgroup$cg"
+else
+	like "$cg" "/cocoon/" "PAM: the shell is in the session's cgroup"
+	gone=$([ -n "$V2" ] && echo "/sys/fs/cgroup$cg" || echo "/sys/fs/cgroup/pids$cg")
+fi
 n=$(echo "$OUT" | tail -1)
 ok $([ "$n" -lt 30 ] 2>/dev/null; echo $?) "PAM: pids-max holds ($n forked)"
-id=$(echo "$OUT" | sed -n 's|.*:pids:/cocoon/||p')
 ok $(wait_gone ccl5; echo $?) "PAM: nothing of the user is left after logout"
-for i in $(seq 30); do [ -e "/sys/fs/cgroup/pids/cocoon/$id" ] || break; sleep 0.1; done
-ok $([ -n "$id" ] && [ ! -e "/sys/fs/cgroup/pids/cocoon/$id" ]; echo $?) "PAM: the session's cgroup is removed"
-ok $(grep -q ':pids:/$' "/proc/$SSHD_PID/cgroup"; echo $?) "PAM: sshd itself stays where it was"
-run ssh_as ccl6 'grep -E "^[0-9]+:pids:" /proc/self/cgroup'
+for i in $(seq 50); do [ -e "$gone" ] || break; sleep 0.1; done
+ok $([ -n "$cg" ] && [ ! -e "$gone" ]; echo $?) "PAM: the session's cgroup is removed ($cg)"
+is "$(cg_dir "$SSHD_PID" pids)" "$sshd_cg" "PAM: sshd itself stays where it was"
+run ssh_as ccl6 "$CG_LINE"
 unlike "$OUT" "/cocoon/" "PAM control: without cgroup limits no cgroup is made"
 
 done_testing

@@ -64,10 +64,11 @@ like "$OUT" "/dev/pts/" "with a terminal"
 like "$OUT" "cocoon-init" "in the sandbox"
 
 # An interactive login with a pty, and utmp on the host while it runs.
-( sleep 3; echo 'cat /proc/1/comm'; echo 'exit' ) | ssh_as ccpam1 -tt > "$work/pty.out" 2>&1 &
+# The session lasts until its input ends: who is asked until it shows
+# the session or the input runs out (a slow machine logs in slowly).
+( sleep 15; echo 'cat /proc/1/comm'; echo 'exit' ) | ssh_as ccpam1 -tt > "$work/pty.out" 2>&1 &
 ptypid=$!
-sleep 2
-who_out=$(who)
+for i in $(seq 140); do who_out=$(who); case $who_out in *ccpam1*) break ;; esac; sleep 0.1; done
 wait "$ptypid"
 like "$(cat "$work/pty.out")" "cocoon-init" "an interactive login shell is in the sandbox"
 like "$who_out" "ccpam1" "who on the host shows the session while it runs"
@@ -116,7 +117,9 @@ svcport=$(cat "$work/port")
 fwd() {
 	local lport=$((30000 + RANDOM % 5000))
 	ssh $(SSH_OPTS) -l ccpam1 -N -L "$lport:127.0.0.1:$svcport" 127.0.0.1 & local sp=$!
-	sleep 1.5
+	# Until the forward listens (the login first) or 15 s have gone.
+	local i
+	for i in $(seq 150); do ss -ltn | grep -q "127.0.0.1:$lport " && break; sleep 0.1; done
 	FWD=$(timeout 5 perl -MIO::Socket::INET -e '
 		my $c = IO::Socket::INET->new(PeerAddr => "127.0.0.1", PeerPort => $ARGV[0]) or exit 1;
 		print scalar <$c>' "$lport")
