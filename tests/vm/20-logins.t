@@ -8,8 +8,12 @@
 HERE=$(cd "$(dirname "$0")" && pwd)
 
 # The two lines in the service files whose names are fixed (Debian 12's
-# sudo -i has a service of its own, sudo-i); the guest is this test's own.
-for s in sshd su sudo sudo-i login; do
+# sudo -i has a service of its own, sudo-i); put back as Debian has them
+# at the end, for the tests after this one.
+STACKS="sshd su sudo sudo-i login"
+restore() { local s; for s in $STACKS; do vm "cp /root/$s.pam /etc/pam.d/$s"; done; }
+trap restore EXIT
+for s in $STACKS; do
 	vm "test -f /root/$s.pam || cp /etc/pam.d/$s /root/$s.pam; cp /root/$s.pam /etc/pam.d/$s &&
 		sed -i '0,/^session/s//session required pam_cocoon.so return\n&/' /etc/pam.d/$s &&
 		awk '/^session|^@include common-session/ { last = NR } { line[NR] = \$0 }

@@ -1,9 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The escape suite on Debian's own kernel (6.1: Landlock ABI 2, no
-# Landlock scope, Yama, AppArmor), against the installed packages: the
-# tests/ tree is copied in and run with COCOON_ROOT empty, so that every
-# path is the package's. Each file's own TAP output is shown here.
+# The host suite's files that depend most on the kernel and on systemd,
+# on Debian's own kernel (6.1: Landlock ABI 2, no Landlock scope, Yama,
+# AppArmor), with systemd, logind and journald, against the installed
+# packages: the escape suite, the session limits, guest logout, kiosks,
+# live sessions (list, stop, enter) and pam_cocoon through sshd. The tests/
+# and conf/ trees are copied in and run with COCOON_ROOT empty, so that
+# every path is the package's. Each file's own TAP output is shown here.
 . "$(dirname "$0")/lib.sh"
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 
@@ -14,9 +17,10 @@ like "$OUT" "this kernel: Landlock ABI 2: the file-system wall; the scope (abstr
 
 # Debian's own /etc/pam.d/sshd, which the suite copies for its own sshd.
 vm 'cp /root/sshd.pam /etc/pam.d/sshd; rm -rf /root/cocoon-tests; mkdir /root/cocoon-tests'
-tar -C "$TOP" -cf - tests | vm 'tar -C /root/cocoon-tests -xf -'
+tar -C "$TOP" -cf - tests conf | vm 'tar -C /root/cocoon-tests -xf -'
 multiarch=$(vm 'dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch')
-for t in tests/escape/shell.t tests/escape/sshd.t tests/escape/userenv.t; do
+for t in tests/escape/shell.t tests/escape/sshd.t tests/escape/userenv.t tests/limits/cgroup.t \
+	tests/guest/logout.t tests/kiosk/kiosk.t tests/admin/sessions.t tests/pam/sshd.t; do
 	run vm "cd /root/cocoon-tests && COCOON_ROOT= COCOON_PAMDIR=/usr/lib/$multiarch/security \
 		timeout 1800 prove -v $t 2>&1"
 	printf '%s\n' "$OUT" | sed 's/^/#   /'

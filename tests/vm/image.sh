@@ -32,7 +32,7 @@ MIRROR=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
 PACKAGES=linux-image-amd64,initramfs-tools,systemd-sysv,libpam-systemd,dbus,udev,kmod
 PACKAGES=$PACKAGES,openssh-server,openssh-client,sudo,cron,login,passwd,procps,iproute2
 PACKAGES=$PACKAGES,perl,python3,gcc,libc6-dev,strace,util-linux,bsdutils,e2fsprogs
-PACKAGES=$PACKAGES,xauth,dbus-user-session,pamtester
+PACKAGES=$PACKAGES,xauth,dbus-user-session,pamtester,git,bash-completion
 
 ROOT=$DIR/rootfs.$$
 cleanup() {
