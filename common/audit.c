@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "plan_values.h"
+
 void audit_init(struct audit_record *r, const char *event)
 {
 	memset(r, 0, sizeof(*r));

@@ -71,9 +71,7 @@ const struct directive_spec *directive_lookup(const char *name)
 #include <errno.h>
 #include <stdlib.h>
 
-#include "landlock.h"
-#include "plan.h"
-#include "rlimits.h"
+#include "plan_values.h"
 #include "util.h"
 
 int limit_parse(enum directive_id id, const char *word, struct session_limits *l,
@@ -150,31 +148,6 @@ int parse_size(const char *word, unsigned long long *out, struct cc_error *err)
 	return 0;
 }
 
-int parse_home_mode(const char *word, enum home_mode *out, struct cc_error *err)
-{
-	static const enum home_mode modes[] = { HOME_BIND, HOME_TMPFS, HOME_OVERLAY,
-						HOME_NONE };
-	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
-		if (strcmp(word, home_mode_name(modes[i])) == 0) {
-			*out = modes[i];
-			return 0;
-		}
-	return cc_fail(err, "home takes bind, tmpfs, overlay or none, not '%s'", word);
-}
-
-int parse_private_tmp(const char *word, enum private_tmp *out, struct cc_error *err)
-{
-	static const enum private_tmp modes[] = { PRIVATE_TMP_NO, PRIVATE_TMP_SESSION,
-						  PRIVATE_TMP_PERSISTENT };
-	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
-		if (strcmp(word, private_tmp_name(modes[i])) == 0) {
-			*out = modes[i];
-			return 0;
-		}
-	return cc_fail(err, "private-tmp takes no, session or persistent, not '%s'",
-		       word);
-}
-
 int parse_count(const char *word, unsigned long long *out, struct cc_error *err)
 {
 	char *end;
@@ -225,80 +198,6 @@ int parse_percent(const char *word, unsigned *out, struct cc_error *err)
 		return cc_fail(err, "'%s' is not a percentage from 1%% to 100000%%", word);
 	*out = (unsigned)v;
 	return 0;
-}
-
-struct flag_name {
-	const char *name;
-	unsigned flag;
-};
-
-static const struct flag_name namespace_names[] = {
-	{ "pid", NS_PID }, { "net", NS_NET }, { "ipc", NS_IPC },
-	{ "uts", NS_UTS }, { "cgroup", NS_CGROUP }, { "user", NS_USER },
-	{ "all", NS_ALL },
-};
-
-static const struct flag_name scope_names[] = {
-	{ "abstract-unix", LL_SCOPE_ABSTRACT_UNIX }, { "signal", LL_SCOPE_SIGNAL },
-};
-
-/* Words naming flags of NAMES (N of them), or "none" alone; WHAT and
- * CHOICES make the message for any other word. */
-static int parse_flag_words(char *const *words, size_t count, const struct flag_name *names,
-			    size_t n, const char *what, const char *choices, unsigned *out,
-			    struct cc_error *err)
-{
-	unsigned flags = 0;
-	for (size_t i = 0; i < count; i++) {
-		size_t k = 0;
-		while (k < n && strcmp(words[i], names[k].name) != 0)
-			k++;
-		if (k < n)
-			flags |= names[k].flag;
-		else if (strcmp(words[i], "none") != 0 || count != 1)
-			return cc_fail(err, "unknown %s '%s' (%s, or none alone)", what,
-				       words[i], choices);
-	}
-	*out = flags;
-	return 0;
-}
-
-int parse_namespaces(char *const *words, size_t count, unsigned *out,
-		     struct cc_error *err)
-{
-	return parse_flag_words(words, count, namespace_names,
-				sizeof(namespace_names) / sizeof(namespace_names[0]),
-				"namespace", "pid net ipc uts cgroup user all", out, err);
-}
-
-int parse_landlock_scope(char *const *words, size_t count, unsigned *out,
-			 struct cc_error *err)
-{
-	return parse_flag_words(words, count, scope_names,
-				sizeof(scope_names) / sizeof(scope_names[0]),
-				"landlock-scope", "abstract-unix signal", out, err);
-}
-
-void landlock_scope_format(unsigned scope, char *buf, size_t size)
-{
-	snprintf(buf, size, "%s%s%s", scope & LL_SCOPE_ABSTRACT_UNIX ? "abstract-unix" : "",
-		 (scope & LL_SCOPE_ALL) == LL_SCOPE_ALL ? " " : "",
-		 scope & LL_SCOPE_SIGNAL ? "signal" : (scope ? "" : "none"));
-}
-
-void ns_format(unsigned namespaces, char *buf, size_t size)
-{
-	size_t used = 0;
-	buf[0] = '\0';
-	for (size_t k = 0; k + 1 < sizeof(namespace_names) / sizeof(namespace_names[0]); k++) {
-		if (!(namespaces & namespace_names[k].flag))
-			continue;
-		int n = snprintf(buf + used, size - used, "%s%s", used ? " " : "",
-				 namespace_names[k].name);
-		if (n < 0 || (size_t)n >= size - used)
-			break;
-		used += (size_t)n;
-	}
 }
 
 int check_tokens(const char *word, struct cc_error *err)
@@ -497,5 +396,50 @@ int directive_check_words(const struct directive_spec *spec, char *const *words,
 	case D_COMMAND:
 		return check_path_word(words[0], "command", err);
 	}
+	return 0;
+}
+
+static int parse_value(enum rlimit_unit unit, const char *word, rlim_t *out,
+		       struct cc_error *err)
+{
+	unsigned long long v;
+	if (strcmp(word, "unlimited") == 0) {
+		*out = RLIM_INFINITY;
+		return 0;
+	}
+	/* 0 is a real limit here (no core files, say). */
+	if (strcmp(word, "0") == 0) {
+		*out = 0;
+		return 0;
+	}
+	int rc = unit == UNIT_SIZE ? parse_size(word, &v, err)
+		 : unit == UNIT_SECONDS ? parse_duration(word, &v, err)
+		 : parse_count(word, &v, err);
+	if (rc < 0)
+		return -1;
+	if (v >= RLIM_INFINITY)
+		return cc_fail(err, "'%s' is out of range", word);
+	*out = (rlim_t)v;
+	return 0;
+}
+
+int rlimit_parse(int resource, char *const *words, size_t count,
+		 struct plan_rlimit *out, struct cc_error *err)
+{
+	enum rlimit_unit unit = rlimit_unit(resource);
+	if (unit == RLIMIT_UNIT_NONE)
+		return cc_fail(err, "unknown resource limit %d", resource);
+	if (count < 1 || count > 2)
+		return cc_fail(err, "a resource limit takes SOFT [HARD]");
+	struct plan_rlimit r = { .set = true };
+	if (parse_value(unit, words[0], &r.soft, err) < 0)
+		return -1;
+	r.hard = r.soft;
+	if (count == 2 && parse_value(unit, words[1], &r.hard, err) < 0)
+		return -1;
+	if (r.soft > r.hard)
+		return cc_fail(err, "the soft limit %s is above the hard limit %s",
+			       words[0], words[1]);
+	*out = r;
 	return 0;
 }

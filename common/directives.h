@@ -96,17 +96,12 @@ int parse_count(const char *word, unsigned long long *out, struct cc_error *err)
 int parse_duration(const char *word, unsigned long long *out, struct cc_error *err);
 /* N% (100% is one CPU), into percent. */
 int parse_percent(const char *word, unsigned *out, struct cc_error *err);
-int parse_namespaces(char *const *words, size_t count, unsigned *out,
-		     struct cc_error *err);
-/* landlock-scope: abstract-unix and signal (LL_SCOPE_* bits), or none. */
-int parse_landlock_scope(char *const *words, size_t count, unsigned *out,
-			 struct cc_error *err);
-/* The scope's words, "abstract-unix signal" or "none", into BUF. */
-void landlock_scope_format(unsigned scope, char *buf, size_t size);
-/* Guest settings: `home` and `private-tmp` words. */
-#include "plan.h"
-int parse_home_mode(const char *word, enum home_mode *out, struct cc_error *err);
-int parse_private_tmp(const char *word, enum private_tmp *out, struct cc_error *err);
+/* SOFT [HARD] (one word sets both) of an rlimit-NAME for RESOURCE:
+ * counts, sizes with K/M/G/T or durations by resource, or `unlimited`;
+ * soft <= hard. */
+struct plan_rlimit;
+int rlimit_parse(int resource, char *const *words, size_t count,
+		 struct plan_rlimit *out, struct cc_error *err);
 /* Only %u %U %g %G %h %% may follow a '%'. */
 int check_tokens(const char *word, struct cc_error *err);
 /* An absolute path (or one starting with %h) without "." or ".."

@@ -38,8 +38,8 @@
 #include "cgroup.h"
 #include "credentials.h"
 #include "landlock.h"
+#include "plan_check.h"
 #include "rlimits.h"
-#include "sandbox.h"
 #include "seccomp_filter.h"
 #include "syscalls.h"
 #include "util.h"
@@ -85,11 +85,12 @@ static bool root_only(const char *path)
  * which the plan alone does not show. */
 static int check_live_tree(struct cc_error *err)
 {
-	for (const char *const *p = sandbox_system_paths; *p; p++)
-		if (!root_only(*p))
+	const char *p;
+	for (size_t i = 0; (p = service_system_path(i)); i++)
+		if (!root_only(p))
 			return cc_fail(err, "the session's %s is not root's alone (a "
 				       "session built outside service mode?): --root would "
-				       "run what its user can change", *p);
+				       "run what its user can change", p);
 	return 0;
 }
 
@@ -322,7 +323,7 @@ int session_enter(const struct enter_request *req, int *status,
 		  struct cc_error *err)
 {
 	struct entering e = { .req = req };
-	if (req->root_binary >= 0 && sandbox_check_code_paths(req->plan, "--root", err) < 0)
+	if (req->root_binary >= 0 && plan_check_code_paths(req->plan, "--root", err) < 0)
 		return -1;
 	if (req->root_binary < 0 && !(e.filter = seccomp_prepare(req->plan, err)))
 		return -1;

@@ -70,6 +70,18 @@ void diag_add(struct diag_list *list, enum diag_level level, const char *file,
 	d->msg = xstrdup(buf);
 }
 
+void diag_add_once(struct diag_list *list, enum diag_level level, const char *file,
+		   int line, const char *msg)
+{
+	for (size_t i = 0; i < list->count; i++) {
+		const struct diag *d = &list->items[i];
+		if (d->level == level && d->line == line && strcmp(d->msg, msg) == 0 &&
+		    ((!d->file && !file) || (d->file && file && strcmp(d->file, file) == 0)))
+			return;
+	}
+	diag_add(list, level, file, line, "%s", msg);
+}
+
 size_t diag_count(const struct diag_list *list, enum diag_level level)
 {
 	size_t n = 0;

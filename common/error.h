@@ -42,6 +42,10 @@ struct diag_list {
 void diag_add(struct diag_list *list, enum diag_level level, const char *file,
 	      int line, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* MSG as it is, unless the same finding is there already (a profile
+ * shared by many rules reports once). */
+void diag_add_once(struct diag_list *list, enum diag_level level, const char *file,
+		   int line, const char *msg);
 size_t diag_count(const struct diag_list *list, enum diag_level level);
 /* The first error as "file:line: message" into err; -1 if there is one. */
 int diag_first_error(const struct diag_list *list, struct cc_error *err);

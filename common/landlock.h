@@ -6,13 +6,7 @@
 
 #include <stdbool.h>
 
-/* What a domain keeps its processes from reaching outside it (ABI 6,
- * Linux 6.12): abstract unix sockets bound by processes outside, and
- * signals to them. The bits are the kernel's own. */
-#define LL_SCOPE_ABSTRACT_UNIX (1u << 0)
-#define LL_SCOPE_SIGNAL (1u << 1)
-#define LL_SCOPE_ALL (LL_SCOPE_ABSTRACT_UNIX | LL_SCOPE_SIGNAL)
-#define LL_SCOPE_MIN_ABI 6
+#include "plan_values.h" /* LL_SCOPE_* */
 
 /* The kernel's Landlock ABI: 0 when it offers none. */
 int landlock_abi(void);

@@ -36,6 +36,8 @@
 #include "credentials.h"
 #include "fault.h"
 #include "home.h"
+#include "plan_check.h"
+#include "plan_values.h"
 #include "syscalls.h"
 
 /* Size limits. A tmpfs lives in memory, so every one the sandbox makes
@@ -71,35 +73,6 @@ static int fs_default(struct build *b)
 	return b->service ? creds_fs_root(b->err) : creds_fs_user(b->who, b->err);
 }
 
-/* Where root-owned tmpfs without mode= get 0755 in service mode rather
- * than the sticky, world-writable mode of a /tmp. */
-static bool is_system_path(const char *dest);
-
-unsigned mounts_tmpfs_mode(const struct fs_op *op, bool service)
-{
-	if (op->has_mode)
-		return op->mode;
-	/* Root's in service mode: a /tmp without mode= must stay usable. */
-	return service && !is_system_path(op->dest) ? 01777 : 0755;
-}
-
-static bool is_system_path(const char *dest)
-{
-	static const char *const sys[] = { "/", "/run", "/var", "/dev", "/etc",
-					   "/usr", "/lib", "/lib32", "/lib64",
-					   "/libx32", "/bin", "/sbin", "/boot",
-					   "/opt", "/srv", "/proc", "/sys" };
-	for (size_t i = 0; i < sizeof(sys) / sizeof(sys[0]); i++)
-		if (strcmp(dest, sys[i]) == 0)
-			return true;
-	return false;
-}
-
-static bool is_bind(enum op_type type)
-{
-	return type == OP_BIND || type == OP_RO_BIND || type == OP_DEV_BIND;
-}
-
 /* Fail the running operation: "file:line: ro-bind /usr: open_tree: ..." */
 __attribute__((format(printf, 3, 4)))
 static int fail(struct build *b, int errnum, const char *fmt, ...)
@@ -116,11 +89,7 @@ static int fail(struct build *b, int errnum, const char *fmt, ...)
 	} else {
 		if (op->file)
 			snprintf(where, sizeof(where), "%s:%d: ", op->file, op->line);
-		const char *name = op_type_name(op->type, op->optional);
-		if (op->source && strcmp(op->source, op->dest) != 0)
-			snprintf(what, sizeof(what), "%s %s %s", name, op->source, op->dest);
-		else
-			snprintf(what, sizeof(what), "%s %s", name, op->dest);
+		op_describe(op, what, sizeof(what));
 	}
 	if (errnum)
 		return cc_fail(b->err, "%s%s: %s: %s", where, what, step,
@@ -137,57 +106,6 @@ static void close_fd(int *fd)
 #define AUTOCLOSE __attribute__((cleanup(close_fd)))
 
 /* ---- Checks done before anything exists ---- */
-
-static bool normalised_absolute(const char *path)
-{
-	if (path[0] != '/' || strlen(path) >= PATH_MAX)
-		return false;
-	if (path[1] == '\0')
-		return true;
-	for (const char *p = path + 1;;) {
-		const char *end = strchrnul(p, '/');
-		size_t n = (size_t)(end - p);
-		if (n == 0 || n > NAME_MAX || (n == 1 && p[0] == '.') ||
-		    (n == 2 && p[0] == '.' && p[1] == '.'))
-			return false;
-		if (!*end)
-			return true;
-		p = end + 1;
-	}
-}
-
-int mounts_check_plan(const struct plan *plan, struct cc_error *err)
-{
-	struct build b = { .plan = plan, .err = err };
-	for (size_t i = 0; i < plan->nops; i++) {
-		const struct fs_op *op = &plan->ops[i];
-		b.op = op;
-		if (!op->dest || !normalised_absolute(op->dest))
-			return fail(&b, 0, "the destination is not an absolute, "
-				    "normalised path");
-		if ((is_bind(op->type) || op->type == OP_HOME_TMPFS ||
-		     (op->type == OP_PRIVATE_TMP && op->source)) &&
-		    (!op->source || !normalised_absolute(op->source)))
-			return fail(&b, 0, "the source is not an absolute, normalised path");
-		if (op->type == OP_SYMLINK && (!op->source || !*op->source))
-			return fail(&b, 0, "the symlink has no target");
-		if ((op->type == OP_FILE || op->type == OP_SYMLINK) &&
-		    strcmp(op->dest, "/") == 0)
-			return fail(&b, 0, "cannot replace the root");
-		if (op->type == OP_CHMOD && !op->has_mode)
-			return fail(&b, 0, "no mode given");
-		if (op->type == OP_FILE && !op->content)
-			return fail(&b, 0, "no content given");
-		/* Defence in depth: the planner refuses these too. A procfs
-		 * of the host's pid namespace would show the host's processes;
-		 * an mqueue of the host's ipc namespace, its queues. */
-		if (op->type == OP_PROC && !(plan->namespaces & NS_PID))
-			return fail(&b, 0, "needs a pid namespace");
-		if (op->type == OP_MQUEUE && !(plan->namespaces & NS_IPC))
-			return fail(&b, 0, "needs an ipc namespace");
-	}
-	return 0;
-}
 
 /* ---- Resolving destinations inside the new root ---- */
 
@@ -485,7 +403,7 @@ static int op_tmpfs(struct build *b, const struct fs_op *op)
 	int dst AUTOCLOSE = open_dest(b, op->dest, MAKE_DIR);
 	if (dst < 0)
 		return -1;
-	int mnt AUTOCLOSE = tmpfs_new(b, size, mounts_tmpfs_mode(op, b->service), NULL);
+	int mnt AUTOCLOSE = tmpfs_new(b, size, plan_tmpfs_mode(op, b->service), NULL);
 	if (mnt < 0)
 		return -1;
 	return attach(b, mnt, dst, op->dest);

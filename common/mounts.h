@@ -8,14 +8,6 @@
 #include "error.h"
 #include "plan.h"
 
-/* Reject what the engine cannot run safely before anything is created:
- * destinations that are not absolute and normalised, bind sources that
- * are not absolute, operations that need a namespace the plan lacks. */
-int mounts_check_plan(const struct plan *plan, struct cc_error *err);
-/* The mode a tmpfs op's root gets: its mode=, else 0755, or in service
- * mode (SERVICE), where it is root's, 01777 but at a system path. */
-unsigned mounts_tmpfs_mode(const struct fs_op *op, bool service);
-
 /* Mount the root tmpfs and run every operation of PLAN on it. On success
  * *rootfd is the topmost mount at the sandbox's root (what pivot_root
  * makes the new root). Expects creds_build_begin() to have run: the

@@ -13,7 +13,7 @@
 
 #include "forced_command.h"
 #include "landlock.h"
-#include "resolve.h"
+#include "plan_check.h"
 #include "util.h"
 
 void plan_init(struct plan *plan)
@@ -70,49 +70,6 @@ const char *plan_intern_file(struct plan *plan, const char *file)
 	char **slot = ARRAY_PUSH(plan->files, plan->nfiles, plan->files_cap);
 	*slot = xstrdup(file);
 	return *slot;
-}
-
-const char *op_type_name(enum op_type type, bool optional)
-{
-	switch (type) {
-	case OP_BIND: return optional ? "bind-try" : "bind";
-	case OP_RO_BIND: return optional ? "ro-bind-try" : "ro-bind";
-	case OP_DEV_BIND: return optional ? "dev-bind-try" : "dev-bind";
-	case OP_REMOUNT_RO: return "remount-ro";
-	case OP_TMPFS: return "tmpfs";
-	case OP_DIR: return "dir";
-	case OP_SYMLINK: return "symlink";
-	case OP_FILE: return "file";
-	case OP_CHMOD: return "chmod";
-	case OP_PROC: return "proc";
-	case OP_DEV: return "dev";
-	case OP_MQUEUE: return "mqueue";
-	case OP_TMP_OVERLAY: return "tmp-overlay";
-	case OP_HOME_TMPFS: return "home-tmpfs";
-	case OP_PRIVATE_TMP: return "private-tmp";
-	}
-	return "?";
-}
-
-const char *home_mode_name(enum home_mode mode)
-{
-	switch (mode) {
-	case HOME_BIND: return "bind";
-	case HOME_TMPFS: return "tmpfs";
-	case HOME_OVERLAY: return "overlay";
-	case HOME_NONE: return "none";
-	}
-	return "?";
-}
-
-const char *private_tmp_name(enum private_tmp mode)
-{
-	switch (mode) {
-	case PRIVATE_TMP_NO: return "no";
-	case PRIVATE_TMP_SESSION: return "session";
-	case PRIVATE_TMP_PERSISTENT: return "persistent";
-	}
-	return "?";
 }
 
 /* FNV-1a: a content fingerprint for logs and `explain`, not a MAC. */
@@ -430,73 +387,4 @@ int plan_expand(struct plan *plan, const struct identity *who, struct cc_error *
 		return cc_fail(err, "%s:%d: %s", later->file, later->line, msg);
 	}
 	return 0;
-}
-
-static bool owned_by_others(const struct stat *st)
-{
-	return st->st_uid != 0 || (st->st_mode & (S_IWGRP | S_IWOTH));
-}
-
-/* The walk goes where the kernel's resolution goes, symlinks included:
- * a root-owned link into a directory the user can write, there swapped
- * for a link to anywhere, leaves the path as written and the path it
- * ends at looking like root's, and root would mount what the user
- * chose. Every directory passed through and every link followed must be
- * root's and not writable by group or others; then root, resolving it
- * again later, reaches the same file. A missing component ends the walk
- * (the open fails later); any other error, or anything past the limits,
- * counts as writable. */
-bool path_user_writable(const char *path)
-{
-	char done[PATH_MAX] = ""; /* resolved so far, no symlinks; "" is / */
-	char todo[PATH_MAX], rest[PATH_MAX], target[PATH_MAX];
-	int links = 0;
-	struct stat st;
-	if (stat("/", &st) == 0 && owned_by_others(&st))
-		return true;
-	if (snprintf(todo, sizeof(todo), "%s", path) >= (int)sizeof(todo))
-		return true;
-	const char *next = todo;
-	for (;;) {
-		next += strspn(next, "/");
-		if (!*next)
-			return false;
-		size_t len = strcspn(next, "/"), have = strlen(done);
-		if (len == 1 && next[0] == '.') {
-			next += len;
-			continue;
-		}
-		if (len == 2 && next[0] == '.' && next[1] == '.') {
-			char *last = strrchr(done, '/'); /* none: at / already */
-			if (last)
-				*last = '\0';
-			next += len;
-			continue;
-		}
-		if (have + 1 + len >= sizeof(done))
-			return true;
-		done[have] = '/';
-		memcpy(done + have + 1, next, len);
-		done[have + 1 + len] = '\0';
-		next += len;
-		if (lstat(done, &st) < 0) /* what cannot be judged counts as the user's */
-			return errno != ENOENT && errno != ENOTDIR;
-		if (!S_ISLNK(st.st_mode)) {
-			if (owned_by_others(&st))
-				return true;
-			continue;
-		}
-		if (st.st_uid != 0 || ++links > 40)
-			return true;
-		ssize_t n = readlink(done, target, sizeof(target) - 1);
-		if (n <= 0)
-			return true;
-		target[n] = '\0';
-		/* On from the link's directory, or from / for an absolute one. */
-		done[target[0] == '/' ? 0 : have] = '\0';
-		if (snprintf(rest, sizeof(rest), "%s%s", target, next) >= (int)sizeof(rest))
-			return true;
-		memcpy(todo, rest, strlen(rest) + 1);
-		next = todo;
-	}
 }

@@ -147,18 +147,17 @@ struct plan {
 	size_t nfiles, files_cap;
 };
 
+/* A bind, ro-bind or dev-bind (with or without -try). */
+static inline bool op_is_bind(enum op_type type)
+{
+	return type == OP_BIND || type == OP_RO_BIND || type == OP_DEV_BIND;
+}
+
 void plan_init(struct plan *plan);
 void plan_free(struct plan *plan);
 /* A plan-owned copy of a policy file name, so the plan outlives the
  * policy it came from. */
 const char *plan_intern_file(struct plan *plan, const char *file);
-/* The op's directive name as the policy spells it ("ro-bind-try"). */
-const char *op_type_name(enum op_type type, bool optional);
-const char *home_mode_name(enum home_mode mode);
-const char *private_tmp_name(enum private_tmp mode);
-/* Namespace names separated by spaces ("pid ipc uts"), static buffer
- * owned by the caller. */
-void ns_format(unsigned namespaces, char *buf, size_t size);
 /* Compute plan->hash from the content (ops and process settings). */
 void plan_hash(struct plan *plan);
 /* Replace the forced command with a copy of WORDS (count 0: none). */

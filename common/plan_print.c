@@ -3,9 +3,7 @@
 
 #include <string.h>
 
-#include "directives.h"
 #include "landlock.h"
-#include "rlimits.h"
 
 static const char *yes_no(bool b)
 {

@@ -338,3 +338,30 @@ void policy_free(struct policy *policy)
 	diag_free(&policy->diags);
 	memset(policy, 0, sizeof(*policy));
 }
+
+const struct directive *section_find(const struct section *s, enum directive_id id)
+{
+	for (size_t i = 0; i < s->ndirs; i++)
+		if (s->dirs[i].spec->id == id)
+			return &s->dirs[i];
+	return NULL;
+}
+
+const struct directive *section_find_last(const struct section *s, enum directive_id id)
+{
+	for (size_t i = s->ndirs; i-- > 0;)
+		if (s->dirs[i].spec->id == id)
+			return &s->dirs[i];
+	return NULL;
+}
+
+bool section_allows_service(const struct section *s, const char *service)
+{
+	const struct directive *d = section_find(s, D_SERVICE);
+	if (!d)
+		return true;
+	for (size_t i = 0; i < d->nwords; i++)
+		if (strcmp(d->words[i], service) == 0)
+			return true;
+	return false;
+}

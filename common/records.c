@@ -15,8 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "directives.h"
 #include "fault.h"
+#include "plan_values.h"
 #include "policy.h"
 #include "syscalls.h"
 #include "util.h"

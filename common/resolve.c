@@ -9,10 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgroup.h"
-#include "rlimits.h"
-#include "sandbox.h"
-#include "seccomp_filter.h"
+#include "plan_check.h"
+#include "plan_values.h"
 #include "util.h"
 
 #define MAX_PROFILE_DEPTH 16
@@ -33,19 +31,6 @@ struct merge {
 	struct place home_at, private_tmp_at;
 };
 
-/* Add a finding once: a profile shared by many rules reports once. */
-static void diag_once(struct diag_list *diags, enum diag_level level,
-		      const char *file, int line, const char *msg)
-{
-	for (size_t i = 0; i < diags->count; i++) {
-		const struct diag *d = &diags->items[i];
-		if (d->level == level && d->line == line && strcmp(d->msg, msg) == 0 &&
-		    ((!d->file && !file) || (d->file && file && strcmp(d->file, file) == 0)))
-			return;
-	}
-	diag_add(diags, level, file, line, "%s", msg);
-}
-
 static void merge_error(struct merge *m, const char *file, int line,
 			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static void merge_error(struct merge *m, const char *file, int line,
@@ -56,25 +41,7 @@ static void merge_error(struct merge *m, const char *file, int line,
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	diag_once(m->diags, DIAG_ERROR, file, line, buf);
-}
-
-static const struct directive *find_directive(const struct section *s,
-					      enum directive_id id)
-{
-	for (size_t i = 0; i < s->ndirs; i++)
-		if (s->dirs[i].spec->id == id)
-			return &s->dirs[i];
-	return NULL;
-}
-
-static const struct directive *find_last_directive(const struct section *s,
-						   enum directive_id id)
-{
-	for (size_t i = s->ndirs; i-- > 0;)
-		if (s->dirs[i].spec->id == id)
-			return &s->dirs[i];
-	return NULL;
+	diag_add_once(m->diags, DIAG_ERROR, file, line, buf);
 }
 
 static struct fs_op *new_op(struct plan *plan, enum op_type type,
@@ -284,64 +251,6 @@ static void merge_section(struct merge *m, const struct section *s)
 	m->depth--;
 }
 
-static bool op_creates(enum op_type type)
-{
-	return type != OP_REMOUNT_RO;
-}
-
-static bool is_bind(enum op_type type)
-{
-	return type == OP_BIND || type == OP_RO_BIND || type == OP_DEV_BIND;
-}
-
-/* A source written with tokens is the user's (their home, their name);
- * any other is judged by who can write it on this host. */
-static bool source_writable_symbolic(const char *source)
-{
-	return strchr(source, '%') != NULL || path_user_writable(source);
-}
-
-/* Root creating or mounting inside a directory the user can write could
- * be redirected by a symlink the user plants there. Finds the first op
- * that would, and the bind it falls under. */
-const struct fs_op *plan_find_unsafe_creation(const struct plan *plan,
-					      bool symbolic,
-					      const struct fs_op **bind)
-{
-	for (size_t i = 0; i < plan->nops; i++) {
-		const struct fs_op *op = &plan->ops[i];
-		if (!is_bind(op->type))
-			continue;
-		if (symbolic ? !source_writable_symbolic(op->source)
-			     : !op->source_user_writable)
-			continue;
-		for (size_t j = i + 1; j < plan->nops; j++) {
-			const struct fs_op *later = &plan->ops[j];
-			if (!op_creates(later->type))
-				continue;
-			/* A mount needs a mount point below the bind; dir, file,
-			 * symlink and chmod touch the bind's own root too. */
-			bool mounts = later->type != OP_DIR && later->type != OP_FILE &&
-				      later->type != OP_SYMLINK && later->type != OP_CHMOD;
-			if (path_is_under(later->dest, op->dest) &&
-			    !(mounts && strcmp(later->dest, op->dest) == 0)) {
-				*bind = op;
-				return later;
-			}
-		}
-	}
-	return NULL;
-}
-
-void describe_unsafe_creation(const struct fs_op *later, const struct fs_op *bind,
-			      char *buf, size_t size)
-{
-	snprintf(buf, size, "'%s %s' would create inside '%s', whose source %s a "
-		 "non-root user can write (%s:%d); bind a root-owned source or put "
-		 "it before that bind", op_type_name(later->type, later->optional),
-		 later->dest, bind->dest, bind->source, bind->file, bind->line);
-}
-
 /* ---- Guest accounts: `home` and `private-tmp` become ops ---- */
 
 /* "%h", or "%h/" and the like: the same directory. */
@@ -352,7 +261,7 @@ static bool is_home_token(const char *path)
 
 static bool binds_home(const struct fs_op *op)
 {
-	return is_bind(op->type) && is_home_token(op->source) && is_home_token(op->dest);
+	return op_is_bind(op->type) && is_home_token(op->source) && is_home_token(op->dest);
 }
 
 static void clear_op(struct fs_op *op, enum op_type type, const char *file, int line)
@@ -552,7 +461,7 @@ void rule_merge(const struct policy *policy, const struct section *rule,
 	snapshot_settings(&before, plan);
 	for (; i < rule->ndirs; i++)
 		apply(&m, &rule->dirs[i]);
-	if (find_directive(rule, D_PROFILE))
+	if (section_find(rule, D_PROFILE))
 		warn_weakening(&m, rule, &before);
 	plan_free(&before);
 	plan_home(&m);
@@ -605,8 +514,8 @@ void policy_validate(const struct policy *policy, struct diag_list *diags)
 		if (s->kind == SECTION_USER && strcmp(s->name, "root") == 0)
 			diag_add(diags, DIAG_ERROR, s->file, s->line,
 				 "rules never apply to root: remove [user root]");
-		if (s->kind != SECTION_PROFILE && !find_directive(s, D_PROFILE) &&
-		    !find_directive(s, D_SANDBOX))
+		if (s->kind != SECTION_PROFILE && !section_find(s, D_PROFILE) &&
+		    !section_find(s, D_SANDBOX))
 			diag_add(diags, DIAG_ERROR, s->file, s->line,
 				 "%s names no profile (add 'profile = NAME', or "
 				 "'sandbox = none' to leave it unconfined)",
@@ -622,206 +531,6 @@ void policy_validate(const struct policy *policy, struct diag_list *diags)
 		diag_add(diags, DIAG_ERROR, policy_main_file(policy), 0,
 			 "the policy has no [default] section (write one; "
 			 "'sandbox = none' there makes unconfined the explicit choice)");
-}
-
-/* A seccomp FILE is read when a session starts; check reads it now. */
-static void check_seccomp_file(const struct directive *d, struct diag_list *diags)
-{
-	struct plan plan;
-	struct cc_error err;
-	plan_init(&plan);
-	plan.seccomp = SECCOMP_FILE;
-	plan.seccomp_file = xstrdup(d->words[0]);
-	struct seccomp_filter *filter = seccomp_prepare(&plan, &err);
-	if (filter)
-		seccomp_filter_free(filter);
-	else
-		diag_once(diags, DIAG_ERROR, d->file, d->line, err.msg);
-	plan_free(&plan);
-}
-
-/* What pam_cocoon would refuse, said at check time: a rule that any PAM
- * service may use (no service list, or one naming more than `shell`). */
-static void check_service_mode(const struct section *s, struct plan *plan,
-			       const char *title, struct diag_list *diags)
-{
-	const struct directive *svc = find_directive(s, D_SERVICE);
-	if (svc && svc->nwords == 1 && strcmp(svc->words[0], "shell") == 0)
-		return;
-	for (size_t i = 0; i < plan->nops; i++)
-		if (is_bind(plan->ops[i].type))
-			plan->ops[i].source_user_writable =
-				source_writable_symbolic(plan->ops[i].source);
-	struct cc_error err;
-	if (!plan->sandboxed)
-		;
-	else if (plan->namespaces & NS_USER)
-		diag_add(diags, DIAG_WARNING, s->file, s->line, "pam_cocoon would refuse "
-			 "the sessions of %s: unshare = user", title);
-	else if (sandbox_check_service_plan(plan, sandbox_system_paths, &err) < 0)
-		diag_add(diags, DIAG_WARNING, s->file, s->line, "pam_cocoon would refuse "
-			 "the sessions of %s: %s", title, err.msg);
-}
-
-static bool limits_set(const struct session_limits *l)
-{
-	for (size_t i = 0; i < RLIM_NLIMITS; i++)
-		if (l->rlimit[i].set)
-			return true;
-	return l->max_session_time || l->memory_max || l->pids_max || l->cpu_max_percent;
-}
-
-/* Settings the rule's merged plan carries but its sessions never use:
- * an administrator reading the policy would expect them to hold. */
-static void check_unused_settings(const struct section *s, const struct plan *plan,
-				  const char *title, struct diag_list *diags)
-{
-	if (!plan->sandboxed && limits_set(&plan->limits))
-		diag_add(diags, DIAG_WARNING, s->file, s->line, "%s: sandbox = none, so "
-			 "its session limits (rlimit-*, max-session-time, memory-max, "
-			 "pids-max, cpu-max) do not apply", title);
-	else if (plan->sandboxed && plan->home_skel && plan->home != HOME_TMPFS)
-		diag_add(diags, DIAG_WARNING, s->file, s->line, "%s: home-skel is used "
-			 "only with home = tmpfs (its home is %s)", title,
-			 home_mode_name(plan->home));
-}
-
-/* The checks that need a rule's merged plan. */
-static void check_rule_plan(const struct policy *policy, const struct section *s,
-			    struct diag_list *diags)
-{
-	if (s->kind == SECTION_PROFILE)
-		return;
-	struct plan plan;
-	struct diag_list ignored = { 0 };
-	plan_init(&plan);
-	rule_merge(policy, s, &plan, &ignored);
-	diag_free(&ignored);
-	char title[300];
-	section_title(s, title, sizeof(title));
-	check_unused_settings(s, &plan, title, diags);
-	check_service_mode(s, &plan, title, diags);
-	plan_free(&plan);
-}
-
-/* cgroup limits on a host without a hierarchy that can hold them:
- * every session they apply to would be refused. */
-static void check_cgroup_limits(const struct section *s, struct diag_list *diags)
-{
-	for (size_t k = 0; k < s->ndirs; k++) {
-		const struct directive *d = &s->dirs[k];
-		struct session_limits l = { 0 };
-		struct cc_error err;
-		if ((d->spec->id != D_MEMORY_MAX && d->spec->id != D_PIDS_MAX &&
-		     d->spec->id != D_CPU_MAX) ||
-		    limit_parse(d->spec->id, d->words[0], &l, NULL) < 0 ||
-		    cgroup_check_available(&l, &err) == 0)
-			continue;
-		diag_add(diags, DIAG_WARNING, d->file, d->line, "%s: %s; sessions "
-			 "with it are refused", d->spec->name, err.msg);
-	}
-}
-
-static bool rule_sandboxed(const struct policy *policy, const struct section *s)
-{
-	struct plan plan;
-	struct diag_list ignored = { 0 };
-	plan_init(&plan);
-	rule_merge(policy, s, &plan, &ignored);
-	diag_free(&ignored);
-	bool sandboxed = plan.sandboxed;
-	plan_free(&plan);
-	return sandboxed;
-}
-
-static bool service_allowed(const struct section *s, const char *service);
-
-/* Every service INNER's rule applies to, OUTER's does too. */
-static bool services_cover(const struct section *outer, const struct section *inner)
-{
-	if (!find_directive(outer, D_SERVICE))
-		return true;
-	const struct directive *d = find_directive(inner, D_SERVICE);
-	if (!d)
-		return false;
-	for (size_t i = 0; i < d->nwords; i++)
-		if (!service_allowed(outer, d->words[i]))
-			return false;
-	return true;
-}
-
-/* getgrouplist cannot say that a name service backend (sssd, LDAP) was
- * down: it reports the groups it found, so a [group] rule quietly fails
- * to match and [default] takes the session, or no rule on a service
- * [default] does not list. */
-static void check_group_fallback(const struct policy *policy, struct diag_list *diags)
-{
-	const struct section *fallback = NULL;
-	for (size_t i = 0; i < policy->nsections; i++)
-		if (policy->sections[i].kind == SECTION_DEFAULT)
-			fallback = &policy->sections[i];
-	if (!fallback)
-		return;
-	bool confined = rule_sandboxed(policy, fallback);
-	for (size_t i = 0; i < policy->nsections; i++) {
-		const struct section *s = &policy->sections[i];
-		if (s->kind != SECTION_GROUP || !rule_sandboxed(policy, s) ||
-		    (confined && services_cover(fallback, s)))
-			continue;
-		diag_add(diags, DIAG_WARNING, fallback->file, fallback->line,
-			 "[default] %s while [group %s] confines: when a name service "
-			 "backend is down, its groups go missing without an error and "
-			 "those users get in unconfined; confine by default and lift it "
-			 "by rule instead", confined ? "does not cover every service"
-			 : "leaves sessions unconfined", s->name);
-		return;
-	}
-}
-
-void policy_check_names(const struct policy *policy, struct diag_list *diags)
-{
-	check_group_fallback(policy, diags);
-	for (size_t i = 0; i < policy->nsections; i++) {
-		const struct section *s = &policy->sections[i];
-		if (s->kind == SECTION_USER) {
-			struct passwd *pw = getpwnam(s->name);
-			if (!pw)
-				diag_add(diags, DIAG_WARNING, s->file, s->line,
-					 "user '%s' is not known to NSS", s->name);
-			else if (pw->pw_uid == 0 && strcmp(s->name, "root") != 0)
-				diag_add(diags, DIAG_ERROR, s->file, s->line,
-					 "rules never apply to root: '%s' has uid 0", s->name);
-		} else if (s->kind == SECTION_GROUP && !getgrnam(s->name)) {
-			diag_add(diags, DIAG_WARNING, s->file, s->line,
-				 "group '%s' is not known to NSS", s->name);
-		}
-		const struct directive *sc = find_last_directive(s, D_SECCOMP);
-		if (sc && strcmp(sc->words[0], "none") == 0)
-			diag_add(diags, DIAG_WARNING, sc->file, sc->line,
-				 "seccomp = none: sessions get no system call filter");
-		for (size_t k = 0; k < s->ndirs; k++)
-			if (s->dirs[k].spec->id == D_SECCOMP && s->dirs[k].words[0][0] == '/')
-				check_seccomp_file(&s->dirs[k], diags);
-		check_rule_plan(policy, s, diags);
-		check_cgroup_limits(s, diags);
-		const struct directive *nnp = find_last_directive(s, D_NO_NEW_PRIVS);
-		if (nnp && strcmp(nnp->words[0], "no") == 0)
-			diag_add(diags, DIAG_WARNING, nnp->file, nnp->line,
-				 "no-new-privs = no: only defence in depth is lost "
-				 "(every mount is nosuid and the bounding set is empty), "
-				 "and pam_cocoon then refuses a seccomp filter");
-	}
-}
-
-static bool service_allowed(const struct section *s, const char *service)
-{
-	const struct directive *d = find_directive(s, D_SERVICE);
-	if (!d)
-		return true;
-	for (size_t i = 0; i < d->nwords; i++)
-		if (strcmp(d->words[i], service) == 0)
-			return true;
-	return false;
 }
 
 static void record_lost(struct plan *plan, const struct section *s, const char *why)
@@ -852,7 +561,7 @@ static const struct section *match_rule(const struct policy *policy,
 		const struct section *s = &policy->sections[i];
 		if (s->kind != SECTION_USER || strcmp(s->name, who->user) != 0)
 			continue;
-		if (!service_allowed(s, service))
+		if (!section_allows_service(s, service))
 			record_lost(plan, s, "its service list excludes this service");
 		else if (!winner)
 			winner = s;
@@ -864,7 +573,7 @@ static const struct section *match_rule(const struct policy *policy,
 		if (system_account)
 			record_lost(plan, s, "system accounts (uid below UID_MIN) match "
 				    "only [user] rules");
-		else if (!service_allowed(s, service))
+		else if (!section_allows_service(s, service))
 			record_lost(plan, s, "its service list excludes this service");
 		else if (winner)
 			record_lost(plan, s, winner->kind == SECTION_USER
@@ -880,7 +589,7 @@ static const struct section *match_rule(const struct policy *policy,
 		if (system_account)
 			record_lost(plan, s, "system accounts (uid below UID_MIN) match "
 				    "only [user] rules");
-		else if (!service_allowed(s, service))
+		else if (!section_allows_service(s, service))
 			record_lost(plan, s, "its service list excludes this service");
 		else if (winner)
 			record_lost(plan, s, "[default] comes last");
@@ -933,7 +642,7 @@ enum resolve_result policy_resolve(const struct policy *policy,
 	char title[300];
 	plan->rule = xasprintf("%s at %s:%d", section_title(rule, title, sizeof(title)),
 			       rule->file, rule->line);
-	const struct directive *prof = find_directive(rule, D_PROFILE);
+	const struct directive *prof = section_find(rule, D_PROFILE);
 	if (prof)
 		plan->profile = xstrdup(prof->words[0]);
 

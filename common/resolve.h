@@ -14,10 +14,6 @@
  * namespaces a directive needs, creating inside user-writable binds. */
 void policy_validate(const struct policy *policy, struct diag_list *diags);
 
-/* Findings that need NSS, for `cocoonctl check` only: rules naming users
- * or groups NSS does not know, and rules naming root. */
-void policy_check_names(const struct policy *policy, struct diag_list *diags);
-
 /* Merge RULE (or a profile) with the profiles it includes, tokens left as
  * written. Errors and weakening warnings go to diags. */
 void rule_merge(const struct policy *policy, const struct section *rule,
@@ -40,18 +36,6 @@ enum resolve_result policy_resolve(const struct policy *policy,
 int plan_expand(struct plan *plan, const struct identity *who,
 		struct cc_error *err);
 
-/* The first op that root would create inside a bind whose source a
- * non-root uid can write (symbolic: judge sources as written, with
- * tokens; else use op->source_user_writable), and that bind. */
-const struct fs_op *plan_find_unsafe_creation(const struct plan *plan,
-					      bool symbolic,
-					      const struct fs_op **bind);
-void describe_unsafe_creation(const struct fs_op *later, const struct fs_op *bind,
-			      char *buf, size_t size);
-
-/* True when a non-root uid can write PATH, a directory its resolution
- * passes through, or a symlink it follows. */
-bool path_user_writable(const char *path);
 
 
 

@@ -102,6 +102,7 @@
 #include "forced_command.h"
 #include "landlock.h"
 #include "mounts.h"
+#include "plan_check.h"
 #include "records.h"
 #include "rlimits.h"
 #include "seccomp_filter.h"
@@ -1033,7 +1034,7 @@ static int run_sandbox(const struct sandbox_request *req,
 	if (plan->hostname && !(plan->namespaces & NS_UTS))
 		return cc_fail(err, "'hostname' needs a uts namespace: it would "
 			       "rename the host");
-	if (mounts_check_plan(plan, err) < 0 || check_single_threaded(err) < 0)
+	if (plan_check_shape(plan, err) < 0 || check_single_threaded(err) < 0)
 		return -1;
 
 	struct run run = { .req = req, .plan = plan, .caller = getpid(),
@@ -1253,7 +1254,7 @@ static int service_check(const struct sandbox_request *req, struct cc_error *err
 			       "no_new_privs (systemd's SystemCallFilter= or NoNewPrivileges=?): "
 			       "cocoon-launch could not tell the session's first program from "
 			       "a nested one");
-	if (mounts_check_plan(plan, err) < 0 || check_single_threaded(err) < 0)
+	if (plan_check_shape(plan, err) < 0 || check_single_threaded(err) < 0)
 		return -1;
 	return 0;
 }
@@ -1672,172 +1673,5 @@ bool sandbox_expired(const struct sandbox_handle *h)
 	return h && h->deadline && boottime() >= h->deadline;
 }
 
-const char *const sandbox_system_paths[] = {
-	"/", "/etc", "/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin",
-	"/sbin", "/dev", "/run", "/var", NULL,
-};
-
-/* Where root reads configuration and runs code from, and the sockets
- * its name service lookups and IPC trust (glibc asks nscd, at
- * /var/run/nscd/socket, before any NSS module). */
-static const char *const code_paths[] = { "/etc", "/usr", "/lib", "/lib32", "/lib64",
-					  "/libx32", "/bin", "/sbin", "/run/nscd",
-					  "/run/systemd", "/run/dbus", "/var/run/nscd",
-					  "/var/run/systemd", "/var/run/dbus", NULL };
 #define CODE_PATHS_TEXT "/etc, /usr, /lib*, /bin, /sbin and the nscd, systemd " \
 	"and dbus directories of /run and /var/run"
-
-static bool under_code_path(const char *path)
-{
-	for (const char *const *p = code_paths; *p; p++)
-		if (path_is_under(path, *p))
-			return true;
-	return false;
-}
-
-/* A symlink's target as an absolute path, for the symlink at DEST. */
-static char *symlink_target(const struct fs_op *op)
-{
-	if (op->source[0] == '/')
-		return xstrdup(op->source);
-	const char *slash = strrchr(op->dest, '/');
-	return xasprintf("%.*s/%s", (int)(slash - op->dest), op->dest, op->source);
-}
-
-/* PATH with "." and ".." taken away as written: the kernel does the same
- * when no component is a symlink, and every symlink on the way is an op
- * that is checked on its own. NULL when ".." climbs above "/". */
-static char *lexical_path(const char *path)
-{
-	char *out = xmalloc(strlen(path) + 2);
-	size_t len = 0;
-	for (const char *p = path; *p;) {
-		p += strspn(p, "/");
-		size_t n = strcspn(p, "/");
-		if (n == 2 && p[0] == '.' && p[1] == '.') {
-			if (len == 0) {
-				free(out);
-				return NULL;
-			}
-			while (out[--len] != '/')
-				;
-		} else if (n > 0 && !(n == 1 && p[0] == '.')) {
-			out[len++] = '/';
-			memcpy(out + len, p, n);
-			len += n;
-		}
-		p += n;
-	}
-	if (len == 0)
-		out[len++] = '/';
-	out[len] = '\0';
-	return out;
-}
-
-/* A symlink at DEST, an ancestor of a path root reads: does each such
- * path, reached through the link, stay among them? */
-static bool link_keeps_code_paths(const struct fs_op *op)
-{
-	char *raw = symlink_target(op), *target = lexical_path(raw);
-	free(raw);
-	bool kept = target != NULL;
-	for (const char *const *p = code_paths; kept && *p; p++) {
-		if (!path_is_under(*p, op->dest))
-			continue;
-		const char *rest = *p + (strcmp(op->dest, "/") == 0 ? 0 : strlen(op->dest));
-		char *through = xasprintf("%s%s", strcmp(target, "/") == 0 ? "" : target, rest);
-		kept = under_code_path(through);
-		free(through);
-	}
-	free(target);
-	return kept;
-}
-
-static bool covers_code_path(const char *dest)
-{
-	for (const char *const *p = code_paths; *p; p++)
-		if (path_is_under(*p, dest))
-			return true;
-	return false;
-}
-
-int sandbox_check_code_paths(const struct plan *plan, const char *reader,
-			     struct cc_error *err)
-{
-	for (size_t i = 0; i < plan->nops; i++) {
-		const struct fs_op *op = &plan->ops[i];
-		/* At or below such a path, or above one (a writable /run or /
-		 * lets the user replace what is below it). */
-		bool below = under_code_path(op->dest);
-		if (!below && !covers_code_path(op->dest))
-			continue;
-		const char *why = NULL;
-		if (op->type == OP_DIR && strcmp(op->dest, "/") != 0)
-			why = "a `dir` there belongs to the session's user";
-		else if (op->type == OP_HOME_TMPFS)
-			why = "the home there (home = tmpfs) belongs to the session's user";
-		else if ((op->type == OP_FILE || op->type == OP_CHMOD) && op->has_mode &&
-			 (op->mode & 022))
-			why = "its mode lets group or others write it";
-		else if (op->type == OP_TMPFS && (mounts_tmpfs_mode(op, true) & 022))
-			why = "a tmpfs there is writable by others (give it mode=0755)";
-		else if (op->type == OP_SYMLINK && below) {
-			char *target = symlink_target(op);
-			/* ".." could climb out: such a target counts as leaving. */
-			if (strstr(target, "..") || !under_code_path(target))
-				why = "a symlink there leads out of the paths root reads ("
-				      CODE_PATHS_TEXT ")";
-			free(target);
-		} else if (op->type == OP_SYMLINK && !link_keeps_code_paths(op))
-			why = "a symlink there takes paths root reads (" CODE_PATHS_TEXT
-			      ") elsewhere";
-		if (why)
-			return cc_fail(err, "%s:%d: %s %s: %s, and %s would read what "
-				       "the user puts there", op->file ? op->file : "?",
-				       op->line, op_type_name(op->type, op->optional),
-				       op->dest, why, reader);
-	}
-	return 0;
-}
-
-int sandbox_check_service_plan(const struct plan *plan,
-			       const char *const *system_paths,
-			       struct cc_error *err)
-{
-	for (size_t i = 0; i < plan->nops; i++) {
-		const struct fs_op *op = &plan->ops[i];
-		for (const char *const *sp = system_paths; *sp; sp++) {
-			bool root = strcmp(*sp, "/") == 0;
-			bool covers = root ? strcmp(op->dest, "/") == 0
-					   : path_is_under(op->dest, *sp) ||
-					     path_is_under(*sp, op->dest);
-			const char *why = NULL;
-			if (covers && (op->type == OP_BIND || op->type == OP_RO_BIND ||
-				       op->type == OP_DEV_BIND) && op->source_user_writable)
-				why = "a source a non-root user can write";
-			else if (op->type == OP_DIR && strcmp(op->dest, *sp) == 0 && !root)
-				why = "a `dir`, which belongs to the user";
-			else if (op->type == OP_SYMLINK && strcmp(op->dest, *sp) == 0 &&
-				 !root) {
-				/* Where it leads must be a system path too. */
-				char *target = symlink_target(op);
-				bool ok = !strstr(target, "/..") && !strstr(target, "/./");
-				bool under = false;
-				for (const char *const *t = system_paths; ok && *t; t++)
-					if (strcmp(*t, "/") != 0 && path_is_under(target, *t))
-						under = true;
-				free(target);
-				if (!ok || !under)
-					why = "a symlink that leads out of the system paths";
-			}
-			if (why)
-				return cc_fail(err, "%s:%d: %s %s: %s comes from %s, and the "
-					       "root service process would read it",
-					       op->file ? op->file : "?", op->line,
-					       op_type_name(op->type, op->optional),
-					       op->dest, *sp, why);
-		}
-	}
-	return sandbox_check_code_paths(plan, "root (the service, its PAM modules, "
-					"cocoonctl enter --root)", err);
-}

@@ -71,21 +71,5 @@ bool sandbox_expired(const struct sandbox_handle *handle);
 /* The process that entered has not gone back (a forked child: had not
  * when it was forked, so it is inside too). */
 bool sandbox_inside(const struct sandbox_handle *handle);
-/* Refuse a plan whose system paths (SYSTEM_PATHS, NULL-terminated) come
- * from a source a non-root uid can write or from a user-owned `dir`, or
- * that fails sandbox_check_code_paths: a root service reads them. */
-/* /, /etc, /usr, /lib*, /bin, /sbin, /dev, /run, /var; NULL-terminated. */
-extern const char *const sandbox_system_paths[];
-int sandbox_check_service_plan(const struct plan *plan,
-			       const char *const *system_paths,
-			       struct cc_error *err);
-/* Refuse a plan that lets the session's user write below /etc, /usr,
- * /lib*, /bin, /sbin, /run/nscd, /run/systemd or /run/dbus (a `dir`, a
- * tmpfs home, a tmpfs, file or chmod that others may write, a symlink
- * leading elsewhere), where READER, a root process in the session's
- * tree, reads configuration, runs code (/etc/pam.d, update-motd.d,
- * profile.d) and asks the name service. */
-int sandbox_check_code_paths(const struct plan *plan, const char *reader,
-			     struct cc_error *err);
 
 #endif

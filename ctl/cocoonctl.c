@@ -18,6 +18,8 @@
 
 #include "audit.h"
 #include "enter.h"
+#include "host_checks.h"
+#include "plan_check.h"
 #include "records.h"
 #include "syscalls.h"
 
@@ -134,7 +136,7 @@ static int load_checked(const char *config, bool names, struct policy *policy,
 	}
 	policy_validate(policy, diags);
 	if (names)
-		policy_check_names(policy, diags);
+		policy_check_host(policy, diags);
 	return 0;
 }
 
@@ -887,7 +889,7 @@ static int cmd_enter(const struct session_args *a, const struct live_record *r,
 		goto out;
 	}
 	if (a->root && ((binary = open_root_binary(a->command[0], &err)) < 0 ||
-			sandbox_check_service_plan(&plan, sandbox_system_paths, &err) < 0)) {
+			plan_check_service(&plan, &err) < 0)) {
 		fprintf(stderr, "cocoonctl enter --root: %s\n", err.msg);
 		goto out;
 	}

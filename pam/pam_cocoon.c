@@ -22,6 +22,7 @@
 #include "cgroup.h"
 #include "deployment.h"
 #include "environment.h"
+#include "plan_check.h"
 #include "records.h"
 #include "resolve.h"
 #include "rlimits.h"
@@ -422,7 +423,7 @@ static int service_plan_ok(pam_handle_t *pamh, const struct plan *plan,
 			       "not list (%s is listed, so su -s would run another "
 			       "shell): give the account /usr/sbin/nologin",
 			       COCOON_SHELLS_FILE, plan->who.login_shell);
-	if (sandbox_check_service_plan(plan, sandbox_system_paths, err) < 0)
+	if (plan_check_service(plan, err) < 0)
 		return -1;
 	return check_systemd_limits(pamh, plan, apply, err);
 }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "plan_print.h"
+#include "plan_check.h"
 #include "policy.h"
 #include "resolve.h"
 #include "sandbox.h"
@@ -544,7 +545,7 @@ static void test_code_paths(void)
 		struct plan plan;
 		struct cc_error err = { "" };
 		bool planned = resolve_as(text, &who, "login", &plan, &err) == RESOLVE_PLAN;
-		int rc = planned ? sandbox_check_code_paths(&plan, "--root", &err) : -1;
+		int rc = planned ? plan_check_code_paths(&plan, "--root", &err) : -1;
 		if (cases[i].refused)
 			tap_ok(planned && rc < 0 && strstr(err.msg, cases[i].refused) &&
 			       strstr(err.msg, "--root would read"), "%s: refused (%s)",
@@ -563,7 +564,7 @@ static void test_code_paths(void)
 	struct cc_error err = { "" };
 	bool planned = resolve_as("[default]\nprofile = p\n[profile p]\nhome = tmpfs\n",
 				  &who, "login", &plan, &err) == RESOLVE_PLAN;
-	tap_ok(planned && sandbox_check_code_paths(&plan, "--root", &err) < 0 &&
+	tap_ok(planned && plan_check_code_paths(&plan, "--root", &err) < 0 &&
 	       strstr(err.msg, "home-tmpfs /usr/games: the home there"),
 	       "a tmpfs home at /usr/games is refused (%s)", err.msg);
 	if (planned)

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A policy held against this host, for `cocoonctl check` (host_checks.c). */
+#ifndef COCOON_HOST_CHECKS_H
+#define COCOON_HOST_CHECKS_H
+
+#include "error.h"
+#include "policy.h"
+
+/* Findings beyond policy_validate, each at file:line: rules naming users
+ * or groups NSS does not know or root, a [default] that leaves [group]
+ * rules' users unconfined when a name service is down, seccomp files that
+ * do not compile, cgroup limits this host cannot hold, rules pam_cocoon
+ * would refuse, settings that weaken the sandbox or do nothing. */
+void policy_check_host(const struct policy *policy, struct diag_list *diags);
+
+#endif
