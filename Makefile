@@ -105,8 +105,15 @@ $(LIB): $(COMMON_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILDDIR)/cocoonctl: ctl/cocoonctl.c $(LIB)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+# One file per subcommand (ctl/main.c dispatches). -MMD's lists are read
+# back so that a header of common/ recompiles what includes it.
+CTL_OBJ    := $(patsubst %.c,$(BUILDDIR)/%.o,$(sort $(wildcard ctl/*.c)))
+-include $(CTL_OBJ:.o=.d)
+$(BUILDDIR)/ctl/%.o: ctl/%.c $(wildcard ctl/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+$(BUILDDIR)/cocoonctl: $(CTL_OBJ) $(LIB)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CTL_OBJ) $(LIB) $(PKG_LIBS)
 
 $(BUILDDIR)/cocoon-shell: shell/cocoon-shell.c $(LIB)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIE $(LDFLAGS) -pie -o $@ $< $(LIB) $(PKG_LIBS)

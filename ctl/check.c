@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* cocoonctl check: the policy's errors and warnings; with --pam, the
+ * host's (or an image's) PAM stacks, login shells and jobs beside it. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "commands.h"
+#include "deployment.h"
+#include "options.h"
+#include "util.h"
+
+/* check --pam: the PAM stacks, login shells and what runs outside
+ * sessions, on this host or on the system image under ROOT. */
+static void check_deployment(const char *root, const struct policy *policy,
+			     struct diag_list *diags)
+{
+	struct deployment_paths paths;
+	deployment_paths_default(&paths);
+	/* shell_path stays as /etc/shells and passwd spell it. */
+	/* sshd is this host's program, given the image's config. */
+	const char **fields[] = { &paths.pam_dir, &paths.shells, &paths.crontabs,
+				  &paths.atjobs, &paths.linger, &paths.sshd_config,
+				  &paths.sshd_defaults };
+	enum { NFIELDS = sizeof(fields) / sizeof(fields[0]) };
+	char *owned[NFIELDS] = { 0 };
+	for (size_t i = 0; root && i < NFIELDS; i++)
+		*fields[i] = owned[i] = xasprintf("%s%s", root, *fields[i]);
+	paths.root = root;
+	deployment_check(&paths, policy, diags);
+	for (size_t i = 0; i < NFIELDS; i++)
+		free(owned[i]);
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct options o = { 0 };
+	int first = parse_options(argc, argv, &o, "cpr");
+	if (first < 0)
+		return 2;
+	if (first != argc || (o.root && !o.pam)) {
+		usage(stderr);
+		return 2;
+	}
+	struct policy policy = { 0 };
+	struct diag_list diags = { 0 };
+	if (load_checked(o.config, true, &policy, &diags) < 0)
+		return 1;
+	if (o.pam)
+		check_deployment(o.root, diag_count(&diags, DIAG_ERROR) ? NULL : &policy,
+				 &diags);
+	print_diags(&diags);
+	size_t errors = diag_count(&diags, DIAG_ERROR);
+	size_t warnings = diag_count(&diags, DIAG_WARNING);
+	if (policy.embedded_only)
+		printf("no policy file: the embedded default applies\n");
+	size_t sections = 0;
+	for (size_t i = 0; i < policy.nsections; i++)
+		sections += !policy.sections[i].embedded;
+	if (!errors)
+		printf("policy OK (%zu file%s, %zu section%s, %zu warning%s)\n",
+		       policy.nfiles, policy.nfiles == 1 ? "" : "s",
+		       sections, sections == 1 ? "" : "s",
+		       warnings, warnings == 1 ? "" : "s");
+	diag_free(&diags);
+	policy_free(&policy);
+	return errors ? 1 : 0;
+}

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The helpers more than one cocoonctl subcommand uses (options.h). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "host_checks.h"
+#include "options.h"
+#include "resolve.h"
+
+int parse_options(int argc, char **argv, struct options *o, const char *allowed)
+{
+	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "service", required_argument, NULL, 's' },
+		{ "user", required_argument, NULL, 'u' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "bwrap", no_argument, NULL, 'b' },
+		{ "pam", no_argument, NULL, 'p' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			exit(0);
+		}
+		if (c == '?' || !strchr(allowed, c)) {
+			if (c != '?')
+				fprintf(stderr, "cocoonctl %s: option %s does not apply\n",
+					argv[0], argv[optind - 1]);
+			usage(stderr);
+			return -1;
+		}
+		switch (c) {
+		case 'c': o->config = optarg; break;
+		case 's': o->service = optarg; break;
+		case 'u': o->user = optarg; break;
+		case 'j': o->json = true; break;
+		case 'b': o->bwrap = true; break;
+		case 'p': o->pam = true; break;
+		case 'r': o->root = optarg; break;
+		case 'a': o->all = true; break;
+		}
+	}
+	if (o->json && o->bwrap) {
+		fprintf(stderr, "cocoonctl: --json and --bwrap exclude each other\n");
+		return -1;
+	}
+	return optind;
+}
+
+void print_diags(const struct diag_list *diags)
+{
+	for (size_t i = 0; i < diags->count; i++) {
+		const struct diag *d = &diags->items[i];
+		const char *level = d->level == DIAG_ERROR ? "error" : "warning";
+		if (d->file && d->line > 0)
+			fprintf(stderr, "%s:%d: %s: %s\n", d->file, d->line, level, d->msg);
+		else if (d->file)
+			fprintf(stderr, "%s: %s: %s\n", d->file, level, d->msg);
+		else
+			fprintf(stderr, "%s: %s\n", level, d->msg);
+	}
+}
+
+int load_checked(const char *config, bool names, struct policy *policy,
+		 struct diag_list *diags)
+{
+	struct cc_error err;
+	if (policy_load(policy, config, &err) < 0) {
+		fprintf(stderr, "cocoonctl: %s\n", err.msg);
+		policy_free(policy);
+		return -1;
+	}
+	for (size_t i = 0; i < policy->diags.count; i++) {
+		const struct diag *d = &policy->diags.items[i];
+		diag_add(diags, d->level, d->file, d->line, "%s", d->msg);
+	}
+	policy_validate(policy, diags);
+	if (names)
+		policy_check_host(policy, diags);
+	return 0;
+}
+
+int plan_or_exit(const struct options *o, const char *user,
+		 enum identity_groups groups, struct plan *plan)
+{
+	struct identity who;
+	struct cc_error err;
+	if (identity_lookup_name_or_uid(user, groups, &who, &err) < 0) {
+		fprintf(stderr, "cocoonctl: %s\n", err.msg);
+		return 1;
+	}
+	if (who.uid == 0) {
+		fprintf(stderr, "cocoonctl: %s has uid 0: root is never sandboxed\n", user);
+		identity_free(&who);
+		return 1;
+	}
+	enum resolve_result rc = plan_for_session(o->config, &who,
+						  o->service ? o->service : DEFAULT_SERVICE,
+						  plan, &err);
+	identity_free(&who);
+	if (rc == RESOLVE_ERROR) {
+		fprintf(stderr, "cocoonctl: %s\n", err.msg);
+		plan_free(plan);
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* What more than one of cocoonctl's subcommands needs: the shared
+ * options, printing findings, loading the policy, a user's plan. */
+#ifndef COCOON_CTL_OPTIONS_H
+#define COCOON_CTL_OPTIONS_H
+
+#include <stdbool.h>
+
+#include "error.h"
+#include "identity.h"
+#include "plan.h"
+#include "policy.h"
+
+#define DEFAULT_SERVICE "shell"
+
+struct options {
+	const char *config;
+	const char *service;
+	const char *user;
+	const char *root;
+	bool json, bwrap, pam, all;
+};
+
+/* ALLOWED: the short codes of the options the command takes ("c" for
+ * --config...). Returns the index of the first operand or -1 after
+ * printing why. */
+int parse_options(int argc, char **argv, struct options *o, const char *allowed);
+
+/* To stderr, as file:line: level: message. */
+void print_diags(const struct diag_list *diags);
+
+/* Load the policy (config NULL: the system's) and collect its syntax
+ * errors, validation findings and, with NAMES, the NSS name checks.
+ * Returns -1 after printing why when it cannot be read at all. */
+int load_checked(const char *config, bool names, struct policy *policy,
+		 struct diag_list *diags);
+
+/* The plan for USER, or an exit status after printing why. GROUPS:
+ * explain shows them; run leaves them to the session process. */
+int plan_or_exit(const struct options *o, const char *user,
+		 enum identity_groups groups, struct plan *plan);
+
+#endif

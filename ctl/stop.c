@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* cocoonctl stop: end a live session, every process of it, and log the
+ * end as pam_cocoon would. */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "audit.h"
+#include "commands.h"
+#include "sessions.h"
+#include "syscalls.h"
+
+/* The audit line of a stopped session (cocoon.conf(5), AUDIT RECORDS). */
+static void audit_stopped(const struct live_record *r)
+{
+	struct plan plan;
+	plan_init(&plan);
+	plan.rule = r->rule;
+	plan.profile = r->profile;
+	plan.namespaces = r->namespaces;
+	memcpy(plan.hash, r->hash, sizeof(plan.hash));
+	struct audit_record ar;
+	audit_init(&ar, "end");
+	ar.user = r->user;
+	ar.uid = r->uid;
+	ar.service = r->service;
+	ar.plan = &plan;
+	ar.session = r->id;
+	ar.result = "stopped";
+	ar.reason = "cocoonctl stop";
+	struct timespec now;
+	clock_gettime(CLOCK_BOOTTIME, &now);
+	ar.duration = (long long)now.tv_sec - r->boottime;
+	struct strbuf line = { 0 };
+	audit_format(&ar, &line);
+	openlog("cocoonctl", LOG_PID, LOG_AUTHPRIV);
+	syslog(LOG_NOTICE, "%s", line.data);
+	closelog();
+	sb_free(&line);
+}
+
+static int stop_session(const struct session_ctx *s)
+{
+	const struct live_record *r = s->record;
+	int pidfd = s->pidfd;
+	/* SIGKILL to pid 1 ends its whole pid namespace. */
+	if (sys_pidfd_send_signal(pidfd, SIGKILL) < 0) {
+		fprintf(stderr, "cocoonctl stop: %s: %s\n", r->id, strerror(errno));
+		return 1;
+	}
+	struct pollfd pfd = { pidfd, POLLIN, 0 };
+	int n;
+	while ((n = poll(&pfd, 1, 10000)) < 0 && errno == EINTR)
+		;
+	if (n <= 0) {
+		/* The record stays: the session may still run. */
+		fprintf(stderr, "cocoonctl stop: pid %d had not ended after 10 s\n",
+			(int)r->pid);
+		return 1;
+	}
+	unlinkat(s->dir, r->id, 0);
+	audit_stopped(r);
+	printf("stopped session %s (user %s, service %s, pid %d)\n", r->id, r->user,
+	       r->service, (int)r->pid);
+	return 0;
+}
+
+int cmd_stop(int argc, char **argv)
+{
+	return run_session_command(argc, argv, stop_session);
+}
