@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The parsed policy: sections of directives, each remembering its
  * file:line. Parsing only checks syntax and the shape of each directive;
- * resolve.c turns a rule into a plan. */
+ * rule_match.c and rule_merge.c turn a rule into a plan. */
 #ifndef COCOON_POLICY_H
 #define COCOON_POLICY_H
 
