@@ -158,6 +158,8 @@ void plan_free(struct plan *plan);
 /* A plan-owned copy of a policy file name, so the plan outlives the
  * policy it came from. */
 const char *plan_intern_file(struct plan *plan, const char *file);
+/* Expand %u %U %g %G %h %% in every field and normalise the paths. */
+int plan_expand(struct plan *plan, const struct identity *who, struct cc_error *err);
 /* Compute plan->hash from the content (ops and process settings). */
 void plan_hash(struct plan *plan);
 /* Replace the forced command with a copy of WORDS (count 0: none). */

@@ -424,3 +424,19 @@ int plan_check_service(const struct plan *plan, struct cc_error *err)
 	return plan_check_code_paths(plan, "root (the service, its PAM modules, "
 				     "cocoonctl enter --root)", err);
 }
+
+int plan_check_expanded(struct plan *plan, struct cc_error *err)
+{
+	for (size_t i = 0; i < plan->nops; i++) {
+		struct fs_op *op = &plan->ops[i];
+		if (op_is_bind(op->type))
+			op->source_user_writable = path_user_writable(op->source);
+	}
+	const struct fs_op *bind, *later = plan_find_unsafe_creation(plan, false, &bind);
+	if (later) {
+		char msg[1024];
+		describe_unsafe_creation(later, bind, msg, sizeof(msg));
+		return cc_fail(err, "%s:%d: %s", later->file, later->line, msg);
+	}
+	return 0;
+}

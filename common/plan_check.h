@@ -15,6 +15,10 @@
  * are not absolute, operations that need a namespace the plan lacks. */
 int plan_check_shape(const struct plan *plan, struct cc_error *err);
 
+/* After plan_expand: mark each bind whose source a non-root uid can
+ * write, and refuse a plan where root would create inside one. */
+int plan_check_expanded(struct plan *plan, struct cc_error *err);
+
 /* The first op that root would create inside a bind whose source a
  * non-root uid can write (symbolic: judge sources as written, with
  * tokens; else use op->source_user_writable), and that bind. */

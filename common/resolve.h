@@ -32,9 +32,6 @@ enum resolve_result policy_resolve(const struct policy *policy,
 				   const char *service, uid_t uid_min,
 				   struct plan *plan, struct cc_error *err);
 
-/* Expand %u %U %g %G %h %% in every field and normalise the paths. */
-int plan_expand(struct plan *plan, const struct identity *who,
-		struct cc_error *err);
 
 
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan_check.h"
 #include "util.h"
 
 static void record_lost(struct plan *plan, const struct section *s, const char *why)
@@ -129,7 +130,8 @@ enum resolve_result policy_resolve(const struct policy *policy,
 	diag_free(&merge_diags);
 	if (failed < 0)
 		return RESOLVE_ERROR;
-	if (plan->sandboxed && plan_expand(plan, who, err) < 0)
+	if (plan->sandboxed &&
+	    (plan_expand(plan, who, err) < 0 || plan_check_expanded(plan, err) < 0))
 		return RESOLVE_ERROR;
 	plan_hash(plan);
 	return RESOLVE_PLAN;
