@@ -165,7 +165,7 @@ $(MUSL_INC)/.made: $(INIT_CC_STAMP)
 	@mkdir -p $(dir $@) && touch $@
 INIT_SRC   := init/cocoon-init.c common/session_init.c
 LAUNCH_SRC := pam/cocoon-launch.c common/landlock.c common/forced_command.c
-$(BUILDDIR)/cocoon-init: $(INIT_SRC) common/session_init.h VERSION $(BUILDDIR)/common/session_init.o \
+$(BUILDDIR)/cocoon-init: $(INIT_SRC) common/session_init.h common/report.h VERSION $(BUILDDIR)/common/session_init.o \
 		$(INIT_CC_STAMP) | $(MUSL_INC)/.made
 	@mkdir -p $(dir $@)
 	@if [ -n "$(MUSL_CC)" ]; then \
