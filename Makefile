@@ -181,7 +181,7 @@ $(BUILDDIR)/cocoon-init: $(INIT_SRC) common/session_init.h common/report.h VERSI
 # and no LD_PRELOAD from the session's environment running before the
 # filter. It execs the real shell at once, so its size costs nothing
 # while the session runs.
-$(BUILDDIR)/cocoon-launch: $(LAUNCH_SRC) common/landlock.h common/forced_command.h \
+$(BUILDDIR)/cocoon-launch: $(LAUNCH_SRC) common/landlock.h common/forced_command.h common/launch_settings.h \
 		common/syscalls.h VERSION $(BUILDDIR)/common/landlock.o \
 		$(BUILDDIR)/common/forced_command.o $(INIT_CC_STAMP) | $(MUSL_INC)/.made
 	@mkdir -p $(dir $@)

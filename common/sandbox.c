@@ -100,6 +100,7 @@
 #include "fault.h"
 #include "forced_command.h"
 #include "landlock.h"
+#include "launch_settings.h"
 #include "mounts.h"
 #include "records.h"
 #include "report.h"
@@ -1414,22 +1415,34 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	}
 	const char *home = plan->who.home && plan->who.home[0] == '/' &&
 			   !strchr(plan->who.home, '\n') ? plan->who.home : NULL;
-	char launch[128 + 2 * PATH_MAX + FORCED_COMMAND_MAX];
-	int len = snprintf(launch, sizeof(launch), "no-new-privs=%s\nseccomp=%s\n"
-			   "seccomp-log=%s\nlandlock=%s\nlandlock-scope=%u\n%s%s%s%s%s%s",
-			   plan->no_new_privs ? "yes" : "no", setup.bpf ? "yes" : "no",
-			   plan->seccomp_log ? "yes" : "no",
-			   plan->landlock_required ? "required" : "best-effort",
-			   plan->landlock_scope & LL_SCOPE_ALL,
-			   plan->chdir ? "chdir=" : "", plan->chdir ? plan->chdir : "",
-			   plan->chdir ? "\n" : "", home ? "home=" : "",
-			   home ? home : "", home ? "\n" : "");
+	char launch[LAUNCH_SETTINGS_SIZE];
+	int len = snprintf(launch, sizeof(launch),
+			   LAUNCH_LINE(LAUNCH_KEY_NO_NEW_PRIVS, "%s")
+			   LAUNCH_LINE(LAUNCH_KEY_SECCOMP, "%s")
+			   LAUNCH_LINE(LAUNCH_KEY_SECCOMP_LOG, "%s")
+			   LAUNCH_LINE(LAUNCH_KEY_LANDLOCK, "%s")
+			   LAUNCH_LINE(LAUNCH_KEY_LANDLOCK_SCOPE, "%u"),
+			   plan->no_new_privs ? LAUNCH_YES : LAUNCH_NO,
+			   setup.bpf ? LAUNCH_YES : LAUNCH_NO,
+			   plan->seccomp_log ? LAUNCH_YES : LAUNCH_NO,
+			   plan->landlock_required ? LAUNCH_LANDLOCK_REQUIRED
+						   : LAUNCH_LANDLOCK_BEST_EFFORT,
+			   plan->landlock_scope & LL_SCOPE_ALL);
+	const struct { const char *key, *value; } optional[] = {
+		{ LAUNCH_KEY_CHDIR, plan->chdir }, { LAUNCH_KEY_HOME, home },
+	};
+	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]) && len >= 0 &&
+	     (size_t)len < sizeof(launch); i++)
+		if (optional[i].value)
+			len += snprintf(launch + len, sizeof(launch) - (size_t)len,
+					LAUNCH_LINE("%s", "%s"), optional[i].key,
+					optional[i].value);
 	/* The forced command, a line per word (plan_expand bounded them and
 	 * kept newlines out). */
 	for (char **w = plan->command; w && *w && len >= 0 &&
 	     (size_t)len < sizeof(launch); w++)
 		len += snprintf(launch + len, sizeof(launch) - (size_t)len,
-				FORCED_COMMAND_KEY "%s\n", *w);
+				LAUNCH_LINE(LAUNCH_KEY_COMMAND, "%s"), *w);
 	if (len < 0 || (size_t)len >= sizeof(launch)) {
 		seccomp_filter_free(run.filter);
 		return cc_fail(err, "chdir, home or command: too long");
