@@ -172,7 +172,7 @@ $(MUSL_INC)/.made: $(INIT_CC_STAMP)
 	@mkdir -p $(dir $@) && touch $@
 INIT_SRC   := init/cocoon-init.c common/session_init.c
 LAUNCH_SRC := pam/cocoon-launch.c common/landlock.c common/forced_command.c
-$(BUILDDIR)/cocoon-init: $(INIT_SRC) common/session_init.h VERSION $(BUILDDIR)/common/session_init.o \
+$(BUILDDIR)/cocoon-init: $(INIT_SRC) common/session_init.h common/report.h VERSION $(BUILDDIR)/common/session_init.o \
 		$(INIT_CC_STAMP) | $(MUSL_INC)/.made
 	@mkdir -p $(dir $@)
 	@if [ -n "$(MUSL_CC)" ]; then \
@@ -188,7 +188,7 @@ $(BUILDDIR)/cocoon-init: $(INIT_SRC) common/session_init.h VERSION $(BUILDDIR)/c
 # and no LD_PRELOAD from the session's environment running before the
 # filter. It execs the real shell at once, so its size costs nothing
 # while the session runs.
-$(BUILDDIR)/cocoon-launch: $(LAUNCH_SRC) common/landlock.h common/forced_command.h \
+$(BUILDDIR)/cocoon-launch: $(LAUNCH_SRC) common/landlock.h common/forced_command.h common/launch_settings.h \
 		common/syscalls.h VERSION $(BUILDDIR)/common/landlock.o \
 		$(BUILDDIR)/common/forced_command.o $(INIT_CC_STAMP) | $(MUSL_INC)/.made
 	@mkdir -p $(dir $@)

@@ -6,11 +6,9 @@
 #ifndef COCOON_FORCED_COMMAND_H
 #define COCOON_FORCED_COMMAND_H
 
-/* The words travel to cocoon-launch as lines of its small settings
- * file, "command=WORD\n" each: at most this many bytes in all. */
-#define FORCED_COMMAND_KEY "command="
-#define FORCED_COMMAND_LINE (sizeof(FORCED_COMMAND_KEY))
-#define FORCED_COMMAND_MAX 4096
+/* The words travel to cocoon-launch as lines of its settings, which
+ * bound them (FORCED_COMMAND_MAX). */
+#include "launch_settings.h"
 
 /* The command text a shell was asked to run: the word after -c, or after
  * an option cluster holding c (-lc); NULL for an interactive shell. */

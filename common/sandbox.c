@@ -59,9 +59,9 @@
  * creating below a bind the user can write.
  *
  * Reports travel on a SOCK_SEQPACKET pair, close-on-exec in the children:
- * 'E' + text is an error (the first one wins), 'U' + a pidfd asks the
- * caller to write the user namespace's maps (answer 'K' or 'X'), and the
- * end of file, once both children have exec'd, means the command runs.
+ * an error (the first one wins), a request for the user namespace's maps,
+ * and the end of file, once both children have exec'd, which means the
+ * command runs; report.h has every message.
  *
  * The caller must be single-threaded (checked): in run mode the first
  * child is made with a raw clone3, which copies the caller as it is,
@@ -91,7 +91,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -101,9 +100,11 @@
 #include "fault.h"
 #include "forced_command.h"
 #include "landlock.h"
+#include "launch_settings.h"
 #include "mounts.h"
 #include "plan_check.h"
 #include "records.h"
+#include "report.h"
 #include "rlimits.h"
 #include "seccomp_filter.h"
 #include "session_init.h"
@@ -205,14 +206,14 @@ struct run {
 	 * CLONE_NEW* flags) after forking the session process, which joins
 	 * them once it needs them. */
 	unsigned long late_ns;
-	/* Session process: pid 1 writes 'n' once late_ns exist ('e' and an
-	 * error number if it could not make them), then the end of file
+	/* Session process: pid 1 writes REPORT_NAMESPACES_MADE once late_ns
+	 * exist (REPORT_NAMESPACES_FAILED if it could not), then the end of file
 	 * comes once pid 1 reads no more host files (run mode: at once;
 	 * service mode: once cocoon-init runs). -1 without a pid namespace. */
 	int ready;
 	bool joined;    /* session process: the byte was read */
-	/* Service mode: the session process builds, pivots, reports 'S'
-	 * and exits; cocoon-init holds the namespaces. */
+	/* Service mode: the session process builds, pivots, reports
+	 * REPORT_BUILT and exits; cocoon-init holds the namespaces. */
 	const struct service_setup *service;
 	/* Service mode: a pidfd of the service process, handed to
 	 * cocoon-init, which ends the session when the service dies
@@ -247,20 +248,9 @@ static int limits_prepare(struct run *run, bool make_cgroup, struct cc_error *er
 	return make_cgroup ? cgroup_create(l, run->req->session_id, &run->cgroup, err) : 0;
 }
 
-static void report(int sock, const struct cc_error *err)
-{
-	char buf[1 + sizeof(err->msg)];
-	size_t n = strnlen(err->msg, sizeof(err->msg) - 1);
-	buf[0] = 'E';
-	memcpy(buf + 1, err->msg, n);
-	if (send(sock, buf, n + 1, MSG_NOSIGNAL) < 0) {
-		/* Nobody is listening any more: nothing to tell. */
-	}
-}
-
 static _Noreturn void child_fail(const struct run *run, const struct cc_error *err)
 {
-	report(run->sock, err);
+	report_error(run->sock, err);
 	_exit(127);
 }
 
@@ -298,15 +288,6 @@ static int loopback_up(struct cc_error *err)
 	return rc;
 }
 
-static ssize_t read_ready(int fd, char *c)
-{
-	ssize_t n;
-	do
-		n = read(fd, c, 1);
-	while (n < 0 && errno == EINTR);
-	return n;
-}
-
 /* Enter the namespaces pid 1 created (setns on a pidfd enters them all
  * at once). Creating a network namespace takes half a millisecond, which
  * pid 1 spends while this process builds the root. */
@@ -316,17 +297,17 @@ static int join_namespaces(struct run *run, struct cc_error *err)
 		return 0;
 	run->joined = true;
 	char c = 0;
-	if (read_ready(run->ready, &c) != 1)
+	if (report_read_byte(run->ready, &c) != 1)
 		return cc_fail(err, "pid 1 did not create the namespaces");
-	if (c == 'e') {
-		/* cocoon-init's failure: 'e' and the error number. */
+	if (c == REPORT_NAMESPACES_FAILED) {
+		/* cocoon-init's failure, and the error number. */
 		char number[16] = "";
 		ssize_t n = read(run->ready, number, sizeof(number) - 1);
 		int e = n > 0 ? atoi(number) : 0;
 		return cc_fail(err, "pid 1 could not create the namespaces: %s",
 			       e > 0 ? strerror(e) : "no reason given");
 	}
-	if (c != 'n')
+	if (c != REPORT_NAMESPACES_MADE)
 		return cc_fail(err, "pid 1 did not create the namespaces");
 	if (!run->late_ns)
 		return 0;
@@ -349,7 +330,7 @@ static int wait_for_init(struct run *run, struct cc_error *err)
 	if (run->ready < 0)
 		return 0;
 	char c;
-	ssize_t n = read_ready(run->ready, &c);
+	ssize_t n = report_read_byte(run->ready, &c);
 	close(run->ready);
 	run->ready = -1;
 	if (n != 0)
@@ -374,25 +355,6 @@ static int apply_rlimits(const struct rlimit *lim, struct cc_error *err)
 	return 0;
 }
 
-/* One report byte TAG with descriptor FD attached (SCM_RIGHTS). */
-static int send_fd(int sock, char tag, int fd)
-{
-	struct iovec iov = { &tag, 1 };
-	union {
-		struct cmsghdr align;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} ctl;
-	memset(&ctl, 0, sizeof(ctl));
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
-			     .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf) };
-	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	return sendmsg(sock, &mh, MSG_NOSIGNAL) == 1 ? 0 : -1;
-}
-
 /* The user namespace comes last, after the switch to the user: it maps
  * only the user's uid and gid, is owned by the user, and owns none of the
  * sandbox's other namespaces, so the capabilities it grants reach
@@ -407,18 +369,15 @@ static int user_namespace(const struct run *run, struct cc_error *err)
 	int pidfd = sys_pidfd_open(getpid(), 0);
 	if (pidfd < 0)
 		return cc_fail_errno(err, "pidfd_open");
-	int sent = send_fd(run->sock, 'U', pidfd);
+	int sent = report_send_fd(run->sock, REPORT_USERNS_MAPS, pidfd);
 	close(pidfd);
 	if (sent < 0)
 		return cc_fail_errno(err, "asking for the user namespace's maps");
 	char reply = 0;
-	ssize_t n;
-	do
-		n = recv(run->sock, &reply, 1, 0);
-	while (n < 0 && errno == EINTR);
-	if (n == 1 && reply == 'X')
+	ssize_t n = report_read_byte(run->sock, &reply);
+	if (n == 1 && reply == REPORT_MAPS_FAILED)
 		_exit(127); /* the caller holds the reason */
-	if (n != 1 || reply != 'K')
+	if (n != 1 || reply != REPORT_MAPS_WRITTEN)
 		return cc_fail(err, "the user namespace's maps were not written");
 	return 0;
 }
@@ -566,7 +525,7 @@ static _Noreturn void session(struct run *run)
 	close(rootfd);
 	if (run->service) {
 		/* Built: the service joins through pid 1, which holds it all. */
-		if (send(run->sock, "S", 1, MSG_NOSIGNAL) != 1)
+		if (report_send(run->sock, REPORT_BUILT) < 0)
 			_exit(127);
 		_exit(0);
 	}
@@ -678,7 +637,8 @@ static _Noreturn void pid1(struct run *run)
 		cc_fail_errno(&err, "creating the namespaces");
 		child_fail(run, &err);
 	}
-	if (write(ready[1], "n", 1) != 1) {
+	char made = REPORT_NAMESPACES_MADE;
+	if (write(ready[1], &made, 1) != 1) {
 		cc_fail_errno(&err, "telling the session process");
 		child_fail(run, &err);
 	}
@@ -823,60 +783,24 @@ struct supervisor {
 	struct cc_error record_err;
 };
 
-/* One report from the children (a SOCK_SEQPACKET message): its text,
- * NUL-terminated, into BUF of SIZE bytes, and the one descriptor it may
- * carry into *FD (-1: none). Any other descriptor is closed (those that
- * did not fit, the kernel closed). recvmsg's result. */
-#define REPORT_FDS_MAX 4
-static ssize_t recv_report(int sock, int flags, char *buf, size_t size, int *fd)
-{
-	union {
-		struct cmsghdr align;
-		char buf[CMSG_SPACE(REPORT_FDS_MAX * sizeof(int))];
-	} ctl;
-	struct iovec iov = { buf, size - 1 };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
-			     .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf) };
-	*fd = -1;
-	ssize_t n = recvmsg(sock, &mh, flags | MSG_CMSG_CLOEXEC);
-	if (n < 0)
-		return n;
-	buf[n] = '\0';
-	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
-		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
-		    c->cmsg_len < CMSG_LEN(0))
-			continue;
-		size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-		for (size_t i = 0; i < count; i++) {
-			int got;
-			memcpy(&got, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
-			if (*fd < 0)
-				*fd = got;
-			else
-				close(got);
-		}
-	}
-	return n;
-}
-
 static enum msg_result read_message(struct supervisor *s)
 {
 	char buf[1 + sizeof(s->first.msg)];
 	int fd;
-	ssize_t n = recv_report(s->sock, MSG_DONTWAIT, buf, sizeof(buf), &fd);
+	ssize_t n = report_recv(s->sock, MSG_DONTWAIT, buf, sizeof(buf), &fd);
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR ? MSG_NONE : MSG_FAIL;
 	if (n == 0)
 		return MSG_EOF;
 
-	if (buf[0] == 'E' && !s->have_error) {
+	if (buf[0] == REPORT_ERROR && !s->have_error) {
 		snprintf(s->first.msg, sizeof(s->first.msg), "%s", buf + 1);
 		s->have_error = true;
-	} else if (buf[0] == 'U') {
+	} else if (buf[0] == REPORT_USERNS_MAPS) {
 		struct cc_error merr;
-		char reply = 'K';
+		enum report_msg reply = REPORT_MAPS_WRITTEN;
 		if (fd < 0 || write_maps(fd, s->who, &merr) < 0) {
-			reply = 'X';
+			reply = REPORT_MAPS_FAILED;
 			if (fd < 0)
 				cc_fail(&merr, "user namespace: no pidfd received");
 			if (!s->have_error) {
@@ -884,7 +808,7 @@ static enum msg_result read_message(struct supervisor *s)
 				s->have_error = true;
 			}
 		}
-		if (send(s->sock, &reply, 1, MSG_NOSIGNAL) < 0) {
+		if (report_send(s->sock, reply) < 0) {
 			/* The session process is gone; its end shows why. */
 		}
 	}
@@ -1173,7 +1097,7 @@ int sandbox_run(const struct sandbox_request *req, int *status,
  *               |     process: it reaps, and ends when killed or when the
  *               |     service, whose pidfd FD is, dies)
  *               +- pid 2  builds the root in service mode (root-owned,
- *                         mounts_service_setup), pivots, reports 'S',
+ *                         mounts_service_setup), pivots, reports it,
  *                         exits
  *
  * pid 1 is then nobody's child that the service could wait for (login
@@ -1259,10 +1183,9 @@ static int service_check(const struct sandbox_request *req, struct cc_error *err
 	return 0;
 }
 
-/* Read the children's reports until 'S' (built), an error, or the end. */
-/* Reads the reports until pid 1's pidfd ('P', from the helper) or the
- * end of the build ('S', from pid 2) comes, whichever is first; the
- * caller calls again for the other. */
+/* Reads the reports until pid 1's pidfd (REPORT_PID1, from the helper)
+ * or the end of the build (REPORT_BUILT, from pid 2) comes, whichever is
+ * first; the caller calls again for the other. An error ends it. */
 static int service_wait(int sock, int *pidfd, bool *built, struct cc_error *err)
 {
 	for (;;) {
@@ -1275,30 +1198,25 @@ static int service_wait(int sock, int *pidfd, bool *built, struct cc_error *err)
 				       n == 0 ? "timed out" : strerror(errno));
 		char buf[1 + sizeof(err->msg)];
 		int fd;
-		ssize_t got = recv_report(sock, 0, buf, sizeof(buf), &fd);
+		ssize_t got = report_recv(sock, 0, buf, sizeof(buf), &fd);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0)
 			return cc_fail(err, "building the sandbox: it ended without "
 				       "a report");
-		if (fd >= 0 && buf[0] == 'P' && *pidfd < 0)
+		if (fd >= 0 && buf[0] == REPORT_PID1 && *pidfd < 0)
 			*pidfd = fd;
 		else if (fd >= 0)
 			close(fd);
-		if (buf[0] == 'E')
+		if (buf[0] == REPORT_ERROR)
 			return cc_fail(err, "%s", buf + 1);
-		if (buf[0] == 'S') {
+		if (buf[0] == REPORT_BUILT) {
 			*built = true;
 			return 0;
 		}
-		if (buf[0] == 'P' && *pidfd >= 0)
+		if (buf[0] == REPORT_PID1 && *pidfd >= 0)
 			return 0;
 	}
-}
-
-static int send_pidfd(int sock, int pidfd)
-{
-	return send_fd(sock, 'P', pidfd);
 }
 
 /* The pidfd the helper sent, from what is left in the socket (none:
@@ -1307,8 +1225,8 @@ static void take_pidfd(int sock, int *pidfd)
 {
 	char buf[64];
 	int fd;
-	while (recv_report(sock, MSG_DONTWAIT, buf, sizeof(buf), &fd) > 0) {
-		if (buf[0] == 'P' && fd >= 0 && *pidfd < 0)
+	while (report_recv(sock, MSG_DONTWAIT, buf, sizeof(buf), &fd) > 0) {
+		if (buf[0] == REPORT_PID1 && fd >= 0 && *pidfd < 0)
 			*pidfd = fd;
 		else if (fd >= 0)
 			close(fd);
@@ -1464,7 +1382,7 @@ static pid_t start_helper(struct run *run, int caller_sock)
 		cc_fail(&err, "pid 1 did not execute cocoon-init within %d s", EXEC_WAIT_S);
 		child_fail(run, &err);
 	}
-	_exit(send_pidfd(run->sock, pidfd) < 0 ? 127 : 0);
+	_exit(report_send_fd(run->sock, REPORT_PID1, pidfd) < 0 ? 127 : 0);
 }
 
 int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out,
@@ -1498,22 +1416,34 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	}
 	const char *home = plan->who.home && plan->who.home[0] == '/' &&
 			   !strchr(plan->who.home, '\n') ? plan->who.home : NULL;
-	char launch[128 + 2 * PATH_MAX + FORCED_COMMAND_MAX];
-	int len = snprintf(launch, sizeof(launch), "no-new-privs=%s\nseccomp=%s\n"
-			   "seccomp-log=%s\nlandlock=%s\nlandlock-scope=%u\n%s%s%s%s%s%s",
-			   plan->no_new_privs ? "yes" : "no", setup.bpf ? "yes" : "no",
-			   plan->seccomp_log ? "yes" : "no",
-			   plan->landlock_required ? "required" : "best-effort",
-			   plan->landlock_scope & LL_SCOPE_ALL,
-			   plan->chdir ? "chdir=" : "", plan->chdir ? plan->chdir : "",
-			   plan->chdir ? "\n" : "", home ? "home=" : "",
-			   home ? home : "", home ? "\n" : "");
+	char launch[LAUNCH_SETTINGS_SIZE];
+	int len = snprintf(launch, sizeof(launch),
+			   LAUNCH_LINE(LAUNCH_KEY_NO_NEW_PRIVS, "%s")
+			   LAUNCH_LINE(LAUNCH_KEY_SECCOMP, "%s")
+			   LAUNCH_LINE(LAUNCH_KEY_SECCOMP_LOG, "%s")
+			   LAUNCH_LINE(LAUNCH_KEY_LANDLOCK, "%s")
+			   LAUNCH_LINE(LAUNCH_KEY_LANDLOCK_SCOPE, "%u"),
+			   plan->no_new_privs ? LAUNCH_YES : LAUNCH_NO,
+			   setup.bpf ? LAUNCH_YES : LAUNCH_NO,
+			   plan->seccomp_log ? LAUNCH_YES : LAUNCH_NO,
+			   plan->landlock_required ? LAUNCH_LANDLOCK_REQUIRED
+						   : LAUNCH_LANDLOCK_BEST_EFFORT,
+			   plan->landlock_scope & LL_SCOPE_ALL);
+	const struct { const char *key, *value; } optional[] = {
+		{ LAUNCH_KEY_CHDIR, plan->chdir }, { LAUNCH_KEY_HOME, home },
+	};
+	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]) && len >= 0 &&
+	     (size_t)len < sizeof(launch); i++)
+		if (optional[i].value)
+			len += snprintf(launch + len, sizeof(launch) - (size_t)len,
+					LAUNCH_LINE("%s", "%s"), optional[i].key,
+					optional[i].value);
 	/* The forced command, a line per word (plan_expand bounded them and
 	 * kept newlines out). */
 	for (char **w = plan->command; w && *w && len >= 0 &&
 	     (size_t)len < sizeof(launch); w++)
 		len += snprintf(launch + len, sizeof(launch) - (size_t)len,
-				FORCED_COMMAND_KEY "%s\n", *w);
+				LAUNCH_LINE(LAUNCH_KEY_COMMAND, "%s"), *w);
 	if (len < 0 || (size_t)len >= sizeof(launch)) {
 		seccomp_filter_free(run.filter);
 		return cc_fail(err, "chdir, home or command: too long");
@@ -1582,8 +1512,9 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	close(run.service_pidfd);
 	run.service_pidfd = -1;
 	int rc = helper < 0 ? cc_fail_errno(err, "fork") : 0;
-	/* pid 2's 'S' and the helper's 'P' race: both must come. The record
-	 * is written while pid 2 builds, and published once it is done. */
+	/* pid 2's REPORT_BUILT and the helper's REPORT_PID1 race: both must
+	 * come. The record is written while pid 2 builds, and published once
+	 * it is done. */
 	bool built = false;
 	struct record_pending record = { .dir = -1 };
 	while (rc == 0 && !(built && h->pidfd >= 0)) {

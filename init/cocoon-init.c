@@ -15,9 +15,11 @@
  *
  * NAMESPACES: the CLONE_NEW* flags of the namespaces to create first
  * (net, ipc, uts, cgroup), while the session process, pid 2, builds the
- * root; then 'n' is written to the descriptor READY, which pid 2 reads
- * before it joins them. READY is closed with the others: its end of
- * file tells pid 2 that pid 1 reads no more files, and it may pivot.
+ * root; then REPORT_NAMESPACES_MADE (or REPORT_NAMESPACES_FAILED and the
+ * error number; common/report.h) is written to the descriptor READY,
+ * which pid 2 reads before it joins them. READY is closed with the
+ * others: its end of file tells pid 2 that pid 1 reads no more files,
+ * and it may pivot.
  *
  * "hold": there is no main process; it reaps whatever is reparented to
  * it and lives until killed (SIGKILL from the host ends the whole
@@ -46,6 +48,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "report.h"
 #include "session_init.h"
 
 /* A decimal number from 0 to MAX, or -1. */
@@ -89,9 +92,9 @@ int main(int argc, char **argv)
 	}
 	/* On failure pid 2 reports the reason and the service ends the
 	 * session (killing this process). */
-	char said[16] = "n";
+	char said[16] = { REPORT_NAMESPACES_MADE };
 	if (namespaces && unshare((int)namespaces) < 0)
-		snprintf(said, sizeof(said), "e%d", errno);
+		snprintf(said, sizeof(said), "%c%d", REPORT_NAMESPACES_FAILED, errno);
 	if (write((int)ready, said, strlen(said)) != (ssize_t)strlen(said))
 		return 127;
 	session_init_close_all_but((int)service);

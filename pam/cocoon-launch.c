@@ -29,8 +29,8 @@
 
 #include "forced_command.h"
 #include "landlock.h"
+#include "launch_settings.h"
 
-#define SETTINGS "/run/cocoon/launch"
 #define FILTER "/run/cocoon/seccomp.bpf"
 #define REAL_SHELL "/run/cocoon/shell"
 #define REAL_SH "/run/cocoon/sh"
@@ -85,7 +85,7 @@ static size_t read_root_file(const char *path, char *buf, size_t size)
 	return got;
 }
 
-/* The value of KEY in the settings, a "key=value" line each; NULL when
+/* The value of KEY in the settings (launch_settings.h); NULL when
  * absent. Cuts SETTINGS into lines on the first call. */
 static const char *setting(char *settings, size_t len, const char *key)
 {
@@ -153,7 +153,7 @@ static const char *real_program(void)
 
 static int is_yes(const char *value)
 {
-	return value && strcmp(value, "yes") == 0;
+	return value && strcmp(value, LAUNCH_YES) == 0;
 }
 
 int main(int argc, char **argv)
@@ -183,20 +183,21 @@ int main(int argc, char **argv)
 		execv(real, argv);
 		die(real);
 	}
-	static char settings[2 * PATH_MAX + 256 + FORCED_COMMAND_MAX];
-	size_t n = read_root_file(SETTINGS, settings, sizeof(settings) - 1);
+	/* 128 bytes to spare beyond the writer's largest text. */
+	static char settings[LAUNCH_SETTINGS_SIZE + 128];
+	size_t n = read_root_file(LAUNCH_SETTINGS_PATH, settings, sizeof(settings) - 1);
 	settings[n] = '\0';
-	int nnp = is_yes(setting(settings, n, "no-new-privs"));
-	int filter = is_yes(setting(settings, n, "seccomp"));
-	int log = is_yes(setting(settings, n, "seccomp-log"));
-	const char *landlock = setting(settings, n, "landlock");
-	int landlock_required = landlock && strcmp(landlock, "required") == 0;
+	int nnp = is_yes(setting(settings, n, LAUNCH_KEY_NO_NEW_PRIVS));
+	int filter = is_yes(setting(settings, n, LAUNCH_KEY_SECCOMP));
+	int log = is_yes(setting(settings, n, LAUNCH_KEY_SECCOMP_LOG));
+	const char *landlock = setting(settings, n, LAUNCH_KEY_LANDLOCK);
+	int landlock_required = landlock && strcmp(landlock, LAUNCH_LANDLOCK_REQUIRED) == 0;
 	/* LL_SCOPE_* bits; an older module that wrote none gets them all. */
-	const char *scope_text = setting(settings, n, "landlock-scope");
+	const char *scope_text = setting(settings, n, LAUNCH_KEY_LANDLOCK_SCOPE);
 	unsigned scope = scope_text ? (unsigned)strtoul(scope_text, NULL, 10) & LL_SCOPE_ALL
 				    : LL_SCOPE_ALL;
-	const char *dir = setting(settings, n, "chdir");
-	const char *home = setting(settings, n, "home");
+	const char *dir = setting(settings, n, LAUNCH_KEY_CHDIR);
+	const char *home = setting(settings, n, LAUNCH_KEY_HOME);
 	static char *command[FORCED_COMMAND_MAX / FORCED_COMMAND_LINE + 1];
 	size_t command_words = forced_command(settings, n, command,
 					      sizeof(command) / sizeof(command[0]));
