@@ -38,7 +38,12 @@ endif
 WARN       := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla -Wno-missing-field-initializers \
 	      $(if $(findstring clang,$(CC)),,-Wno-format-truncation)
 CFLAGS     ?= -O2 -g
-CPPFLAGS   += -MMD -MP -D_GNU_SOURCE -Icommon -I$(BUILDDIR)/gen \
+# common/ in layers, each using only those below it: util, plan, policy,
+# engine, session (CONTRIBUTING.md). Headers are included by bare name.
+COMMON_DIRS := util plan policy engine session
+COMMON_INC  := $(COMMON_DIRS:%=-Icommon/%)
+COMMON_HDR  := $(wildcard $(COMMON_DIRS:%=common/%/*.h))
+CPPFLAGS   += -MMD -MP -D_GNU_SOURCE $(COMMON_INC) -I$(BUILDDIR)/gen \
 	      -DCOCOON_VERSION='"$(VERSION)"' \
 	      -DCOCOON_SYSCONFDIR='"$(SYSCONFDIR)"' \
 	      -DCOCOON_STATEDIR='"$(STATEDIR)"' \
@@ -48,7 +53,7 @@ CPPFLAGS   += -MMD -MP -D_GNU_SOURCE -Icommon -I$(BUILDDIR)/gen \
 ALL_CFLAGS  = $(WARN) -fPIC -fstack-protector-strong -fstack-clash-protection -D_FORTIFY_SOURCE=2 $(CFLAGS) $(PKG_CFLAGS)
 LDFLAGS    += -Wl,-z,relro,-z,now
 
-COMMON_SRC := $(sort $(wildcard common/*.c))
+COMMON_SRC := $(sort $(wildcard $(COMMON_DIRS:%=common/%/*.c)))
 COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILDDIR)/%.o) $(BUILDDIR)/gen/default_profile.o
 LIB        := $(BUILDDIR)/libcocoon.a
 
@@ -70,7 +75,7 @@ DEB_PACKAGES := build-essential pkg-config libinih-dev libpam0g-dev libcap-dev \
 
 all: $(PROGRAMS)
 
-$(BUILDDIR)/common/%.o: common/%.c $(wildcard common/*.h) $(BUILDDIR)/gen/default_profile.h
+$(BUILDDIR)/common/%.o: common/%.c $(COMMON_HDR) $(BUILDDIR)/gen/default_profile.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -87,19 +92,19 @@ $(BUILDDIR)/gen/default_profile.o: $(BUILDDIR)/gen/default_profile.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # The program of `seccomp = default` is the same for every session: it is
-# built once here, by common/seccomp_filter.c's own code (compiled without
+# built once here, by common/engine/seccomp_filter.c's own code (compiled without
 # the header it is about to write) through libseccomp, and embedded.
 GEN_SECCOMP := $(BUILDDIR)/gen/gen-seccomp
 GEN_SECCOMP_OBJ := $(BUILDDIR)/gen/seccomp_filter_gen.o \
-	$(filter-out $(BUILDDIR)/common/seccomp_filter.o $(BUILDDIR)/common/systemd_scope.o,$(COMMON_OBJ))
-$(BUILDDIR)/gen/seccomp_filter_gen.o: common/seccomp_filter.c $(wildcard common/*.h)
+	$(filter-out $(BUILDDIR)/common/engine/seccomp_filter.o $(BUILDDIR)/common/engine/systemd_scope.o,$(COMMON_OBJ))
+$(BUILDDIR)/gen/seccomp_filter_gen.o: common/engine/seccomp_filter.c $(COMMON_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -DCOCOON_FILTER_GENERATOR $(ALL_CFLAGS) -c -o $@ $<
 $(GEN_SECCOMP): tools/gen-seccomp.c $(GEN_SECCOMP_OBJ)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 $(BUILDDIR)/gen/default_filter.h: $(GEN_SECCOMP)
 	$(GEN_SECCOMP) > $@.tmp && mv $@.tmp $@
-$(BUILDDIR)/common/seccomp_filter.o: $(BUILDDIR)/gen/default_filter.h
+$(BUILDDIR)/common/engine/seccomp_filter.o: $(BUILDDIR)/gen/default_filter.h
 
 $(LIB): $(COMMON_OBJ)
 	rm -f $@
@@ -147,7 +152,7 @@ MUSL_CC    ?= $(shell command -v musl-gcc 2>/dev/null)
 # one of musl-gcc's target. musl has no _FORTIFY_SOURCE; musl-gcc is gcc
 # whatever CC is.
 MUSL_INC   := $(BUILDDIR)/gen/musl-include
-MUSL_FLAGS  = -D_GNU_SOURCE -Icommon -isystem $(MUSL_INC) -DCOCOON_VERSION='"$(VERSION)"' \
+MUSL_FLAGS  = -D_GNU_SOURCE $(COMMON_INC) -isystem $(MUSL_INC) -DCOCOON_VERSION='"$(VERSION)"' \
 	      $(filter-out -Wno-format-truncation,$(WARN)) -Wno-format-truncation \
 	      -fstack-protector-strong -fstack-clash-protection $(CFLAGS) -static
 # Which compiler and flags those were, rewritten only when they change:
@@ -170,9 +175,10 @@ $(MUSL_INC)/.made: $(INIT_CC_STAMP)
 		ln -sfn "$$asm" $(MUSL_INC)/asm; \
 	fi
 	@mkdir -p $(dir $@) && touch $@
-INIT_SRC   := init/cocoon-init.c common/session_init.c
-LAUNCH_SRC := pam/cocoon-launch.c common/landlock.c common/forced_command.c
-$(BUILDDIR)/cocoon-init: $(INIT_SRC) common/session_init.h common/report.h VERSION $(BUILDDIR)/common/session_init.o \
+INIT_SRC   := init/cocoon-init.c common/engine/session_init.c
+LAUNCH_SRC := pam/cocoon-launch.c common/engine/landlock.c common/plan/forced_command.c
+$(BUILDDIR)/cocoon-init: $(INIT_SRC) common/engine/session_init.h common/engine/report.h VERSION \
+		$(BUILDDIR)/common/engine/session_init.o \
 		$(INIT_CC_STAMP) | $(MUSL_INC)/.made
 	@mkdir -p $(dir $@)
 	@if [ -n "$(MUSL_CC)" ]; then \
@@ -180,7 +186,7 @@ $(BUILDDIR)/cocoon-init: $(INIT_SRC) common/session_init.h common/report.h VERSI
 	else \
 		echo "cocoon-init: no musl-gcc, linked dynamically against glibc (slower PAM logins; make deps installs musl-tools)" >&2; \
 		set -x; $(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ init/cocoon-init.c \
-			$(BUILDDIR)/common/session_init.o; \
+			$(BUILDDIR)/common/engine/session_init.o; \
 	fi
 
 # Static whatever the libc: it runs inside the sandbox, as the user,
@@ -188,16 +194,15 @@ $(BUILDDIR)/cocoon-init: $(INIT_SRC) common/session_init.h common/report.h VERSI
 # and no LD_PRELOAD from the session's environment running before the
 # filter. It execs the real shell at once, so its size costs nothing
 # while the session runs.
-$(BUILDDIR)/cocoon-launch: $(LAUNCH_SRC) common/landlock.h common/forced_command.h common/launch_settings.h \
-		common/syscalls.h VERSION $(BUILDDIR)/common/landlock.o \
-		$(BUILDDIR)/common/forced_command.o $(INIT_CC_STAMP) | $(MUSL_INC)/.made
+$(BUILDDIR)/cocoon-launch: $(LAUNCH_SRC) $(COMMON_HDR) VERSION $(BUILDDIR)/common/engine/landlock.o \
+		$(BUILDDIR)/common/plan/forced_command.o $(INIT_CC_STAMP) | $(MUSL_INC)/.made
 	@mkdir -p $(dir $@)
 	@if [ -n "$(MUSL_CC)" ]; then \
 		set -x; $(MUSL_CC) $(MUSL_FLAGS) -o $@ $(LAUNCH_SRC); \
 	else \
 		echo "cocoon-launch: no musl-gcc, linked statically against glibc (slower ssh and su logins; make deps installs musl-tools)" >&2; \
 		set -x; $(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -static -o $@ pam/cocoon-launch.c \
-			$(BUILDDIR)/common/landlock.o $(BUILDDIR)/common/forced_command.o; \
+			$(BUILDDIR)/common/engine/landlock.o $(BUILDDIR)/common/plan/forced_command.o; \
 	fi
 
 # Only the pam_sm_* entry points are exported: libcocoon's names
@@ -247,7 +252,7 @@ check-build:
 	install -d -m 0755 $(CHECK_ROOT)/run
 
 # A second tree for tests/fault/inject.t, built with fault injection
-# (common/fault.h) and installed under the check tree's fault/ (removed
+# (common/util/fault.h) and installed under the check tree's fault/ (removed
 # with it). Never part of an ordinary build.
 FAULT_ROOT := $(CHECK_ROOT)/fault
 check-build-fault:
@@ -290,7 +295,7 @@ sanitize:
 # libFuzzer over policy parsing and resolution (clang, libclang-rt-14-dev).
 FUZZ_SECONDS ?= 600
 FUZZ_BIN := build/fuzz/fuzz_policy
-$(FUZZ_BIN): tests/fuzz/fuzz_policy.c $(COMMON_SRC) $(wildcard common/*.h) conf/default.profile
+$(FUZZ_BIN): tests/fuzz/fuzz_policy.c $(COMMON_SRC) $(COMMON_HDR) conf/default.profile
 	$(MAKE) BUILDDIR=build/fuzz CC=clang \
 		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" \
 		build/fuzz/libcocoon.a
@@ -414,4 +419,4 @@ deb-prev: check-deps
 # build/vm.
 vm-check: check-deps deb deb-prev
 	tests/vm/run
--include $(wildcard $(BUILDDIR)/common/*.d)
+-include $(wildcard $(BUILDDIR)/common/*/*.d)

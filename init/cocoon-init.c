@@ -2,7 +2,7 @@
 /* cocoon-init: pid 1 of a service-mode session's pid namespace
  * (pam_cocoon), exec'd so that pid 1 holds none of the service's memory.
  * In run mode (cocoonctl run, cocoon-shell) the engine's own image does
- * the same work without an exec (common/session_init.c).
+ * the same work without an exec (common/engine/session_init.c).
  *
  * Usage (by the engine only):
  *     cocoon-init hold FD DEADLINE NAMESPACES READY | cocoon-init --version
@@ -16,7 +16,7 @@
  * NAMESPACES: the CLONE_NEW* flags of the namespaces to create first
  * (net, ipc, uts, cgroup), while the session process, pid 2, builds the
  * root; then REPORT_NAMESPACES_MADE (or REPORT_NAMESPACES_FAILED and the
- * error number; common/report.h) is written to the descriptor READY,
+ * error number; common/engine/report.h) is written to the descriptor READY,
  * which pid 2 reads before it joins them. READY is closed with the
  * others: its end of file tells pid 2 that pid 1 reads no more files,
  * and it may pivot.

@@ -10,7 +10,7 @@
  * It runs as the user, on nosuid mounts; its settings come from files
  * that root wrote into the sandbox's /run/cocoon, which the user cannot
  * change. Any failure ends here: no shell starts without its settings.
- * Linked statically, with common/landlock.c and common/forced_command.c
+ * Linked statically, with common/engine/landlock.c and common/plan/forced_command.c
  * alone (against musl when the build has it; see the Makefile). */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # A failure injected at each setup step (the fault-injection build of
-# make check-build-fault, common/fault.h), for cocoonctl run and for a
+# make check-build-fault, common/util/fault.h), for cocoonctl run and for a
 # PAM session (pamtester): every one refuses the session with a message
 # naming the step and leaves no process, mount, cgroup, cocoon-init or
 # run-time record. The control: past the last step the same session

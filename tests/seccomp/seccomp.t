@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The session's seccomp filter (common/seccomp.c), tried for real by
+# The session's seccomp filter (common/engine/seccomp_filter.c), tried for real by
 # seccomp-probe: first without the filter, where every operation must
 # succeed or fail differently, then with it, where each must be refused.
 # The first run shows that the second run's refusals come from the filter.

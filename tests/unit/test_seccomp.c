@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* `seccomp = default` is embedded at build time (build/gen/default_filter.h,
  * written by tools/gen-seccomp): it must be, byte for byte, the program
- * libseccomp builds from common/seccomp_filter.c's rules now, and it must
+ * libseccomp builds from common/engine/seccomp_filter.c's rules now, and it must
  * be what seccomp_prepare hands out; a `seccomp = FILE` is still built at
  * run time, on top of the same rules. */
 #include <errno.h>

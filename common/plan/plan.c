@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "forced_command.h"
-#include "landlock.h"
+#include "plan_values.h"
 #include "util.h"
 
 void plan_init(struct plan *plan)

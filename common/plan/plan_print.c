@@ -3,7 +3,8 @@
 
 #include <string.h>
 
-#include "landlock.h"
+#include "plan_values.h"
+
 
 static const char *yes_no(bool b)
 {
