@@ -39,6 +39,7 @@
 #include "plan_check.h"
 #include "plan_values.h"
 #include "syscalls.h"
+#include "util.h"
 
 /* Size limits. A tmpfs lives in memory, so every one the sandbox makes
  * is bounded: the root by the plan's root-size, `tmpfs` without size=,
@@ -456,20 +457,6 @@ static int op_symlink(struct build *b, const struct fs_op *op)
 	return fail(b, EEXIST, "symlink");
 }
 
-static int write_all(int fd, const char *data, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, data, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		data += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static int op_file(struct build *b, const struct fs_op *op)
 {
 	char last[NAME_MAX + 1];
@@ -492,7 +479,7 @@ static int op_file(struct build *b, const struct fs_op *op)
 	}
 	if (fd < 0)
 		return fail(b, errno, "create");
-	if (write_all(fd, op->content, strlen(op->content)) < 0)
+	if (write_full(fd, op->content, strlen(op->content)) < 0)
 		return fail(b, errno, "write");
 	return 0;
 }
@@ -924,7 +911,7 @@ static int write_file_at(int dir, const char *name, const void *data, size_t len
 {
 	int fd AUTOCLOSE = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL |
 				  O_NOFOLLOW | O_CLOEXEC, mode);
-	if (fd < 0 || write_all(fd, data, len) < 0)
+	if (fd < 0 || write_full(fd, data, len) < 0)
 		return cc_fail_errno(err, "writing /run/cocoon/%s", name);
 	return 0;
 }
