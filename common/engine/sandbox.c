@@ -467,135 +467,218 @@ static bool build_needs_groups(const struct run *run)
 	return false;
 }
 
-static _Noreturn void session(struct run *run)
+/* What the session process's steps share. */
+struct setup {
+	struct run *run;
+	const struct plan *plan;
+	const struct identity *who; /* the user, groups looked up */
+	struct identity full;       /* who, when the groups were looked up here */
+	bool user_build;            /* the build runs as the user */
+	int rootfd;                 /* the new root, until the pivot */
+};
+
+static int step_undumpable(struct setup *s, struct cc_error *err)
 {
-	const struct sandbox_request *req = run->req;
-	const struct plan *plan = run->plan;
-	const struct identity *who = run->who ? run->who : &plan->who;
-	struct cc_error err = { "" };
-	int rootfd = -1;
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		return cc_fail_errno(err, "PR_SET_DUMPABLE");
+	(void)s;
+	return 0;
+}
 
-	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
-		cc_fail_errno(&err, "PR_SET_DUMPABLE");
-		goto fail;
-	}
-	/* Groups the caller left for later are looked up here, on the host
-	 * and (with a pid namespace, whose pid 1 makes the others later) in
-	 * its network namespace, before anything is built: the NSS modules
-	 * then load into this process, which execs, and not into the
-	 * caller, which waits out the session. */
-	bool user_build = build_needs_groups(run);
-	struct identity full;
-	if (user_build && who->groups_later) {
-		identity_copy(&full, who);
-		if (FAULT("groups", &err) < 0 || identity_complete(&full, &err) < 0)
-			goto fail;
-		who = &full;
-	}
+/* Groups the caller left for later are looked up here, on the host and
+ * (with a pid namespace, whose pid 1 makes the others later) in its
+ * network namespace, before anything is built: the NSS modules then load
+ * into this process, which execs, and not into the caller, which waits
+ * out the session. */
+static int step_groups(struct setup *s, struct cc_error *err)
+{
+	s->user_build = build_needs_groups(s->run);
+	if (!s->user_build || !s->who->groups_later)
+		return 0;
+	identity_copy(&s->full, s->who);
+	if (FAULT("groups", err) < 0 || identity_complete(&s->full, err) < 0)
+		return -1;
+	s->who = &s->full;
+	return 0;
+}
+
+/* Before any mount: nothing done here may reach the host, and no host
+ * mount event may reach in (a mount propagated into a read-only bind
+ * would come with the host's flags). An mqueue file system belongs to
+ * the ipc namespace of whoever mounts it: join before building in that
+ * (rare) case. */
+static int step_private_mounts(struct setup *s, struct cc_error *err)
+{
 	umask(0); /* modes in the plan are exact */
-	/* Before any mount: nothing done here may reach the host, and no
-	 * host mount event may reach in (a mount propagated into a
-	 * read-only bind would come with the host's flags). */
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
-		cc_fail_errno(&err, "making mount propagation private");
-		goto fail;
-	}
-	/* An mqueue file system belongs to the ipc namespace of whoever
-	 * mounts it: join before building in that (rare) case. */
-	if (plan_has(plan, OP_MQUEUE) && join_namespaces(run, &err) < 0)
-		goto fail;
-	if (FAULT("namespaces", &err) < 0 ||
-	    (user_build && creds_build_begin(who, &err) < 0) ||
-	    mounts_build(plan, run->service ? MOUNTS_SERVICE : 0, &rootfd, &err) < 0)
-		goto fail;
-	if (run->service && mounts_service_setup(plan, rootfd, run->service, &err) < 0)
-		goto fail;
-	if (FAULT("joining namespaces", &err) < 0 || join_namespaces(run, &err) < 0)
-		goto fail;
-	if ((plan->namespaces & NS_NET) && loopback_up(&err) < 0)
-		goto fail;
-	if (plan->hostname &&
-	    sethostname(plan->hostname, strlen(plan->hostname)) < 0) {
-		cc_fail_errno(&err, "sethostname %s", plan->hostname);
-		goto fail;
-	}
-	if (wait_for_init(run, &err) < 0 || FAULT("pivot_root", &err) < 0 ||
-	    mounts_pivot(rootfd, &err) < 0)
-		goto fail;
-	close(rootfd);
-	if (run->service) {
-		/* Built: the service joins through pid 1, which holds it all. */
-		if (report_send(run->sock, REPORT_BUILT) < 0)
-			_exit(127);
-		_exit(0);
-	}
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		return cc_fail_errno(err, "making mount propagation private");
+	if (plan_has(s->plan, OP_MQUEUE) && join_namespaces(s->run, err) < 0)
+		return -1;
+	return 0;
+}
 
-	/* From here on the only file system is the sandbox's, parts of
-	 * which the user shapes. Nothing below reads a file while
-	 * privileged: no NSS (who was resolved before), no locale (C, set
-	 * at the start), no dlopen; the seccomp filter was built before the
-	 * clone. */
-	if ((req->session_rlimits && apply_rlimits(req->session_rlimits, &err) < 0) ||
-	    rlimits_apply(&plan->limits, &err) < 0)
-		goto fail;
-	/* As root, which landlock_restrict_self accepts without no_new_privs
-	 * (CAP_SYS_ADMIN): the wall then binds whatever the plan says. */
-	int wall = landlock_wall(plan->namespaces & NS_IPC, plan->landlock_scope);
-	if (wall < 0) {
-		cc_fail_errno(&err, "landlock");
-		goto fail;
-	}
-	if (wall == 0 && plan->landlock_required) {
-		cc_fail(&err, "landlock = required, and this kernel offers no Landlock "
-			"(ABI 2 or later)");
-		goto fail;
-	}
-	if (new_keyring(who, &err) < 0)
-		goto fail;
-	/* Loading a filter needs no_new_privs or CAP_SYS_ADMIN. Without a
-	 * user namespace it is loaded here, as root, the last privileged
-	 * step: that works whatever no_new_privs says, and it then binds
-	 * setuid programs run inside too. The filter refuses new user
-	 * namespaces, so with one it is loaded inside it, where the process
-	 * holds every capability (of that namespace only) until
-	 * creds_drop_all. */
-	bool userns = plan->namespaces & NS_USER;
-	if (!userns && seccomp_load_filter(run->filter, &err) < 0)
-		goto fail;
-	if (creds_become_user(who, &err) < 0)
-		goto fail;
-	if (userns && (user_namespace(run, &err) < 0 ||
-		       creds_drop_bounding(&err) < 0 ||
-		       seccomp_load_filter(run->filter, &err) < 0 ||
-		       creds_drop_all(&err) < 0))
-		goto fail;
-	if (plan->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
-		cc_fail_errno(&err, "PR_SET_NO_NEW_PRIVS");
-		goto fail;
-	}
-	if (enter_dir(plan, &err) < 0)
-		goto fail;
-	if (plan->new_session && setsid() < 0) {
-		cc_fail_errno(&err, "setsid");
-		goto fail;
-	}
-	/* Without a pid namespace nothing ends the session when the caller
-	 * is killed; this does, as cocoon-init's death would. */
-	if (!run->pid_ns && (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 ||
-				getppid() != run->caller)) {
-		cc_fail(&err, "the caller is gone");
-		goto fail;
-	}
-	umask(run->umask);
-	signals_for_command(&run->saved);
+static int step_build(struct setup *s, struct cc_error *err)
+{
+	if (FAULT("namespaces", err) < 0 ||
+	    (s->user_build && creds_build_begin(s->who, err) < 0) ||
+	    mounts_build(s->plan, s->run->service ? MOUNTS_SERVICE : 0, &s->rootfd, err) < 0)
+		return -1;
+	if (s->run->service && mounts_service_setup(s->plan, s->rootfd, s->run->service, err) < 0)
+		return -1;
+	return 0;
+}
+
+static int step_join(struct setup *s, struct cc_error *err)
+{
+	if (FAULT("joining namespaces", err) < 0 || join_namespaces(s->run, err) < 0)
+		return -1;
+	if ((s->plan->namespaces & NS_NET) && loopback_up(err) < 0)
+		return -1;
+	const char *name = s->plan->hostname;
+	if (name && sethostname(name, strlen(name)) < 0)
+		return cc_fail_errno(err, "sethostname %s", name);
+	return 0;
+}
+
+/* From here on the only file system is the sandbox's, parts of which the
+ * user shapes. Nothing after reads a file while privileged: no NSS (who
+ * was resolved before), no locale (C, set at the start), no dlopen; the
+ * seccomp filter was built before the clone. In service mode the
+ * process's work ends here: the service joins through pid 1, which holds
+ * it all. */
+static int step_pivot(struct setup *s, struct cc_error *err)
+{
+	if (wait_for_init(s->run, err) < 0 || FAULT("pivot_root", err) < 0 ||
+	    mounts_pivot(s->rootfd, err) < 0)
+		return -1;
+	close(s->rootfd);
+	s->rootfd = -1;
+	if (s->run->service)
+		_exit(report_send(s->run->sock, REPORT_BUILT) < 0 ? 127 : 0);
+	return 0;
+}
+
+static int step_rlimits(struct setup *s, struct cc_error *err)
+{
+	const struct rlimit *saved = s->run->req->session_rlimits;
+	if (saved && apply_rlimits(saved, err) < 0)
+		return -1;
+	return rlimits_apply(&s->plan->limits, err);
+}
+
+/* As root, which landlock_restrict_self accepts without no_new_privs
+ * (CAP_SYS_ADMIN): the wall then binds whatever the plan says. */
+static int step_landlock(struct setup *s, struct cc_error *err)
+{
+	int wall = landlock_wall(s->plan->namespaces & NS_IPC, s->plan->landlock_scope);
+	if (wall < 0)
+		return cc_fail_errno(err, "landlock");
+	if (wall == 0 && s->plan->landlock_required)
+		return cc_fail(err, "landlock = required, and this kernel offers no "
+			       "Landlock (ABI 2 or later)");
+	return 0;
+}
+
+static int step_keyring(struct setup *s, struct cc_error *err)
+{
+	return new_keyring(s->who, err);
+}
+
+/* Loading a filter needs no_new_privs or CAP_SYS_ADMIN. Without a user
+ * namespace it is loaded here, as root, the last privileged step: that
+ * works whatever no_new_privs says, and it then binds setuid programs
+ * run inside too. The filter refuses new user namespaces, so with one it
+ * is loaded inside it (step_user_namespace), where the process holds
+ * every capability (of that namespace only) until creds_drop_all. */
+static int step_filter_as_root(struct setup *s, struct cc_error *err)
+{
+	if (s->plan->namespaces & NS_USER)
+		return 0;
+	return seccomp_load_filter(s->run->filter, err);
+}
+
+static int step_become_user(struct setup *s, struct cc_error *err)
+{
+	return creds_become_user(s->who, err);
+}
+
+static int step_user_namespace(struct setup *s, struct cc_error *err)
+{
+	if (!(s->plan->namespaces & NS_USER))
+		return 0;
+	if (user_namespace(s->run, err) < 0 || creds_drop_bounding(err) < 0 ||
+	    seccomp_load_filter(s->run->filter, err) < 0 || creds_drop_all(err) < 0)
+		return -1;
+	return 0;
+}
+
+static int step_no_new_privs(struct setup *s, struct cc_error *err)
+{
+	if (s->plan->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return cc_fail_errno(err, "PR_SET_NO_NEW_PRIVS");
+	return 0;
+}
+
+/* Without a pid namespace nothing ends the session when the caller is
+ * killed; PR_SET_PDEATHSIG does, as cocoon-init's death would. */
+static int step_process(struct setup *s, struct cc_error *err)
+{
+	if (enter_dir(s->plan, err) < 0)
+		return -1;
+	if (s->plan->new_session && setsid() < 0)
+		return cc_fail_errno(err, "setsid");
+	if (!s->run->pid_ns && (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 ||
+				getppid() != s->run->caller))
+		return cc_fail(err, "the caller is gone");
+	umask(s->run->umask);
+	signals_for_command(&s->run->saved);
 	/* The command gets 0, 1 and 2; the report socket stays open until
 	 * the exec succeeds. */
-	if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) < 0) {
-		cc_fail_errno(&err, "close_range");
-		goto fail;
+	if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
+		return cc_fail_errno(err, "close_range");
+	return 0;
+}
+
+/* The session process's setup, in order. ROOT: runs with the caller's
+ * root credentials (the host's, in the session's mount namespace and,
+ * once joined, its others); USER: as the session's user. */
+enum step_privilege { ROOT, USER };
+static const struct setup_step {
+	const char *name;
+	enum step_privilege privilege;
+	int (*run)(struct setup *s, struct cc_error *err);
+} setup_steps[] = {
+	{ "undumpable", ROOT, step_undumpable },
+	{ "groups", ROOT, step_groups },
+	{ "private mounts", ROOT, step_private_mounts },
+	{ "build the root", ROOT, step_build }, /* as the user's fsuid, or root's */
+	{ "join namespaces", ROOT, step_join },
+	{ "pivot_root", ROOT, step_pivot }, /* service mode ends here */
+	{ "rlimits", ROOT, step_rlimits },
+	{ "landlock", ROOT, step_landlock },
+	{ "keyring", ROOT, step_keyring },
+	{ "seccomp", ROOT, step_filter_as_root },
+	{ "become the user", ROOT, step_become_user },
+	{ "user namespace", USER, step_user_namespace },
+	{ "no_new_privs", USER, step_no_new_privs },
+	{ "process", USER, step_process },
+};
+
+static _Noreturn void session(struct run *run)
+{
+	struct setup s = { .run = run, .plan = run->plan, .rootfd = -1,
+			   .who = run->who ? run->who : &run->plan->who };
+	struct cc_error err = { "" };
+	for (size_t i = 0; i < sizeof(setup_steps) / sizeof(setup_steps[0]); i++) {
+		const struct setup_step *step = &setup_steps[i];
+		/* Fail closed should a step before have left root's uid. */
+		if (step->privilege == USER && geteuid() == 0)
+			cc_fail(&err, "the setup step '%s' would run as root", step->name);
+		else if (step->run(&s, &err) == 0)
+			continue;
+		child_fail(run, &err);
 	}
-	exec_command(req, &err);
-fail:
+	exec_command(run->req, &err);
 	child_fail(run, &err);
 }
 
