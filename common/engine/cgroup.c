@@ -339,18 +339,6 @@ int cgroup_create(const struct session_limits *limits, const char *id,
 	return 0;
 }
 
-/* The pid PIDFD stands for, from /proc/self/fdinfo. */
-static pid_t pidfd_pid(int pidfd)
-{
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", pidfd);
-	char *text = read_small(path);
-	const char *at = text ? strstr(text, "\nPid:") : NULL;
-	pid_t pid = at ? (pid_t)strtol(at + 5, NULL, 10) : -1;
-	free(text);
-	return pid;
-}
-
 /* The hierarchy of one /proc/PID/cgroup line, for a controller limits
  * use: the v2 one ("0::"), or v1's pids, memory or cpu (mounted at its
  * name, alone or first of a joined mount's names as Debian links them). */

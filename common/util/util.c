@@ -2,6 +2,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -182,4 +183,20 @@ void sb_free(struct strbuf *sb)
 	free(sb->data);
 	sb->data = NULL;
 	sb->len = sb->cap = 0;
+}
+
+pid_t pidfd_pid(int pidfd)
+{
+	char path[64], buf[2048];
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", pidfd);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	const char *p = strstr(buf, "\nPid:\t");
+	return p ? (pid_t)strtol(p + 6, NULL, 10) : -1;
 }

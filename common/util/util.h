@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 void *xmalloc(size_t size);
 void *xcalloc(size_t count, size_t size);
@@ -15,6 +16,8 @@ char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* write() until all of DATA is out (EINTR retried); -1 on an error. */
 int write_full(int fd, const void *data, size_t len);
+/* The pid a pidfd stands for (its /proc/self/fdinfo), or -1. */
+pid_t pidfd_pid(int pidfd);
 
 /* Append an element to a growable array (items, count, cap). */
 #define ARRAY_PUSH(items, count, cap)                                          \

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What the engine's three parts share (sandbox.c, the caller's common
+ * steps; session_setup.c, the session process; sandbox_run.c and
+ * sandbox_service.c, the two modes). Not for callers outside the engine:
+ * they use sandbox.h. */
+#ifndef COCOON_SANDBOX_INTERNAL_H
+#define COCOON_SANDBOX_INTERNAL_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/keyctl.h>
+#include <locale.h>
+#include <net/if.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "credentials.h"
+#include "error.h"
+#include "fault.h"
+#include "forced_command.h"
+#include "landlock.h"
+#include "launch_settings.h"
+#include "mounts.h"
+#include "plan.h"
+#include "plan_check.h"
+#include "records.h"
+#include "report.h"
+#include "rlimits.h"
+#include "sandbox.h"
+#include "seccomp_filter.h"
+#include "session_init.h"
+#include "syscalls.h"
+#include "util.h"
+
+/* The signals the caller relays while the session runs (TERM, HUP, and
+ * INT and QUIT sent by a process), and which of them are pending. */
+#define NFORWARDED 4
+extern const int forwarded[NFORWARDED];
+extern volatile sig_atomic_t pending[NFORWARDED];
+
+struct saved_signals {
+	sigset_t mask;
+	struct sigaction act[NFORWARDED];
+	struct sigaction chld;
+};
+
+/* State shared by the caller and its children. */
+struct run {
+	const struct sandbox_request *req;
+	const struct plan *plan;
+	struct seccomp_filter *filter; /* built before the clone */
+	struct saved_signals saved;
+	mode_t umask;   /* the caller's, for the command */
+	pid_t caller;   /* the caller's pid */
+	int sock;       /* the children's end of the report socket */
+	bool pid_ns;    /* the session has a pid namespace: pid 1 below */
+	/* The user with the groups looked up, when the caller did it (NULL:
+	 * plan->who, completed by the session process if need be). */
+	const struct identity *who;
+	int initfd;     /* service mode: cocoon-init opened on the host */
+	/* With a pid namespace, pid 1 creates the other namespaces (these
+	 * CLONE_NEW* flags) after forking the session process, which joins
+	 * them once it needs them. */
+	unsigned long late_ns;
+	/* Session process: pid 1 writes REPORT_NAMESPACES_MADE once late_ns
+	 * exist (REPORT_NAMESPACES_FAILED if it could not), then the end of file
+	 * comes once pid 1 reads no more host files (run mode: at once;
+	 * service mode: once cocoon-init runs). -1 without a pid namespace. */
+	int ready;
+	bool joined;    /* session process: the byte was read */
+	/* Service mode: the session process builds, pivots, reports
+	 * REPORT_BUILT and exits; cocoon-init holds the namespaces. */
+	const struct service_setup *service;
+	/* Service mode: a pidfd of the service process, handed to
+	 * cocoon-init, which ends the session when the service dies
+	 * without closing it. */
+	int service_pidfd;
+	/* Session limits: its cgroup (NULL: none), and the CLOCK_BOOTTIME
+	 * second at which cocoon-init ends it (0: never). */
+	struct cgroup *cgroup;
+	long long deadline;
+	/* Run mode, with a pid namespace and no cgroup: the write end of a
+	 * pipe on which pid 1 reports the session's status once it has
+	 * reaped every other process (-1: none; the caller then waits for
+	 * pid 1 itself). */
+	int status_fd;
+};
+
+/* The session process (session_setup.c): never returns. */
+_Noreturn void session(struct run *run);
+void signals_for_command(const struct saved_signals *saved);
+
+void signals_take(struct saved_signals *saved);
+void signals_restore(const struct saved_signals *saved);
+long long boottime(void);
+int limits_prepare(struct run *run, bool make_cgroup, struct cc_error *err);
+_Noreturn void child_fail(const struct run *run, const struct cc_error *err);
+int child_begin(struct cc_error *err);
+int open_init(const char *path, struct cc_error *err);
+int check_single_threaded(struct cc_error *err);
+pid_t clone_child(unsigned long long flags, int *pidfd);
+int open_reports(struct run *run, int sv[2], struct cc_error *err);
+unsigned long other_namespaces(const struct plan *plan);
+
+#endif

@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Run mode (sandbox_run): the caller stays as the session's supervisor,
+ * its pid 1 is a copy of the caller that never execs, and the caller
+ * returns the command's status once the session is over. */
+#include "sandbox_internal.h"
+
+enum msg_result { MSG_DONE, MSG_NONE, MSG_EOF, MSG_FAIL };
+
+/* Run mode's pid 1 (service mode's is cocoon-init, see start_helper). */
+static _Noreturn void pid1(struct run *run)
+{
+	struct cc_error err = { "" };
+	if (child_begin(&err) < 0)
+		child_fail(run, &err);
+	/* The session ends with the caller. The caller may have died before
+	 * this: its end of the socket is then closed. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0) {
+		cc_fail_errno(&err, "PR_SET_PDEATHSIG");
+		child_fail(run, &err);
+	}
+	struct pollfd hup = { .fd = run->sock, .events = 0, .revents = 0 };
+	if (poll(&hup, 1, 0) > 0 && (hup.revents & (POLLHUP | POLLERR)))
+		_exit(127);
+
+	int ready[2];
+	if (pipe2(ready, O_CLOEXEC) < 0) {
+		cc_fail_errno(&err, "pipe");
+		child_fail(run, &err);
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		cc_fail_errno(&err, "fork");
+		child_fail(run, &err);
+	}
+	if (pid == 0) {
+		close(ready[1]);
+		run->ready = ready[0];
+		session(run);
+	}
+	close(ready[0]);
+	if (run->late_ns && unshare((int)run->late_ns) < 0) {
+		cc_fail_errno(&err, "creating the namespaces");
+		child_fail(run, &err);
+	}
+	char made = REPORT_NAMESPACES_MADE;
+	if (write(ready[1], &made, 1) != 1) {
+		cc_fail_errno(&err, "telling the session process");
+		child_fail(run, &err);
+	}
+	/* Out of the caller's process group, pid 1 gets none of the
+	 * terminal's signals. Signals stay blocked from here on: a
+	 * namespace's init drops what it does not handle, and it only takes
+	 * them (with sigwaitinfo) once ready. Blocked, those sent meanwhile
+	 * wait. */
+	if (setpgid(0, 0) < 0 || chdir("/") < 0) {
+		cc_fail_errno(&err, "preparing pid 1");
+		child_fail(run, &err);
+	}
+	sigset_t all;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+	/* This image, a copy of the caller's, is pid 1; no exec, so nothing
+	 * is loaded and the session process may pivot at once: closing
+	 * every descriptor (the ready pipe's end among them) tells it so,
+	 * once pid 1 is not dumpable. Named as in service mode (ps, pgrep);
+	 * its command line stays the caller's. */
+	prctl(PR_SET_NAME, "cocoon-init", 0, 0, 0);
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	session_init_close_all_but(run->status_fd);
+	session_init(pid, -1, run->deadline, run->status_fd);
+}
+
+static int write_proc(int dir, const char *name, const char *text,
+		      struct cc_error *err)
+{
+	int fd = openat(dir, name, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return cc_fail_errno(err, "user namespace: open %s", name);
+	ssize_t n = write(fd, text, strlen(text));
+	int e = errno;
+	close(fd);
+	if (n != (ssize_t)strlen(text)) {
+		errno = n < 0 ? e : EIO;
+		return cc_fail_errno(err, "user namespace: write %s", name);
+	}
+	return 0;
+}
+
+/* Map the user's own uid and gid (and nothing else) in the session
+ * process's new user namespace, and deny setgroups there so that nobody
+ * holding that namespace can drop the user's groups. */
+static int write_maps(int pidfd, const struct identity *who, struct cc_error *err)
+{
+	pid_t pid = pidfd_pid(pidfd);
+	if (pid <= 0)
+		return cc_fail(err, "user namespace: the session process is gone");
+	char path[64], uid_map[64], gid_map[64];
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	int dir = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	/* If the process behind the pidfd still runs, the directory opened
+	 * is its own and not that of a process that reused the pid. */
+	if (dir < 0 || sys_pidfd_send_signal(pidfd, 0) < 0) {
+		if (dir >= 0)
+			close(dir);
+		return cc_fail(err, "user namespace: the session process is gone");
+	}
+	snprintf(uid_map, sizeof(uid_map), "%u %u 1\n", (unsigned)who->uid,
+		 (unsigned)who->uid);
+	snprintf(gid_map, sizeof(gid_map), "%u %u 1\n", (unsigned)who->gid,
+		 (unsigned)who->gid);
+	int rc = 0;
+	if (write_proc(dir, "setgroups", "deny", err) < 0 ||
+	    write_proc(dir, "uid_map", uid_map, err) < 0 ||
+	    write_proc(dir, "gid_map", gid_map, err) < 0)
+		rc = -1;
+	close(dir);
+	return rc;
+}
+
+struct supervisor {
+	const struct identity *who;
+	int sock;
+	bool have_error;
+	struct cc_error first;
+	/* The session's record, written while the sandbox is built (rather
+	 * than beside the command's start) and published once it is whole:
+	 * the end of the report socket, which every process of the setup
+	 * holds until it execs. Published earlier, `cocoonctl enter` could
+	 * join a session still on the host's root, before its pivot. */
+	const struct plan *plan;
+	const char *session_id;
+	struct record_pending record;
+	bool prepared, recorded;
+	struct cc_error record_err;
+};
+
+static enum msg_result read_message(struct supervisor *s)
+{
+	char buf[1 + sizeof(s->first.msg)];
+	int fd;
+	ssize_t n = report_recv(s->sock, MSG_DONTWAIT, buf, sizeof(buf), &fd);
+	if (n < 0)
+		return errno == EAGAIN || errno == EINTR ? MSG_NONE : MSG_FAIL;
+	if (n == 0)
+		return MSG_EOF;
+
+	if (buf[0] == REPORT_ERROR && !s->have_error) {
+		snprintf(s->first.msg, sizeof(s->first.msg), "%s", buf + 1);
+		s->have_error = true;
+	} else if (buf[0] == REPORT_USERNS_MAPS) {
+		struct cc_error merr;
+		enum report_msg reply = REPORT_MAPS_WRITTEN;
+		if (fd < 0 || write_maps(fd, s->who, &merr) < 0) {
+			reply = REPORT_MAPS_FAILED;
+			if (fd < 0)
+				cc_fail(&merr, "user namespace: no pidfd received");
+			if (!s->have_error) {
+				s->first = merr;
+				s->have_error = true;
+			}
+		}
+		if (report_send(s->sock, reply) < 0) {
+			/* The session process is gone; its end shows why. */
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	return MSG_DONE;
+}
+
+/* Wait for the child while relaying messages and signals; returns its
+ * wait status. With STATUS_FD (-1: none), the status pid 1 reports there
+ * once every other process is reaped ends the wait: pid 1's own end,
+ * which tears its mount namespace down (an RCU grace period, half a
+ * millisecond), is then not waited for. */
+static int supervise(struct run *run, struct supervisor *s, pid_t pid,
+		     int pidfd, int status_fd, int *wstatus, struct cc_error *err)
+{
+	sigset_t wait_mask = run->saved.mask;
+	for (size_t i = 0; i < NFORWARDED; i++)
+		sigdelset(&wait_mask, forwarded[i]);
+	struct pollfd pfd[3] = { { s->sock, POLLIN, 0 }, { pidfd, POLLIN, 0 },
+				 { status_fd, POLLIN, 0 } };
+	bool exited = false, reported = false;
+	int rc = 0;
+	/* Without its record a session is not run: a failure kills it
+	 * before anything of it execs. One that already failed (pid 1 ended
+	 * early) has its own reason, which wins. */
+	s->prepared = record_prepare(s->plan, s->session_id, pid, pidfd, &s->record,
+				     &s->record_err) == 0;
+	if (!s->prepared)
+		sys_pidfd_send_signal(pidfd, SIGKILL);
+	while (!exited) {
+		pfd[0].revents = pfd[1].revents = pfd[2].revents = 0;
+		if (ppoll(pfd, 3, NULL, &wait_mask) < 0 && errno != EINTR) {
+			rc = cc_fail_errno(err, "waiting for the sandbox");
+			sys_pidfd_send_signal(pidfd, SIGKILL);
+			break;
+		}
+		for (size_t i = 0; i < NFORWARDED; i++)
+			if (pending[i]) {
+				pending[i] = 0;
+				sys_pidfd_send_signal(pidfd, forwarded[i]);
+			}
+		if (pfd[0].fd >= 0 && pfd[0].revents) {
+			enum msg_result m = read_message(s);
+			if (m == MSG_EOF || m == MSG_FAIL)
+				pfd[0].fd = -1;
+			if (m == MSG_FAIL && !s->have_error) {
+				/* Whether the setup is whole is not known: as if it
+				 * had failed. */
+				cc_fail_errno(&s->record_err, "reading the sandbox's reports");
+				sys_pidfd_send_signal(pidfd, SIGKILL);
+			} else if (m == MSG_EOF && !s->have_error && !pfd[1].revents &&
+				   !pfd[2].revents) {
+				s->recorded = s->prepared &&
+					      record_publish(&s->record, &s->record_err) == 0;
+				if (!s->recorded)
+					sys_pidfd_send_signal(pidfd, SIGKILL);
+			}
+		}
+		if (pfd[2].fd >= 0 && pfd[2].revents) {
+			unsigned char status;
+			ssize_t n = read(status_fd, &status, 1);
+			if (n == 1) {
+				*wstatus = W_EXITCODE(status, 0);
+				reported = exited = true;
+			} else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+				pfd[2].fd = -1; /* pid 1 died without a word */
+			}
+		}
+		if (pfd[1].revents)
+			exited = true;
+	}
+	/* Reported: pid 1 is on its way out. Not waited for, it stays this
+	 * process's child, a zombie until this process reaps it or ends
+	 * (cocoonctl and cocoon-shell exit at once; see sandbox.h). */
+	while (!reported && waitpid(pid, wstatus, 0) < 0)
+		if (errno != EINTR)
+			return cc_fail_errno(err, "waitpid");
+	if (reported)
+		waitpid(pid, NULL, WNOHANG); /* reaped if gone already */
+	/* What was sent just before the end is still queued. */
+	while (pfd[0].fd >= 0 && read_message(s) == MSG_DONE)
+		;
+	return rc;
+}
+
+static int run_sandbox(const struct sandbox_request *req,
+		       const struct identity *who, int *status,
+		       struct cc_error *err)
+{
+	const struct plan *plan = req->plan;
+	if (!plan || !plan->sandboxed)
+		return cc_fail(err, "the plan has no sandbox (sandbox = none)");
+	if (!req->path || !*req->path || !req->argv || !req->argv[0] || !req->envp)
+		return cc_fail(err, "no command to run");
+	if (geteuid() != 0)
+		return cc_fail(err, "building a sandbox needs root");
+	if (plan->hostname && !(plan->namespaces & NS_UTS))
+		return cc_fail(err, "'hostname' needs a uts namespace: it would "
+			       "rename the host");
+	if (plan_check_shape(plan, err) < 0 || check_single_threaded(err) < 0)
+		return -1;
+
+	struct run run = { .req = req, .plan = plan, .caller = getpid(),
+			   .sock = -1, .initfd = -1, .ready = -1, .who = who,
+			   .status_fd = -1 };
+	/* The filter is built here, as root on the host: a `seccomp = FILE`
+	 * is read from the host, and its errors come before any namespace
+	 * exists. Loading it later is one system call. */
+	if (!(run.filter = seccomp_prepare(plan, err)))
+		return -1;
+	int sv[2] = { -1, -1 }, ended[2] = { -1, -1 };
+	run.pid_ns = plan->namespaces & NS_PID;
+	if (open_reports(&run, sv, err) < 0 || limits_prepare(&run, true, err) < 0 ||
+	    FAULT("clone", err) < 0)
+		goto early_fail;
+	/* A cgroup can only be removed once pid 1 has left it: then its
+	 * end is waited for. */
+	if (run.pid_ns && !run.cgroup) {
+		if (pipe2(ended, O_CLOEXEC) < 0) {
+			cc_fail_errno(err, "pipe");
+			goto early_fail;
+		}
+		run.status_fd = ended[1];
+	}
+
+	unsigned long others = other_namespaces(plan);
+	unsigned long long flags = CLONE_NEWNS;
+	if (plan->namespaces & NS_PID) {
+		flags |= CLONE_NEWPID;
+		run.late_ns = others;
+	} else {
+		flags |= others;
+	}
+
+	signals_take(&run.saved);
+	int pidfd = -1;
+	pid_t pid = clone_child(flags, &pidfd);
+	if (pid == 0) {
+		close(sv[0]);
+		if (ended[0] >= 0)
+			close(ended[0]);
+		struct cc_error cgerr = { "" };
+		if (cgroup_enter_self(run.cgroup, &cgerr) < 0)
+			child_fail(&run, &cgerr);
+		if (run.pid_ns)
+			pid1(&run);
+		struct cc_error cerr = { "" };
+		if (child_begin(&cerr) < 0)
+			child_fail(&run, &cerr);
+		session(&run);
+	}
+	close(sv[1]);
+	if (ended[1] >= 0)
+		close(ended[1]);
+	/* The child moved itself in with its own copies. */
+	cgroup_close_procs(run.cgroup);
+
+	int rc = -1, wstatus = 0;
+	struct supervisor s = { .who = &plan->who, .sock = sv[0], .plan = plan,
+				.session_id = req->session_id, .record = { .dir = -1 } };
+	if (pid < 0)
+		cc_fail_errno(err, "clone");
+	else
+		rc = supervise(&run, &s, pid, pidfd, ended[0], &wstatus, err);
+	record_end(&s.record, req->session_id);
+	if (pid > 0 && !s.recorded && !s.have_error && s.record_err.msg[0]) {
+		*err = s.record_err;
+		rc = -1;
+	}
+	signals_restore(&run.saved);
+	close(sv[0]);
+	if (ended[0] >= 0)
+		close(ended[0]);
+	if (pidfd >= 0)
+		close(pidfd);
+	seccomp_filter_free(run.filter);
+	cgroup_destroy(run.cgroup);
+	if (req->expired)
+		*req->expired = run.deadline && boottime() >= run.deadline;
+	if (rc < 0)
+		return -1;
+	if (s.have_error) {
+		*err = s.first;
+		return -1;
+	}
+	if (WIFEXITED(wstatus))
+		*status = WEXITSTATUS(wstatus);
+	else if (WIFSIGNALED(wstatus))
+		*status = 128 + WTERMSIG(wstatus);
+	else
+		*status = 255;
+	return 0;
+
+early_fail:
+	if (sv[0] >= 0) {
+		close(sv[0]);
+		close(sv[1]);
+	}
+	if (ended[0] >= 0) {
+		close(ended[0]);
+		close(ended[1]);
+	}
+	seccomp_filter_free(run.filter);
+	cgroup_destroy(run.cgroup);
+	return -1;
+}
+
+int sandbox_run(const struct sandbox_request *req, int *status,
+		struct cc_error *err)
+{
+	const struct plan *plan = req->plan;
+	/* Without a pid namespace the session process is born in the new
+	 * network namespace, where an NSS source on the network (NIS, LDAP)
+	 * is out of reach and getgrouplist would quietly return fewer
+	 * groups: the caller looks them up, on the host's network. */
+	if (plan && plan->sandboxed && !(plan->namespaces & NS_PID) &&
+	    plan->who.groups_later) {
+		struct identity full;
+		identity_copy(&full, &plan->who);
+		int rc = identity_complete(&full, err) < 0
+				 ? -1 : run_sandbox(req, &full, status, err);
+		identity_free(&full);
+		return rc;
+	}
+	return run_sandbox(req, NULL, status, err);
+}

@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Service mode (sandbox_enter): the calling service joins the session
+ * it had built and runs on inside it; cocoon-init is its pid 1. */
+#include "sandbox_internal.h"
+
+/* ---- Service mode ----
+ *
+ *   service (root, a PAM module's caller)   sandbox_enter()
+ *     +- helper       vfork; starts pid 1, waits for its exec, sends
+ *          |          its pidfd, exits
+ *          +- pid 1   clone(VM|NEWNS|NEWPID), in the service's memory:
+ *               |     clones pid 2, then executes "cocoon-init hold FD
+ *               |     ...", which creates the other namespaces (no main
+ *               |     process: it reaps, and ends when killed or when the
+ *               |     service, whose pidfd FD is, dies)
+ *               +- pid 2  builds the root in service mode (root-owned,
+ *                         mounts_service_setup), pivots, reports it,
+ *                         exits
+ *
+ * pid 1 is then nobody's child that the service could wait for (login
+ * and su wait for any child). The service saves descriptors of its own
+ * namespaces and working directory, then enters pid 1's namespaces with
+ * one setns on the pidfd: its mount namespace now, its pid namespace for
+ * the children the service forks from then on. */
+
+static const struct {
+	const char *name;
+	int type;
+	unsigned ns; /* plan bit; 0: always */
+} saved_ns[] = {
+	{ "mnt", CLONE_NEWNS, 0 },
+	{ "pid_for_children", CLONE_NEWPID, 0 },
+	{ "net", CLONE_NEWNET, NS_NET },
+	{ "ipc", CLONE_NEWIPC, NS_IPC },
+	{ "uts", CLONE_NEWUTS, NS_UTS },
+	{ "cgroup", CLONE_NEWCGROUP, NS_CGROUP },
+};
+#define NSAVED (sizeof(saved_ns) / sizeof(saved_ns[0]))
+
+struct sandbox_handle {
+	pid_t owner; /* the process that entered */
+	int pidfd;   /* pid 1 */
+	int ns[NSAVED];
+	char *cwd; /* the service's, to return to */
+	bool inside;
+	struct cgroup *cgroup; /* the service is in it while inside */
+	long long deadline;
+	char *recorded; /* the session id whose record was written */
+};
+
+static void handle_close(struct sandbox_handle *h)
+{
+	for (size_t i = 0; i < NSAVED; i++)
+		if (h->ns[i] >= 0)
+			close(h->ns[i]);
+	free(h->cwd);
+	if (h->pidfd >= 0)
+		close(h->pidfd);
+	/* In the process that entered, after pid 1 was killed: waits for
+	 * the session to be gone and removes its cgroup. */
+	cgroup_destroy(h->cgroup);
+	free(h->recorded);
+	free(h);
+}
+
+static int service_check(const struct sandbox_request *req, struct cc_error *err)
+{
+	const struct plan *plan = req->plan;
+	if (!plan || !plan->sandboxed)
+		return cc_fail(err, "the plan has no sandbox (sandbox = none)");
+	if (plan->namespaces & NS_USER)
+		return cc_fail(err, "a user namespace cannot hold a root service: "
+			       "'unshare = user' is refused for PAM sessions");
+	if (!(plan->namespaces & NS_PID))
+		return cc_fail(err, "a PAM session needs a pid namespace "
+			       "('unshare = pid'): it is what ends the session");
+	if (plan->seccomp != SECCOMP_NONE && !plan->no_new_privs)
+		return cc_fail(err, "a PAM session with a seccomp filter needs "
+			       "'no-new-privs = yes': the user's launcher cannot "
+			       "load the filter otherwise");
+	if (!req->init_path || !req->launcher_path)
+		return cc_fail(err, "service mode needs cocoon-init and cocoon-launch");
+	if (geteuid() != 0)
+		return cc_fail(err, "building a sandbox needs root");
+	if (plan->hostname && !(plan->namespaces & NS_UTS))
+		return cc_fail(err, "'hostname' needs a uts namespace: it would "
+			       "rename the host");
+	/* cocoon-launch tells its first run from a nested one by the filter
+	 * or no_new_privs it finds: a service that already carries either
+	 * (systemd's NoNewPrivileges= or SystemCallFilter=, a container's
+	 * profile) would make every launch look nested, and skip them all. */
+	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2 || prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1)
+		return cc_fail(err, "the service already runs with a seccomp filter or "
+			       "no_new_privs (systemd's SystemCallFilter= or NoNewPrivileges=?): "
+			       "cocoon-launch could not tell the session's first program from "
+			       "a nested one");
+	if (plan_check_shape(plan, err) < 0 || check_single_threaded(err) < 0)
+		return -1;
+	return 0;
+}
+
+/* Reads the reports until pid 1's pidfd (REPORT_PID1, from the helper)
+ * or the end of the build (REPORT_BUILT, from pid 2) comes, whichever is
+ * first; the caller calls again for the other. An error ends it. */
+static int service_wait(int sock, int *pidfd, bool *built, struct cc_error *err)
+{
+	for (;;) {
+		struct pollfd pfd = { sock, POLLIN, 0 };
+		int n = poll(&pfd, 1, 60000);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return cc_fail(err, "building the sandbox: %s",
+				       n == 0 ? "timed out" : strerror(errno));
+		char buf[1 + sizeof(err->msg)];
+		int fd;
+		ssize_t got = report_recv(sock, 0, buf, sizeof(buf), &fd);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return cc_fail(err, "building the sandbox: it ended without "
+				       "a report");
+		if (fd >= 0 && buf[0] == REPORT_PID1 && *pidfd < 0)
+			*pidfd = fd;
+		else if (fd >= 0)
+			close(fd);
+		if (buf[0] == REPORT_ERROR)
+			return cc_fail(err, "%s", buf + 1);
+		if (buf[0] == REPORT_BUILT) {
+			*built = true;
+			return 0;
+		}
+		if (buf[0] == REPORT_PID1 && *pidfd >= 0)
+			return 0;
+	}
+}
+
+/* The pidfd the helper sent, from what is left in the socket (none:
+ * *PIDFD stays -1). */
+static void take_pidfd(int sock, int *pidfd)
+{
+	char buf[64];
+	int fd;
+	while (report_recv(sock, MSG_DONTWAIT, buf, sizeof(buf), &fd) > 0) {
+		if (buf[0] == REPORT_PID1 && fd >= 0 && *pidfd < 0)
+			*pidfd = fd;
+		else if (fd >= 0)
+			close(fd);
+	}
+}
+
+/* Service mode's pid 1 until it executes cocoon-init: a clone that
+ * shares the helper's memory (the service's), on a stack of its own.
+ * It makes pid 2, a copy of that memory, then executes cocoon-init.
+ * System calls only, and error numbers, not strerror (message
+ * catalogues, malloc). */
+struct init_exec {
+	struct run *run;
+	int ready[2]; /* pid 1 to pid 2 (see join_namespaces) */
+	int execd[2]; /* its end of file: pid 1 executed cocoon-init */
+	char **argv;
+};
+
+static int exec_init(void *arg)
+{
+	const struct init_exec *x = arg;
+	struct run *run = x->run;
+	struct cc_error err;
+	/* Out of the caller's process group, pid 1 gets none of the
+	 * terminal's signals. It was born fully root (the helper's
+	 * credentials): the user cannot signal it. Signals stay blocked, as
+	 * the service had them for the helper. */
+	if (setpgid(0, 0) < 0 || chdir("/") < 0) {
+		cc_fail(&err, "preparing pid 1: error %d", errno);
+		child_fail(run, &err);
+	}
+	/* Pid 2, pid 1's child (so cocoon-init reaps it), in its mount
+	 * namespace (where the service joins the root it builds), on the
+	 * host's network (cocoon-init makes the other namespaces while it
+	 * builds). */
+	int pid2fd = -1;
+	pid_t pid2 = clone_child(0, &pid2fd);
+	if (pid2 == 0) {
+		close(x->ready[1]);
+		close(x->execd[1]);
+		run->ready = x->ready[0];
+		if (child_begin(&err) < 0)
+			child_fail(run, &err);
+		session(run);
+	}
+	if (pid2 < 0) {
+		cc_fail(&err, "clone: error %d", errno);
+		child_fail(run, &err);
+	}
+	close(pid2fd);
+	/* The service's pidfd and the ready pipe's end are the descriptors
+	 * cocoon-init keeps; it closes the second once it has made the
+	 * namespaces and no longer reads files. */
+	if (fcntl(x->ready[1], F_SETFD, 0) < 0 || fcntl(run->service_pidfd, F_SETFD, 0) < 0) {
+		cc_fail(&err, "preparing cocoon-init: error %d", errno);
+		child_fail(run, &err);
+	}
+	char *envp[] = { NULL };
+	execveat(run->initfd, "", x->argv, envp, AT_EMPTY_PATH);
+	cc_fail(&err, "exec cocoon-init (%s): error %d", run->req->init_path, errno);
+	child_fail(run, &err);
+}
+
+/* Pid 1's stack, and pid 2's until it ends. The build's deepest calls
+ * (a home skeleton 16 directories deep) take about 220 KiB; the kiosk
+ * tests fail at 48 KiB. The guard below it is larger than any frame
+ * (copy_file's 64 KiB buffer), so an overflow faults rather than skip
+ * it (-fstack-clash-protection probes too). */
+#define INIT_STACK_SIZE (1024 * 1024)
+#define INIT_STACK_GUARD (128 * 1024)
+
+/* Until pid 1 has executed (or died), it runs in the helper's memory;
+ * its clone3 of pid 2 copies it meanwhile, so the helper takes no lock
+ * and allocates nothing until then (poll and read only, and no errno:
+ * pid 1 writes the same one). Whether pid 1 has executed within
+ * EXEC_WAIT_S (the end of file on EXECD); if not, it is killed and
+ * reaped, so that nothing runs in this memory once the helper exits. */
+#define EXEC_WAIT_S 60
+static bool wait_exec(int execd, pid_t pid, int pidfd)
+{
+	struct pollfd p = { .fd = execd, .events = POLLIN, .revents = 0 };
+	char c;
+	if (poll(&p, 1, EXEC_WAIT_S * 1000) == 1 && read(execd, &c, 1) == 0)
+		return true;
+	sys_pidfd_send_signal(pidfd, SIGKILL);
+	waitpid(pid, NULL, __WALL);
+	return false;
+}
+
+/* The helper: starts pid 1, sends its pidfd over the report socket and
+ * exits, so that pid 1 is not the service's child. vfork: the helper
+ * borrows the service's memory, which waits suspended until it exits,
+ * rather than copying it (sshd's page tables, copied and torn down at
+ * every login). Pid 1 borrows it too until its exec, so that nothing is
+ * copied or torn down for it; the helper exits only once pid 1 has
+ * executed (or died), so the service never runs beside it. Only pid 2,
+ * which builds, gets a copy. The helper makes system calls only (error
+ * numbers, not strerror). A function of its own: nothing of the
+ * caller's frame is live across the vfork. */
+__attribute__((noinline))
+static pid_t start_helper(struct run *run, int caller_sock)
+{
+	pid_t helper = vfork();
+	if (helper != 0)
+		return helper;
+	/* First, fully root: a setuid service (su) leaves the real uid the
+	 * user's, who could otherwise kill the helper, and the vfork would
+	 * let the service run on while pid 1 still runs in its memory.
+	 * Killed before this, no pid 1 exists yet. Raw system calls: glibc's
+	 * wrappers may signal every thread it knows, the service's. */
+	if (syscall(SYS_setresgid, 0, 0, 0) < 0 || syscall(SYS_setresuid, 0, 0, 0) < 0)
+		_exit(127);
+	close(caller_sock);
+	struct cc_error err;
+	struct init_exec x = { .run = run };
+	if (pipe2(x.ready, O_CLOEXEC) < 0 || pipe2(x.execd, O_CLOEXEC) < 0) {
+		cc_fail(&err, "pipe: error %d", errno);
+		child_fail(run, &err);
+	}
+	size_t guard = INIT_STACK_GUARD;
+	char *stack = mmap(NULL, INIT_STACK_SIZE + guard, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (stack == MAP_FAILED || mprotect(stack, guard, PROT_NONE) < 0) {
+		cc_fail(&err, "a stack for pid 1: error %d", errno);
+		if (stack != MAP_FAILED)
+			munmap(stack, INIT_STACK_SIZE + guard);
+		child_fail(run, &err);
+	}
+	char service_fd[24], deadline[24], namespaces[24], ready_fd[24];
+	snprintf(service_fd, sizeof(service_fd), "%d", run->service_pidfd);
+	snprintf(deadline, sizeof(deadline), "%lld", run->deadline);
+	snprintf(namespaces, sizeof(namespaces), "%lu", run->late_ns);
+	snprintf(ready_fd, sizeof(ready_fd), "%d", x.ready[1]);
+	char *argv[] = { (char *)"cocoon-init", (char *)"hold", service_fd, deadline,
+			 namespaces, ready_fd, NULL };
+	x.argv = argv;
+	int pidfd = -1;
+	pid_t pid = clone(exec_init, stack + guard + INIT_STACK_SIZE,
+			  CLONE_VM | CLONE_NEWNS | CLONE_NEWPID | CLONE_PIDFD | SIGCHLD,
+			  &x, &pidfd);
+	int clone_errno = errno;
+	close(x.ready[0]);
+	close(x.ready[1]);
+	close(x.execd[1]);
+	if (pid < 0) {
+		munmap(stack, INIT_STACK_SIZE + guard);
+		cc_fail(&err, "clone: error %d", clone_errno);
+		child_fail(run, &err);
+	}
+	bool started = wait_exec(x.execd[0], pid, pidfd);
+	munmap(stack, INIT_STACK_SIZE + guard);
+	if (!started) {
+		cc_fail(&err, "pid 1 did not execute cocoon-init within %d s", EXEC_WAIT_S);
+		child_fail(run, &err);
+	}
+	_exit(report_send_fd(run->sock, REPORT_PID1, pidfd) < 0 ? 127 : 0);
+}
+
+int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out,
+		  struct cc_error *err)
+{
+	*out = NULL;
+	if (service_check(req, err) < 0)
+		return -1;
+	const struct plan *plan = req->plan;
+
+	const char *login = plan->who.login_shell && plan->who.login_shell[0] == '/'
+				    ? plan->who.login_shell : "/bin/sh";
+	const char *real = plan->shell ? plan->shell
+				       : is_cocoon_shell(login, COCOON_SHELL_PATH) ? "/bin/bash" : login;
+	if (is_cocoon_shell(real, COCOON_SHELL_PATH))
+		return cc_fail(err, "the policy's shell %s is cocoon-shell itself", real);
+
+	struct run run = { .req = req, .plan = plan, .caller = getpid(),
+			   .sock = -1, .initfd = -1, .ready = -1,
+			   .service_pidfd = -1, .status_fd = -1 };
+	if (!(run.filter = seccomp_prepare(plan, err)))
+		return -1;
+	struct service_setup setup = { .launcher = req->launcher_path,
+				       .login_shell = login, .real_shell = real };
+	seccomp_filter_program(run.filter, &setup.bpf, &setup.bpf_len);
+	/* The launcher's settings, a line each; chdir and home are for the
+	 * user's shell (the service keeps its own working directory). */
+	if (plan->chdir && strchr(plan->chdir, '\n')) {
+		seccomp_filter_free(run.filter);
+		return cc_fail(err, "chdir: a newline in the path");
+	}
+	const char *home = plan->who.home && plan->who.home[0] == '/' &&
+			   !strchr(plan->who.home, '\n') ? plan->who.home : NULL;
+	char launch[LAUNCH_SETTINGS_SIZE];
+	int len = snprintf(launch, sizeof(launch),
+			   LAUNCH_LINE(LAUNCH_KEY_NO_NEW_PRIVS, "%s")
+			   LAUNCH_LINE(LAUNCH_KEY_SECCOMP, "%s")
+			   LAUNCH_LINE(LAUNCH_KEY_SECCOMP_LOG, "%s")
+			   LAUNCH_LINE(LAUNCH_KEY_LANDLOCK, "%s")
+			   LAUNCH_LINE(LAUNCH_KEY_LANDLOCK_SCOPE, "%u"),
+			   plan->no_new_privs ? LAUNCH_YES : LAUNCH_NO,
+			   setup.bpf ? LAUNCH_YES : LAUNCH_NO,
+			   plan->seccomp_log ? LAUNCH_YES : LAUNCH_NO,
+			   plan->landlock_required ? LAUNCH_LANDLOCK_REQUIRED
+						   : LAUNCH_LANDLOCK_BEST_EFFORT,
+			   plan->landlock_scope & LL_SCOPE_ALL);
+	const struct { const char *key, *value; } optional[] = {
+		{ LAUNCH_KEY_CHDIR, plan->chdir }, { LAUNCH_KEY_HOME, home },
+	};
+	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]) && len >= 0 &&
+	     (size_t)len < sizeof(launch); i++)
+		if (optional[i].value)
+			len += snprintf(launch + len, sizeof(launch) - (size_t)len,
+					LAUNCH_LINE("%s", "%s"), optional[i].key,
+					optional[i].value);
+	/* The forced command, a line per word (plan_expand bounded them and
+	 * kept newlines out). */
+	for (char **w = plan->command; w && *w && len >= 0 &&
+	     (size_t)len < sizeof(launch); w++)
+		len += snprintf(launch + len, sizeof(launch) - (size_t)len,
+				LAUNCH_LINE(LAUNCH_KEY_COMMAND, "%s"), *w);
+	if (len < 0 || (size_t)len >= sizeof(launch)) {
+		seccomp_filter_free(run.filter);
+		return cc_fail(err, "chdir, home or command: too long");
+	}
+	setup.launch = launch;
+	setup.id = req->session_id;
+	run.service = &setup;
+
+	struct sandbox_handle *h = xcalloc(1, sizeof(*h));
+	h->owner = getpid();
+	h->pidfd = -1;
+	for (size_t i = 0; i < NSAVED; i++)
+		h->ns[i] = -1;
+	for (size_t i = 0; i < NSAVED; i++) {
+		if (saved_ns[i].ns && !(plan->namespaces & saved_ns[i].ns))
+			continue;
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/self/ns/%s", saved_ns[i].name);
+		if ((h->ns[i] = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+			cc_fail_errno(err, "saving the host's namespace: %s", path);
+			goto fail;
+		}
+	}
+	/* A path, not a descriptor: the service's children (sshd's
+	 * post-auth child, which serves internal-sftp without exec) would
+	 * inherit a descriptor of a host directory inside the sandbox. */
+	if (!(h->cwd = getcwd(NULL, 0)))
+		h->cwd = xstrdup("/");
+	run.pid_ns = true;
+	if ((run.initfd = open_init(req->init_path, err)) < 0)
+		goto fail;
+	if ((run.service_pidfd = sys_pidfd_open(getpid(), 0)) < 0) {
+		cc_fail_errno(err, "pidfd_open of the service process");
+		goto fail;
+	}
+	/* Into the session's cgroup before forking: every process of the
+	 * session descends from the service. */
+	if (limits_prepare(&run, !req->systemd_cgroup, err) < 0)
+		goto fail;
+	h->cgroup = run.cgroup;
+	h->deadline = run.deadline;
+	if (cgroup_enter_self(h->cgroup, err) < 0 || FAULT("fork", err) < 0)
+		goto fail;
+	int sv[2];
+	if (open_reports(&run, sv, err) < 0)
+		goto fail;
+	unsigned long others = other_namespaces(plan);
+	run.late_ns = others;
+
+	/* The service's own SIGCHLD handling (sudo reaps from a handler)
+	 * must not take the helper; signals stay as the caller had them
+	 * otherwise. */
+	struct sigaction dfl, old_chld;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(SIGCHLD, &dfl, &old_chld);
+	sigset_t all, old_mask;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old_mask);
+	run.saved.mask = old_mask;
+	pid_t helper = start_helper(&run, sv[0]);
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
+	close(sv[1]);
+	close(run.initfd);
+	run.initfd = -1;
+	close(run.service_pidfd);
+	run.service_pidfd = -1;
+	int rc = helper < 0 ? cc_fail_errno(err, "fork") : 0;
+	/* pid 2's REPORT_BUILT and the helper's REPORT_PID1 race: both must
+	 * come. The record is written while pid 2 builds, and published once
+	 * it is done. */
+	bool built = false;
+	struct record_pending record = { .dir = -1 };
+	while (rc == 0 && !(built && h->pidfd >= 0)) {
+		bool had_pidfd = h->pidfd >= 0;
+		rc = service_wait(sv[0], &h->pidfd, &built, err);
+		if (rc == 0 && !had_pidfd && h->pidfd >= 0)
+			rc = record_prepare(plan, req->session_id, pidfd_pid(h->pidfd),
+					    h->pidfd, &record, err);
+	}
+	if (rc == 0)
+		rc = record_publish(&record, err);
+	record_discard(&record);
+	if (helper > 0)
+		while (waitpid(helper, NULL, 0) < 0 && errno == EINTR)
+			;
+	/* A failure may come before pid 1's pidfd, which the helper (gone
+	 * by now: vfork returned) has then left in the socket; without it
+	 * pid 1 would live on until the service ends. */
+	if (rc < 0 && h->pidfd < 0)
+		take_pidfd(sv[0], &h->pidfd);
+	close(sv[0]);
+	sigaction(SIGCHLD, &old_chld, NULL);
+	seccomp_filter_free(run.filter);
+	run.filter = NULL;
+	if (rc < 0)
+		goto fail;
+	h->recorded = req->session_id ? xstrdup(req->session_id) : NULL;
+	if (FAULT("setns", err) < 0)
+		goto fail;
+	if (setns(h->pidfd, (int)(CLONE_NEWNS | CLONE_NEWPID | others)) < 0) {
+		cc_fail_errno(err, "joining the sandbox's namespaces");
+		goto fail;
+	}
+	h->inside = true;
+	*out = h;
+	return 0;
+fail:
+	if (run.initfd >= 0)
+		close(run.initfd);
+	if (run.service_pidfd >= 0)
+		close(run.service_pidfd);
+	seccomp_filter_free(run.filter);
+	if (h->pidfd >= 0)
+		sys_pidfd_send_signal(h->pidfd, SIGKILL);
+	record_remove(h->recorded);
+	handle_close(h);
+	return -1;
+}
+
+int sandbox_return(struct sandbox_handle *h, struct cc_error *err)
+{
+	/* A forked child (sshd's post-auth child running pam_end, say) stays
+	 * where it is: only the process that entered goes back. */
+	if (!h || !h->inside || h->owner != getpid())
+		return 0;
+	for (size_t i = 0; i < NSAVED; i++)
+		if (h->ns[i] >= 0 && setns(h->ns[i], saved_ns[i].type) < 0)
+			return cc_fail_errno(err, "returning to the host's %s namespace",
+					     saved_ns[i].name);
+	if (chdir(h->cwd) < 0 && chdir("/") < 0)
+		return cc_fail_errno(err, "returning to the working directory");
+	if (cgroup_leave(h->cgroup, err) < 0)
+		return -1;
+	h->inside = false;
+	return 0;
+}
+
+void sandbox_end(struct sandbox_handle *h)
+{
+	if (!h)
+		return;
+	/* SIGKILL to a namespace's init kills every process in it. */
+	if (h->owner == getpid() && h->pidfd >= 0) {
+		sys_pidfd_send_signal(h->pidfd, SIGKILL);
+		record_remove(h->recorded);
+	}
+	handle_close(h);
+}
+
+bool sandbox_inside(const struct sandbox_handle *h)
+{
+	return h && h->inside;
+}
+
+bool sandbox_expired(const struct sandbox_handle *h)
+{
+	return h && h->deadline && boottime() >= h->deadline;
+}
+
+#define CODE_PATHS_TEXT "/etc, /usr, /lib*, /bin, /sbin and the nscd, systemd " \
+	"and dbus directories of /run and /var/run"
