@@ -12,6 +12,7 @@
 #include "forced_command.h"
 #include "landlock.h"
 #include "plan.h"
+#include "plan_build.h"
 #include "resolve.h"
 #include "tap.h"
 #include "util.h"
@@ -35,21 +36,7 @@ static struct identity ann(void)
 static struct fs_op *add_op(struct plan *plan, enum op_type type, const char *source,
 			    const char *dest)
 {
-	struct fs_op *op = ARRAY_PUSH(plan->ops, plan->nops, plan->ops_cap);
-	memset(op, 0, sizeof(*op));
-	op->type = type;
-	op->source = source ? xstrdup(source) : NULL;
-	op->dest = xstrdup(dest);
-	op->file = plan_intern_file(plan, "t.conf");
-	op->line = (int)plan->nops;
-	return op;
-}
-
-static void add_env(struct plan *plan, const char *name, const char *value)
-{
-	struct env_op *e = ARRAY_PUSH(plan->env, plan->nenv, plan->env_cap);
-	e->name = xstrdup(name);
-	e->value = value ? xstrdup(value) : NULL;
+	return plan_add_op(plan, type, source, dest, "t.conf", (int)plan->nops + 1);
 }
 
 /* "ok" or the error of expanding PLAN for WHO; the plan is freed. */
@@ -220,8 +207,8 @@ static void test_expand(void)
 	plan.chdir = xstrdup("%h/");
 	plan.shell = xstrdup("/bin//%u");
 	plan.hostname = xstrdup("box-%u");
-	add_env(&plan, "H", "%h/x");
-	add_env(&plan, "GONE", NULL);
+	plan_add_env(&plan, "H", "%h/x");
+	plan_add_env(&plan, "GONE", NULL);
 	char *cmd[] = { "//opt/menu/", "%u", "--home=%h" };
 	plan_set_command(&plan, cmd, 3);
 	int rc = plan_expand(&plan, &who, &err);
@@ -328,7 +315,7 @@ static void expect_home(const char *home, const char *source, const char *want,
 	if (source)
 		add_op(&plan, OP_BIND, source, "/h");
 	else
-		add_env(&plan, "HOME", "%h");
+		plan_add_env(&plan, "HOME", "%h");
 	char *w = strstr(want, "HOME") ? xasprintf("%.*s%s%s", (int)(strstr(want, "HOME") - want),
 						   want, home, strstr(want, "HOME") + 4)
 		: xstrdup(want);
