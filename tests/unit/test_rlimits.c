@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rlimit-NAME = SOFT [HARD]: names, units by resource, bounds, the
+ * order of soft and hard, formatting, and that applying only lowers. */
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rlimits.h"
+#include "tap.h"
+#include "util.h"
+#include "words.h"
+
+/* "SOFT HARD" as rlimit_format writes them, or "ERR message". */
+static char *parse(int resource, const char *value)
+{
+	char **words;
+	size_t count;
+	struct cc_error err;
+	if (words_split(value, &words, &count, &err) < 0)
+		return xasprintf("bad words: %s", err.msg);
+	struct plan_rlimit r = { 0 };
+	char soft[24], hard[24], *out;
+	if (rlimit_parse(resource, words, count, &r, &err) < 0) {
+		out = xasprintf("ERR %s", err.msg);
+	} else {
+		rlimit_format(r.soft, soft, sizeof(soft));
+		rlimit_format(r.hard, hard, sizeof(hard));
+		out = xasprintf("%s%s %s", r.set ? "" : "(not set) ", soft, hard);
+	}
+	words_free(words, count);
+	return out;
+}
+
+static void expect(int resource, const char *value, const char *want, const char *name)
+{
+	char *got = parse(resource, value);
+	tap_is_str(got, want, name);
+	free(got);
+}
+
+static void test_names(void)
+{
+	tap_ok(rlimit_by_name("nproc") == RLIMIT_NPROC && rlimit_by_name("nofile") == RLIMIT_NOFILE &&
+	       rlimit_by_name("as") == RLIMIT_AS && rlimit_by_name("fsize") == RLIMIT_FSIZE &&
+	       rlimit_by_name("cpu") == RLIMIT_CPU && rlimit_by_name("core") == RLIMIT_CORE &&
+	       rlimit_by_name("memlock") == RLIMIT_MEMLOCK, "the seven names");
+	tap_ok(rlimit_by_name("stack") == -1 && rlimit_by_name("") == -1 &&
+	       rlimit_by_name("rlimit-nproc") == -1, "others are -1");
+	tap_is_str(rlimit_name(RLIMIT_MEMLOCK), "memlock", "a resource's name");
+	tap_ok(rlimit_name(RLIMIT_STACK) == NULL, "a limit cocoon does not set has none");
+}
+
+static void test_parse(void)
+{
+	expect(RLIMIT_NOFILE, "1024", "1024 1024", "one word sets soft and hard");
+	expect(RLIMIT_NOFILE, "1024 4096", "1024 4096", "two words");
+	expect(RLIMIT_NOFILE, "512 unlimited", "512 unlimited", "an unlimited hard limit");
+	expect(RLIMIT_CORE, "0", "0 0", "0 is a limit");
+	expect(RLIMIT_AS, "1G 2G", "1073741824 2147483648", "sizes for as");
+	expect(RLIMIT_FSIZE, "10K", "10240 10240", "and for fsize");
+	expect(RLIMIT_MEMLOCK, "64", "64 64", "a size without a unit is bytes");
+	expect(RLIMIT_CPU, "90 1h", "90 3600", "durations for cpu");
+	expect(RLIMIT_NPROC, "10K", "ERR '10K' is not a count", "nproc counts, no units");
+	expect(RLIMIT_CPU, "1G", "ERR '1G' is not a duration (a number, then s, m, h or d)",
+	       "cpu takes no size");
+	expect(RLIMIT_AS, "18446744073709551615", "ERR '18446744073709551615' is out of range",
+	       "a size that is RLIM_INFINITY itself");
+	expect(RLIMIT_NOFILE, "-1", "ERR '-1' is not a count", "a negative count");
+	expect(RLIMIT_NOFILE, "10 5", "ERR the soft limit 10 is above the hard limit 5",
+	       "soft above hard");
+	expect(RLIMIT_NOFILE, "unlimited 5",
+	       "ERR the soft limit unlimited is above the hard limit 5",
+	       "an unlimited soft limit above a hard one");
+	expect(RLIMIT_NOFILE, "", "ERR a resource limit takes SOFT [HARD]", "no word");
+	expect(RLIMIT_NOFILE, "1 2 3", "ERR a resource limit takes SOFT [HARD]", "three words");
+	char *want = xasprintf("ERR unknown resource limit %d", RLIMIT_STACK);
+	expect(RLIMIT_STACK, "1", want, "a resource not in the table");
+	free(want);
+
+	char *bad[] = { "x" };
+	struct plan_rlimit r = { .set = false, .soft = 7, .hard = 7 };
+	struct cc_error err;
+	tap_ok(rlimit_parse(RLIMIT_NOFILE, bad, 1, &r, &err) < 0 && !r.set && r.soft == 7,
+	       "a refused value leaves the output alone");
+}
+
+static void test_format(void)
+{
+	char buf[24];
+	rlimit_format(RLIM_INFINITY, buf, sizeof(buf));
+	tap_is_str(buf, "unlimited", "RLIM_INFINITY is unlimited");
+	rlimit_format(0, buf, sizeof(buf));
+	tap_is_str(buf, "0", "zero");
+	rlimit_format(RLIM_INFINITY - 1, buf, sizeof(buf));
+	tap_is_str(buf, "18446744073709551614", "the largest finite value");
+}
+
+/* In a child: lower nofile's soft limit below the current one and ask
+ * for a higher hard one; the child reports the outcome in its status. */
+static int apply_in_child(void)
+{
+	struct rlimit cur;
+	if (getrlimit(RLIMIT_NOFILE, &cur) < 0 || cur.rlim_cur < 64)
+		return 10;
+	struct session_limits l = { 0 };
+	l.rlimit[RLIMIT_NOFILE] = (struct plan_rlimit){ .set = true, .soft = 32,
+						       .hard = RLIM_INFINITY };
+	l.rlimit[RLIMIT_CORE] = (struct plan_rlimit){ .set = false, .soft = 0, .hard = 0 };
+	struct rlimit core_before, core_after, after;
+	struct cc_error err;
+	if (getrlimit(RLIMIT_CORE, &core_before) < 0 || rlimits_apply(&l, &err) < 0 ||
+	    getrlimit(RLIMIT_NOFILE, &after) < 0 || getrlimit(RLIMIT_CORE, &core_after) < 0)
+		return 11;
+	if (after.rlim_cur != 32)
+		return 12;
+	if (after.rlim_max != cur.rlim_max)
+		return 13;
+	if (core_after.rlim_cur != core_before.rlim_cur)
+		return 14;
+	return 0;
+}
+
+static void test_apply(void)
+{
+	pid_t child = fork();
+	if (child == 0)
+		_exit(apply_in_child());
+	int status = -1;
+	waitpid(child, &status, 0);
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "applying lowers soft, never raises hard, leaves unset limits (status %d)",
+	       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+int main(void)
+{
+	test_names();
+	test_parse();
+	test_format();
+	test_apply();
+	return tap_done();
+}
