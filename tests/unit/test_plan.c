@@ -13,6 +13,7 @@
 #include "landlock.h"
 #include "plan.h"
 #include "plan_build.h"
+#include "plan_check.h"
 #include "resolve.h"
 #include "tap.h"
 #include "util.h"
@@ -39,11 +40,20 @@ static struct fs_op *add_op(struct plan *plan, enum op_type type, const char *so
 	return plan_add_op(plan, type, source, dest, "t.conf", (int)plan->nops + 1);
 }
 
+/* Expand PLAN for WHO and judge its binds, as a login does. */
+static int expand_and_check(struct plan *plan, const struct identity *who,
+			    struct cc_error *err)
+{
+	if (plan_expand(plan, who, err) < 0)
+		return -1;
+	return plan_check_expanded(plan, err);
+}
+
 /* "ok" or the error of expanding PLAN for WHO; the plan is freed. */
 static char *expand_for(struct plan *plan, const struct identity *who)
 {
 	struct cc_error err;
-	char *out = plan_expand(plan, who, &err) < 0 ? xstrdup(err.msg) : xstrdup("ok");
+	char *out = expand_and_check(plan, who, &err) < 0 ? xstrdup(err.msg) : xstrdup("ok");
 	plan_free(plan);
 	return out;
 }
@@ -211,7 +221,7 @@ static void test_expand(void)
 	plan_add_env(&plan, "GONE", NULL);
 	char *cmd[] = { "//opt/menu/", "%u", "--home=%h" };
 	plan_set_command(&plan, cmd, 3);
-	int rc = plan_expand(&plan, &who, &err);
+	int rc = expand_and_check(&plan, &who, &err);
 	tap_ok(rc == 0, "a plan using every token expands%s%s", rc ? ": " : "", rc ? err.msg : "");
 	struct strbuf got = { 0 }, want = { 0 };
 	sb_addf(&got, "%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s", plan.ops[0].source,
@@ -232,7 +242,7 @@ static void test_expand(void)
 	plan_init(&plan);
 	add_op(&plan, OP_BIND, "%h", "%h");
 	add_op(&plan, OP_TMPFS, NULL, "%h");
-	tap_ok(plan_expand(&plan, &who, &err) == 0 && plan.ops[0].source_user_writable,
+	tap_ok(expand_and_check(&plan, &who, &err) == 0 && plan.ops[0].source_user_writable,
 	       "the user's home is marked user-writable; a mount on the bind itself is fine");
 	plan_free(&plan);
 

@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "rlimits.h"
+#include "directives.h"
+#include "plan_values.h"
 #include "tap.h"
 #include "util.h"
 #include "words.h"
