@@ -74,12 +74,15 @@ const struct directive_spec *directive_lookup(const char *name)
 #include "plan_values.h"
 #include "util.h"
 
-int limit_parse(enum directive_id id, const char *word, struct session_limits *l,
+int limit_parse(enum directive_id id, const char *word, unsigned long long *out,
 		struct cc_error *err)
 {
 	unsigned long long v = 0;
 	unsigned percent = 0;
 	int rc = 0;
+	if (id != D_MAX_SESSION_TIME && id != D_MEMORY_MAX && id != D_PIDS_MAX &&
+	    id != D_CPU_MAX)
+		return cc_fail(err, "not a session limit");
 	if (strcmp(word, "none") != 0)
 		rc = id == D_MAX_SESSION_TIME ? parse_duration(word, &v, err)
 		     : id == D_MEMORY_MAX ? parse_size(word, &v, err)
@@ -87,23 +90,25 @@ int limit_parse(enum directive_id id, const char *word, struct session_limits *l
 		     : parse_percent(word, &percent, err);
 	if (rc < 0)
 		return -1;
-	switch (id) {
-	case D_MAX_SESSION_TIME: l->max_session_time = v; break;
-	case D_MEMORY_MAX:
-		/* The service process and cocoon-init are in the session's
-		 * cgroup while it is set up: below this the OOM killer takes
-		 * them and the session dies half-made. */
-		if (v && v < MEMORY_MAX_FLOOR)
-			return cc_fail(err, "memory-max %s is too small to set up a "
-				       "session (at least %lluM)", word,
-				       MEMORY_MAX_FLOOR >> 20);
-		l->memory_max = v;
-		break;
-	case D_PIDS_MAX: l->pids_max = v; break;
-	case D_CPU_MAX: l->cpu_max_percent = percent; break;
-	default: return cc_fail(err, "not a session limit");
-	}
+	/* The service process and cocoon-init are in the session's cgroup
+	 * while it is set up: below this the OOM killer takes them and the
+	 * session dies half-made. */
+	if (id == D_MEMORY_MAX && v && v < MEMORY_MAX_FLOOR)
+		return cc_fail(err, "memory-max %s is too small to set up a session (at "
+			       "least %lluM)", word, MEMORY_MAX_FLOOR >> 20);
+	*out = id == D_CPU_MAX ? percent : v;
 	return 0;
+}
+
+void limit_store(enum directive_id id, unsigned long long value, struct session_limits *l)
+{
+	switch (id) {
+	case D_MAX_SESSION_TIME: l->max_session_time = value; break;
+	case D_MEMORY_MAX: l->memory_max = value; break;
+	case D_PIDS_MAX: l->pids_max = value; break;
+	case D_CPU_MAX: l->cpu_max_percent = (unsigned)value; break;
+	default: break;
+	}
 }
 
 int parse_bool(const char *word, bool *out, struct cc_error *err)
@@ -231,24 +236,22 @@ int check_path_word(const char *word, const char *what, struct cc_error *err)
 }
 
 /* "key=value" options of tmpfs, dir and file: tokens never reach them. */
-static int check_options(char *const *words, size_t count, bool allow_size,
-			 struct cc_error *err)
+static int parse_options(char *const *words, size_t count, bool allow_size,
+			 struct directive_value *v, struct cc_error *err)
 {
-	bool seen_size = false, seen_mode = false;
+	bool seen_size = false;
 	for (size_t i = 0; i < count; i++) {
-		unsigned mode;
-		unsigned long long size;
 		if (allow_size && str_starts_with(words[i], "size=")) {
 			if (seen_size)
 				return cc_fail(err, "size= given twice");
 			seen_size = true;
-			if (parse_size(words[i] + 5, &size, err) < 0)
+			if (parse_size(words[i] + 5, &v->size, err) < 0)
 				return -1;
 		} else if (str_starts_with(words[i], "mode=")) {
-			if (seen_mode)
+			if (v->has_mode)
 				return cc_fail(err, "mode= given twice");
-			seen_mode = true;
-			if (parse_mode(words[i] + 5, &mode, err) < 0)
+			v->has_mode = true;
+			if (parse_mode(words[i] + 5, &v->mode, err) < 0)
 				return -1;
 		} else {
 			return cc_fail(err, "unknown option '%s' (%s)", words[i],
@@ -280,9 +283,10 @@ static int check_name_word(const char *word, const char *what, struct cc_error *
 	return 0;
 }
 
-int directive_check_words(const struct directive_spec *spec, char *const *words,
-			  size_t count, struct cc_error *err)
+int directive_parse_words(const struct directive_spec *spec, char *const *words,
+			  size_t count, struct directive_value *v, struct cc_error *err)
 {
+	memset(v, 0, sizeof(*v));
 	if (count < spec->min_words || (spec->max_words && count > spec->max_words))
 		return cc_fail(err, "'%s' takes %s (got %zu word%s)", spec->name,
 			       spec->usage, count, count == 1 ? "" : "s");
@@ -291,8 +295,6 @@ int directive_check_words(const struct directive_spec *spec, char *const *words,
 		if (check_tokens(words[i], err) < 0)
 			return -1;
 
-	bool b;
-	unsigned u;
 	switch (spec->id) {
 	case D_PROFILE:
 		return check_name_word(words[0], "profile name", err);
@@ -312,22 +314,23 @@ int directive_check_words(const struct directive_spec *spec, char *const *words,
 	case D_TMPFS:
 		if (check_path_word(words[0], "destination", err) < 0)
 			return -1;
-		return check_options(words + 1, count - 1, true, err);
+		return parse_options(words + 1, count - 1, true, v, err);
 	case D_DIR:
 		if (check_path_word(words[0], "destination", err) < 0)
 			return -1;
-		return check_options(words + 1, count - 1, false, err);
+		return parse_options(words + 1, count - 1, false, v, err);
 	case D_FILE:
 		if (check_path_word(words[0], "destination", err) < 0)
 			return -1;
-		return check_options(words + 2, count - 2, false, err);
+		return parse_options(words + 2, count - 2, false, v, err);
 	case D_SYMLINK:
 		if (!words[0][0])
 			return cc_fail(err, "empty symlink target");
 		return check_path_word(words[1], "link", err);
 	case D_CHMOD:
-		if (parse_mode(words[0], &u, err) < 0)
+		if (parse_mode(words[0], &v->mode, err) < 0)
 			return -1;
+		v->has_mode = true;
 		return check_path_word(words[1], "path", err);
 	case D_CHDIR:
 		return check_path_word(words[0], "directory", err);
@@ -342,12 +345,15 @@ int directive_check_words(const struct directive_spec *spec, char *const *words,
 	case D_UNSETENV:
 		return check_env_name(words[0], err);
 	case D_CLEARENV: case D_NEW_SESSION: case D_NO_NEW_PRIVS: case D_SECCOMP_LOG:
-		return parse_bool(words[0], &b, err);
+		return parse_bool(words[0], &v->flag, err);
 	case D_UNSHARE:
-		return parse_namespaces(words, count, &u, err);
+		return parse_namespaces(words, count, &v->bits, err);
 	case D_SECCOMP:
-		if (strcmp(words[0], "default") == 0 || strcmp(words[0], "none") == 0)
+		if (strcmp(words[0], "default") == 0 || strcmp(words[0], "none") == 0) {
+			v->seccomp = words[0][0] == 'd' ? SECCOMP_DEFAULT : SECCOMP_NONE;
 			return 0;
+		}
+		v->seccomp = SECCOMP_FILE;
 		if (words[0][0] != '/')
 			return cc_fail(err, "seccomp takes default, none or an absolute "
 				       "file name");
@@ -357,37 +363,28 @@ int directive_check_words(const struct directive_spec *spec, char *const *words,
 	case D_LANDLOCK:
 		if (strcmp(words[0], "best-effort") != 0 && strcmp(words[0], "required") != 0)
 			return cc_fail(err, "landlock takes best-effort or required");
+		v->flag = strcmp(words[0], "required") == 0;
 		return 0;
 	case D_LANDLOCK_SCOPE:
-		return parse_landlock_scope(words, count, &u, err);
+		return parse_landlock_scope(words, count, &v->bits, err);
 	case D_RLIMIT_NPROC: case D_RLIMIT_NOFILE: case D_RLIMIT_AS:
 	case D_RLIMIT_FSIZE: case D_RLIMIT_CPU: case D_RLIMIT_CORE:
-	case D_RLIMIT_MEMLOCK: {
-		struct plan_rlimit r;
+	case D_RLIMIT_MEMLOCK:
 		return rlimit_parse(rlimit_by_name(spec->name + strlen("rlimit-")),
-				    words, count, &r, err);
-	}
-	case D_MAX_SESSION_TIME: case D_MEMORY_MAX: case D_PIDS_MAX: case D_CPU_MAX: {
-		struct session_limits l;
-		return limit_parse(spec->id, words[0], &l, err);
-	}
+				    words, count, &v->rlimit, err);
+	case D_MAX_SESSION_TIME: case D_MEMORY_MAX: case D_PIDS_MAX: case D_CPU_MAX:
+		return limit_parse(spec->id, words[0], &v->number, err);
 	case D_SANDBOX:
 		if (strcmp(words[0], "none") != 0)
 			return cc_fail(err, "sandbox takes only 'none' (to leave matching "
 				       "sessions unconfined)");
 		return 0;
-	case D_HOME: {
-		enum home_mode mode;
-		return parse_home_mode(words[0], &mode, err);
-	}
-	case D_PRIVATE_TMP: {
-		enum private_tmp mode;
-		return parse_private_tmp(words[0], &mode, err);
-	}
-	case D_HOME_SIZE: case D_TMP_SIZE: case D_ROOT_SIZE: case D_TMPFS_SIZE: {
-		unsigned long long size;
-		return parse_size(words[0], &size, err);
-	}
+	case D_HOME:
+		return parse_home_mode(words[0], &v->home, err);
+	case D_PRIVATE_TMP:
+		return parse_private_tmp(words[0], &v->private_tmp, err);
+	case D_HOME_SIZE: case D_TMP_SIZE: case D_ROOT_SIZE: case D_TMPFS_SIZE:
+		return parse_size(words[0], &v->number, err);
 	case D_HOME_SKEL:
 		if (strchr(words[0], '%'))
 			return cc_fail(err, "home-skel takes no tokens: one skeleton "

@@ -7,6 +7,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "error.h"
+#include "plan.h"
+
 enum directive_id {
 	D_PROFILE,
 	D_SERVICE,
@@ -77,19 +80,16 @@ struct directive_spec {
 
 const struct directive_spec *directive_lookup(const char *name);
 
-#endif
-
-/* Value parsers shared by the parser (to report errors at file:line) and
- * the resolver (to fill the plan). Each returns -1 with err set. */
-#include "error.h"
+/* Value parsers of the directives' words. Each returns -1 with err set. */
 int parse_bool(const char *word, bool *out, struct cc_error *err);
 int parse_mode(const char *word, unsigned *out, struct cc_error *err);
 int parse_size(const char *word, unsigned long long *out, struct cc_error *err);
-/* max-session-time, memory-max, pids-max, cpu-max (WORD or none) into
- * the matching field of l. */
-struct session_limits;
-int limit_parse(enum directive_id id, const char *word, struct session_limits *l,
+/* max-session-time, memory-max, pids-max, cpu-max: WORD (seconds,
+ * bytes, a count, a percentage) or none (0). */
+int limit_parse(enum directive_id id, const char *word, unsigned long long *out,
 		struct cc_error *err);
+/* VALUE of limit ID into its field of L. */
+void limit_store(enum directive_id id, unsigned long long value, struct session_limits *l);
 /* A positive decimal count. */
 int parse_count(const char *word, unsigned long long *out, struct cc_error *err);
 /* Seconds: a number, then s, m, h or d (none: seconds). */
@@ -107,6 +107,24 @@ int check_tokens(const char *word, struct cc_error *err);
 /* An absolute path (or one starting with %h) without "." or ".."
  * components. */
 int check_path_word(const char *word, const char *what, struct cc_error *err);
-/* Words of a directive checked for shape: counts, paths, modes, sizes. */
-int directive_check_words(const struct directive_spec *spec, char *const *words,
-			  size_t count, struct cc_error *err);
+/* A directive's words as the typed value the code that uses it reads,
+ * parsed once, when the policy is read. Directives whose words are
+ * paths, names or text leave it zero and keep their words. */
+struct directive_value {
+	bool flag;                   /* yes|no settings; landlock = required */
+	unsigned bits;               /* unshare: NS_*; landlock-scope: LL_SCOPE_* */
+	unsigned long long number;   /* *-size; session limits (limit_parse) */
+	enum home_mode home;
+	enum private_tmp private_tmp;
+	enum seccomp_mode seccomp;   /* SECCOMP_FILE: the file is the word */
+	struct plan_rlimit rlimit;   /* rlimit-* */
+	bool has_mode;               /* chmod's MODE; mode= of tmpfs, dir, file */
+	unsigned mode;
+	unsigned long long size;     /* size= of tmpfs (0: none given) */
+};
+/* Check a directive's words (counts, tokens, paths, names) and parse
+ * them into VALUE; -1 with the reason in ERR. */
+int directive_parse_words(const struct directive_spec *spec, char *const *words,
+			  size_t count, struct directive_value *value, struct cc_error *err);
+
+#endif

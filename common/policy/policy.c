@@ -254,7 +254,8 @@ static void add_directive(struct parser *p, const char *key, const char *value)
 		parse_error(p, "%s", err.msg);
 		return;
 	}
-	if (directive_check_words(spec, words, count, &err) < 0) {
+	struct directive_value parsed;
+	if (directive_parse_words(spec, words, count, &parsed, &err) < 0) {
 		parse_error(p, "%s", err.msg);
 		words_free(words, count);
 		return;
@@ -263,6 +264,7 @@ static void add_directive(struct parser *p, const char *key, const char *value)
 	d->spec = spec;
 	d->words = words;
 	d->nwords = count;
+	d->value = parsed;
 	d->file = p->file;
 	d->line = p->line;
 }

@@ -17,6 +17,7 @@ struct directive {
 	const struct directive_spec *spec;
 	char **words;
 	size_t nwords;
+	struct directive_value value; /* the words parsed, once */
 	const char *file; /* owned by struct policy */
 	int line;
 };

@@ -36,19 +36,13 @@ static struct fs_op *new_op(struct plan *plan, enum op_type type,
 	return op;
 }
 
-/* mode= and size= options following the fixed words. */
-static void take_options(struct fs_op *op, char *const *words, size_t count)
+/* mode= and size= of tmpfs, dir and file, parsed with the policy. */
+static void take_options(struct fs_op *op, const struct directive_value *v)
 {
-	for (size_t i = 0; i < count; i++) {
-		if (str_starts_with(words[i], "mode=")) {
-			op->has_mode = parse_mode(words[i] + 5, &op->mode, NULL) == 0;
-		} else if (str_starts_with(words[i], "size=")) {
-			if (parse_size(words[i] + 5, &op->size, NULL) < 0)
-				op->size = 0;
-		}
-	}
+	op->has_mode = v->has_mode;
+	op->mode = v->mode;
+	op->size = v->size;
 }
-
 static void set_string(char **field, const char *value)
 {
 	free(*field);
@@ -88,8 +82,8 @@ static void apply(struct merge *m, const struct directive *d)
 {
 	struct plan *plan = m->plan;
 	char *const *w = d->words;
+	const struct directive_value *v = &d->value;
 	struct fs_op *op;
-	bool b;
 
 	switch (d->spec->id) {
 	case D_PROFILE:
@@ -117,18 +111,18 @@ static void apply(struct merge *m, const struct directive *d)
 	case D_TMPFS:
 		op = new_op(plan, OP_TMPFS, d);
 		op->dest = xstrdup(w[0]);
-		take_options(op, w + 1, d->nwords - 1);
+		take_options(op, &d->value);
 		break;
 	case D_DIR:
 		op = new_op(plan, OP_DIR, d);
 		op->dest = xstrdup(w[0]);
-		take_options(op, w + 1, d->nwords - 1);
+		take_options(op, &d->value);
 		break;
 	case D_FILE:
 		op = new_op(plan, OP_FILE, d);
 		op->dest = xstrdup(w[0]);
 		op->content = xstrdup(w[1]);
-		take_options(op, w + 2, d->nwords - 2);
+		take_options(op, &d->value);
 		break;
 	case D_SYMLINK:
 		op = new_op(plan, OP_SYMLINK, d);
@@ -137,7 +131,7 @@ static void apply(struct merge *m, const struct directive *d)
 		break;
 	case D_CHMOD:
 		op = new_op(plan, OP_CHMOD, d);
-		op->has_mode = parse_mode(w[0], &op->mode, NULL) == 0;
+		take_options(op, &d->value);
 		op->dest = xstrdup(w[1]);
 		break;
 	case D_CHDIR: set_string(&plan->chdir, w[0]); break;
@@ -153,69 +147,48 @@ static void apply(struct merge *m, const struct directive *d)
 		e->value = d->spec->id == D_SETENV ? xstrdup(w[1]) : NULL;
 		break;
 	}
-	case D_CLEARENV:
-		if (parse_bool(w[0], &b, NULL) == 0)
-			plan->clearenv = b;
-		break;
-	case D_NEW_SESSION:
-		if (parse_bool(w[0], &b, NULL) == 0)
-			plan->new_session = b;
-		break;
-	case D_NO_NEW_PRIVS:
-		if (parse_bool(w[0], &b, NULL) == 0)
-			plan->no_new_privs = b;
-		break;
-	case D_SECCOMP_LOG:
-		if (parse_bool(w[0], &b, NULL) == 0)
-			plan->seccomp_log = b;
-		break;
-	case D_UNSHARE:
-		parse_namespaces(w, d->nwords, &plan->namespaces, NULL);
-		break;
+	case D_CLEARENV: plan->clearenv = v->flag; break;
+	case D_NEW_SESSION: plan->new_session = v->flag; break;
+	case D_NO_NEW_PRIVS: plan->no_new_privs = v->flag; break;
+	case D_SECCOMP_LOG: plan->seccomp_log = v->flag; break;
+	case D_UNSHARE: plan->namespaces = v->bits; break;
 	case D_SECCOMP:
 		free(plan->seccomp_file);
-		plan->seccomp_file = NULL;
-		if (strcmp(w[0], "default") == 0) {
-			plan->seccomp = SECCOMP_DEFAULT;
-		} else if (strcmp(w[0], "none") == 0) {
-			plan->seccomp = SECCOMP_NONE;
-		} else {
-			plan->seccomp = SECCOMP_FILE;
-			plan->seccomp_file = xstrdup(w[0]);
-		}
+		plan->seccomp = v->seccomp;
+		plan->seccomp_file = v->seccomp == SECCOMP_FILE ? xstrdup(w[0]) : NULL;
 		break;
 	case D_SANDBOX:
 		plan->sandboxed = false;
 		break;
 	case D_LANDLOCK:
-		plan->landlock_required = strcmp(w[0], "required") == 0;
+		plan->landlock_required = v->flag;
 		break;
 	case D_LANDLOCK_SCOPE:
-		parse_landlock_scope(w, d->nwords, &plan->landlock_scope, NULL);
+		plan->landlock_scope = v->bits;
 		break;
 	case D_HOME:
-		if (parse_home_mode(w[0], &plan->home, NULL) == 0)
-			m->home_at = (struct place){ d->file, d->line };
+		plan->home = v->home;
+		m->home_at = (struct place){ d->file, d->line };
 		break;
-	case D_HOME_SIZE: parse_size(w[0], &plan->home_size, NULL); break;
+	case D_HOME_SIZE: plan->home_size = v->number; break;
 	case D_HOME_SKEL: set_string(&plan->home_skel, w[0]); break;
 	case D_PRIVATE_TMP:
-		if (parse_private_tmp(w[0], &plan->private_tmp, NULL) == 0)
-			m->private_tmp_at = (struct place){ d->file, d->line };
+		plan->private_tmp = v->private_tmp;
+		m->private_tmp_at = (struct place){ d->file, d->line };
 		break;
-	case D_TMP_SIZE: parse_size(w[0], &plan->tmp_size, NULL); break;
-	case D_ROOT_SIZE: parse_size(w[0], &plan->root_size, NULL); break;
-	case D_TMPFS_SIZE: parse_size(w[0], &plan->tmpfs_size, NULL); break;
+	case D_TMP_SIZE: plan->tmp_size = v->number; break;
+	case D_ROOT_SIZE: plan->root_size = v->number; break;
+	case D_TMPFS_SIZE: plan->tmpfs_size = v->number; break;
 	case D_RLIMIT_NPROC: case D_RLIMIT_NOFILE: case D_RLIMIT_AS:
 	case D_RLIMIT_FSIZE: case D_RLIMIT_CPU: case D_RLIMIT_CORE:
 	case D_RLIMIT_MEMLOCK: {
 		int res = rlimit_by_name(d->spec->name + strlen("rlimit-"));
 		if (res >= 0)
-			rlimit_parse(res, w, d->nwords, &plan->limits.rlimit[res], NULL);
+			plan->limits.rlimit[res] = v->rlimit;
 		break;
 	}
 	case D_MAX_SESSION_TIME: case D_MEMORY_MAX: case D_PIDS_MAX: case D_CPU_MAX:
-		limit_parse(d->spec->id, w[0], &plan->limits, NULL);
+		limit_store(d->spec->id, v->number, &plan->limits);
 		break;
 	case D_COMMAND:
 		/* A setting: the last `command` replaces any before. */

@@ -106,10 +106,11 @@ static void check_cgroup_limits(const struct section *s, struct diag_list *diags
 		const struct directive *d = &s->dirs[k];
 		struct session_limits l = { 0 };
 		struct cc_error err;
-		if ((d->spec->id != D_MEMORY_MAX && d->spec->id != D_PIDS_MAX &&
-		     d->spec->id != D_CPU_MAX) ||
-		    limit_parse(d->spec->id, d->words[0], &l, NULL) < 0 ||
-		    cgroup_check_available(&l, &err) == 0)
+		if (d->spec->id != D_MEMORY_MAX && d->spec->id != D_PIDS_MAX &&
+		    d->spec->id != D_CPU_MAX)
+			continue;
+		limit_store(d->spec->id, d->value.number, &l);
+		if (cgroup_check_available(&l, &err) == 0)
 			continue;
 		diag_add(diags, DIAG_WARNING, d->file, d->line, "%s: %s; sessions "
 			 "with it are refused", d->spec->name, err.msg);

@@ -23,7 +23,8 @@ static char *check(const char *name, const char *value)
 	struct cc_error err;
 	if (words_split(value, &words, &count, &err) < 0)
 		return xasprintf("bad words: %s", err.msg);
-	char *out = directive_check_words(spec, words, count, &err) < 0
+	struct directive_value parsed;
+	char *out = directive_parse_words(spec, words, count, &parsed, &err) < 0
 		? xstrdup(err.msg) : xstrdup("ok");
 	words_free(words, count);
 	return out;
@@ -258,22 +259,27 @@ static void test_limits(void)
 {
 	struct session_limits l = { 0 };
 	struct cc_error err;
-	tap_ok(limit_parse(D_MAX_SESSION_TIME, "2h", &l, &err) == 0 &&
-	       l.max_session_time == 7200, "max-session-time into seconds");
-	tap_ok(limit_parse(D_MEMORY_MAX, "32M", &l, &err) == 0 && l.memory_max == 32ULL << 20,
+	unsigned long long v = 1;
+	tap_ok(limit_parse(D_MAX_SESSION_TIME, "2h", &v, &err) == 0 && v == 7200,
+	       "max-session-time into seconds");
+	limit_store(D_MAX_SESSION_TIME, v, &l);
+	tap_ok(limit_parse(D_MEMORY_MAX, "32M", &v, &err) == 0 && v == 32ULL << 20,
 	       "memory-max at the floor");
-	tap_ok(limit_parse(D_PIDS_MAX, "100", &l, &err) == 0 && l.pids_max == 100,
-	       "pids-max");
-	tap_ok(limit_parse(D_CPU_MAX, "250%", &l, &err) == 0 && l.cpu_max_percent == 250,
-	       "cpu-max");
-	tap_ok(limit_parse(D_PIDS_MAX, "none", &l, &err) == 0 && l.pids_max == 0 &&
-	       limit_parse(D_CPU_MAX, "none", &l, &err) == 0 && l.cpu_max_percent == 0,
-	       "none clears a limit");
-	tap_ok(l.max_session_time == 7200 && l.memory_max == 32ULL << 20,
-	       "and only that one");
-	expect_refused(limit_parse(D_PROFILE, "none", &l, &err), &err, "not a session limit",
+	limit_store(D_MEMORY_MAX, v, &l);
+	tap_ok(limit_parse(D_PIDS_MAX, "100", &v, &err) == 0 && v == 100, "pids-max");
+	limit_store(D_PIDS_MAX, v, &l);
+	tap_ok(limit_parse(D_CPU_MAX, "250%", &v, &err) == 0 && v == 250, "cpu-max");
+	limit_store(D_CPU_MAX, v, &l);
+	tap_ok(l.max_session_time == 7200 && l.memory_max == 32ULL << 20 && l.pids_max == 100 &&
+	       l.cpu_max_percent == 250, "each stored in its own field");
+	tap_ok(limit_parse(D_PIDS_MAX, "none", &v, &err) == 0 && v == 0,
+	       "none is 0, no limit");
+	limit_store(D_PIDS_MAX, v, &l);
+	tap_ok(l.pids_max == 0 && l.max_session_time == 7200 && l.cpu_max_percent == 250,
+	       "and storing it clears that limit only");
+	expect_refused(limit_parse(D_PROFILE, "none", &v, &err), &err, "not a session limit",
 		       "another directive");
-	expect_refused(limit_parse(D_MEMORY_MAX, "32767K", &l, &err), &err,
+	expect_refused(limit_parse(D_MEMORY_MAX, "32767K", &v, &err), &err,
 		       "memory-max 32767K is too small to set up a session (at least 32M)",
 		       "a byte under the floor's K");
 }
@@ -325,6 +331,47 @@ static void test_flags(void)
 		       "'.' or '..' component", "check_path_word names what it checks");
 }
 
+/* The typed value directive NAME = VALUE parses into (zero on error). */
+static struct directive_value parsed(const char *name, const char *value)
+{
+	struct directive_value v = { 0 };
+	char **words;
+	size_t count;
+	struct cc_error err;
+	if (words_split(value, &words, &count, &err) == 0) {
+		if (directive_parse_words(directive_lookup(name), words, count, &v, &err) < 0)
+			memset(&v, 0, sizeof(v));
+		words_free(words, count);
+	}
+	return v;
+}
+
+static void test_values(void)
+{
+	struct directive_value v = parsed("tmpfs", "/t size=1M mode=0700");
+	tap_ok(v.has_mode && v.mode == 0700 && v.size == 1ULL << 20,
+	       "tmpfs: size= and mode= parsed with the policy");
+	v = parsed("dir", "/d");
+	tap_ok(!v.has_mode && v.size == 0, "dir without mode=: none");
+	v = parsed("chmod", "0750 /x");
+	tap_ok(v.has_mode && v.mode == 0750, "chmod's MODE");
+	tap_ok(parsed("clearenv", "yes").flag && !parsed("clearenv", "no").flag, "yes and no");
+	tap_ok(parsed("landlock", "required").flag && !parsed("landlock", "best-effort").flag,
+	       "landlock = required is the flag");
+	tap_ok(parsed("unshare", "net pid").bits == (NS_NET | NS_PID), "unshare: NS_* bits");
+	tap_ok(parsed("landlock-scope", "signal").bits == LL_SCOPE_SIGNAL, "landlock-scope bits");
+	tap_ok(parsed("seccomp", "none").seccomp == SECCOMP_NONE &&
+	       parsed("seccomp", "default").seccomp == SECCOMP_DEFAULT &&
+	       parsed("seccomp", "/etc/f.bpf").seccomp == SECCOMP_FILE, "seccomp modes");
+	tap_ok(parsed("home", "tmpfs").home == HOME_TMPFS, "home mode");
+	tap_ok(parsed("private-tmp", "persistent").private_tmp == PRIVATE_TMP_PERSISTENT,
+	       "private-tmp mode");
+	tap_ok(parsed("home-size", "2G").number == 2ULL << 30, "sizes");
+	tap_ok(parsed("cpu-max", "50%").number == 50, "a session limit");
+	v = parsed("rlimit-nofile", "10 20");
+	tap_ok(v.rlimit.set && v.rlimit.soft == 10 && v.rlimit.hard == 20, "an rlimit");
+}
+
 int main(void)
 {
 	test_table();
@@ -335,6 +382,7 @@ int main(void)
 	test_choices();
 	test_numbers();
 	test_limits();
+	test_values();
 	test_flags();
 	return tap_done();
 }
