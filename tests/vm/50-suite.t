@@ -7,7 +7,7 @@
 # live sessions (list, stop, enter) and pam_cocoon through sshd. The tests/
 # and conf/ trees are copied in and run with COCOON_ROOT empty, so that
 # every path is the package's. Each file's own TAP output is shown here.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh" vm
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 
 vm_user ccx
