@@ -408,10 +408,10 @@ limits_policy() {
 
 # ---- the engine's test driver
 # The engine in run mode (its pid 1 is its own image, no cocoon-init),
-# driven by tests/engine/driver.c without the installed programs: built
-# by tests/engine/build.sh unless $ENGINE_DRIVER names one (under
+# driven by tests/sandbox/driver.c without the installed programs: built
+# by tests/sandbox/build-driver.sh unless $ENGINE_DRIVER names one (under
 # `make check` against that build). Run as root, by hand
-# `prove tests/engine/mounts.t`, or through `make check`.
+# `prove tests/sandbox/mounts.t`, or through `make check`.
 
 # engine_setup (lib.sh engine): the driver, a root-owned work directory
 # $WORK under /run, and BASE, the system part every sandbox starts from;
@@ -419,7 +419,7 @@ limits_policy() {
 engine_setup() {
 	local build
 	if [ -z "${ENGINE_DRIVER:-}" ]; then
-		build=$("$LIB_DIR/engine/build.sh") || bail_out "cannot build the driver"
+		build=$("$LIB_DIR/sandbox/build-driver.sh") || bail_out "cannot build the driver"
 		ENGINE_DRIVER=$build/engine-driver
 	fi
 	if [ "$(id -u)" != 0 ]; then
