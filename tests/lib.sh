@@ -1,15 +1,32 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Shared helpers for the shell TAP tests. Source it, then call plan_tests
-# or use done_testing. Tests run against the tree `make check` installs
-# into $COCOON_ROOT (compiled-in paths point there, never to /etc/cocoon).
-
+# The one library of the shell TAP tests, in sections: TAP helpers, the
+# installed tree, throwaway users, syslog capture, a private sshd, guest
+# sessions and what they leave behind, session limits, the engine's test
+# driver, the Debian guest of make vm-check. Source it, then call
+# done_testing at the end.
+#
+#   . "$(dirname "$0")/../lib.sh"         the tree `make check` installs
+#                                         into $COCOON_ROOT (compiled-in
+#                                         paths point there, never to
+#                                         /etc/cocoon)
+#   . "$(dirname "$0")/../lib.sh" tap     the TAP helpers alone
+#   . "$(dirname "$0")/../lib.sh" engine  the engine through its driver,
+#                                         no installed tree (engine_setup)
+#   . "$(dirname "$0")/../lib.sh" vm      the guest that tests/vm/run
+#                                         booted (vm_setup)
+#
 # COCOON_ROOT empty tests an installed cocoon (the packages; make
 # vm-check), whose PAM module is then in COCOON_PAMDIR.
 set -u
+LIB_MODE=${1:-}
+case $LIB_MODE in
+tap|engine|vm) : "${COCOON_ROOT:=/nonexistent}" ;; # not used
+esac
 : "${COCOON_ROOT?run the tests through make check}"
-CTL=$COCOON_ROOT/usr/sbin/cocoonctl
-CONF_DIR=$COCOON_ROOT/etc/cocoon
-PAMDIR=${COCOON_PAMDIR:-$COCOON_ROOT/lib/security}
+LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# ---- TAP
+
 TEST_COUNT=0
 TEST_FAILED=0
 
@@ -67,6 +84,16 @@ run() {
 	RC=$?
 }
 
+# bail_out REASON: stop the whole test file.
+bail_out() { echo "Bail out! $1"; exit 1; }
+
+# ---- the installed tree
+
+CTL=$COCOON_ROOT/usr/sbin/cocoonctl
+SHELL_BIN=$COCOON_ROOT/usr/bin/cocoon-shell
+CONF_DIR=$COCOON_ROOT/etc/cocoon
+PAMDIR=${COCOON_PAMDIR:-$COCOON_ROOT/lib/security}
+
 # Start each test from an empty policy directory.
 policy_reset() {
 	rm -rf "$CONF_DIR"
@@ -79,6 +106,8 @@ policy_write() {
 	cat > "$CONF_DIR/$1"
 	chmod 0644 "$CONF_DIR/$1"
 }
+
+# ---- throwaway users, and the processes they leave
 
 # Throwaway users, removed by cleanup_users (call it from a trap).
 TEST_USERS=""
@@ -131,6 +160,8 @@ cleanup_users() {
 	TEST_GROUPS=""
 }
 
+# ---- syslog
+
 # Capture syslog lines into FILE for the test's duration: with a datagram
 # socket bound at /dev/log where no syslog daemon runs (this machine), or,
 # where journald owns /dev/log (a systemd host), by following the journal
@@ -165,3 +196,318 @@ syslog_release() {
 	SYSLOG_PID=""
 	SYSLOG_OWN=""
 }
+
+# ---- a private sshd
+# A copy of /usr/sbin/sshd named cocoon-test-sshd (so its PAM service is
+# /etc/pam.d/cocoon-test-sshd, never sshd's own), listening on 127.0.0.1
+# with its own keys and config. Call sshd_start, then ssh_as USER CMD...;
+# sshd_stop runs from sshd_cleanup, which the caller's EXIT trap must
+# call.
+
+SSHD_DIR=""
+SSHD_PID=""
+SSHD_PORT=""
+SSHD_MADE_RUNDIR=""
+# Overridable, so that tests run side by side do not share a PAM file.
+SSHD_SERVICE=${SSHD_SERVICE:-cocoon-test-sshd}
+
+# sshd_start [PAM-SESSION-LINES]: extra lines go at the end of the test
+# service's PAM file (a copy of Debian's sshd stack).
+sshd_start() {
+	# Not under /run: a systemd host mounts it noexec, and the copy of
+	# sshd runs from here.
+	SSHD_DIR=$(mktemp -d /var/lib/cocoon-sshd.XXXXXX)
+	chmod 0755 "$SSHD_DIR"
+	cp /usr/sbin/sshd "$SSHD_DIR/$SSHD_SERVICE"
+	ssh-keygen -q -t ed25519 -N '' -f "$SSHD_DIR/host_key" || return 1
+	ssh-keygen -q -t ed25519 -N '' -f "$SSHD_DIR/client_key" || return 1
+	mkdir -m 0755 "$SSHD_DIR/authorized_keys"
+	if [ ! -d /run/sshd ]; then
+		mkdir -m 0755 /run/sshd
+		SSHD_MADE_RUNDIR=yes
+	fi
+	{ cat /etc/pam.d/sshd; [ -n "${1:-}" ] && printf '%s\n' "$1"; } > "/etc/pam.d/$SSHD_SERVICE"
+	local port
+	for port in $(shuf -i 20000-29999 -n 20); do
+		ss -ltn | grep -q ":$port " || break
+	done
+	SSHD_PORT=$port
+	cat > "$SSHD_DIR/sshd_config" <<CONF
+Port $SSHD_PORT
+ListenAddress 127.0.0.1
+HostKey $SSHD_DIR/host_key
+PidFile $SSHD_DIR/sshd.pid
+AuthorizedKeysFile $SSHD_DIR/authorized_keys/%u
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PubkeyAuthentication yes
+UsePAM yes
+PermitRootLogin no
+StrictModes no
+Subsystem sftp /usr/lib/openssh/sftp-server
+AllowTcpForwarding yes
+LogLevel ERROR
+${SSHD_EXTRA_CONFIG:-}
+CONF
+	# Under systemd, outside the caller's login session, as ssh.service
+	# runs it: pam_systemd makes no session for a caller already in one.
+	local outside=""
+	[ -d /run/systemd/system ] && outside="systemd-run --scope --quiet --collect"
+	$outside "$SSHD_DIR/$SSHD_SERVICE" -f "$SSHD_DIR/sshd_config" -E "$SSHD_DIR/sshd.log" ||
+		return 1
+	local i
+	for i in $(seq 50); do
+		[ -s "$SSHD_DIR/sshd.pid" ] && ss -ltn | grep -q "127.0.0.1:$SSHD_PORT " && break
+		sleep 0.1
+	done
+	SSHD_PID=$(cat "$SSHD_DIR/sshd.pid" 2>/dev/null)
+	[ -n "$SSHD_PID" ]
+}
+
+# Let USER in with the test client key.
+sshd_allow() {
+	cp "$SSHD_DIR/client_key.pub" "$SSHD_DIR/authorized_keys/$1"
+	chmod 0644 "$SSHD_DIR/authorized_keys/$1"
+}
+
+SSH_OPTS() {
+	echo -i "$SSHD_DIR/client_key" -p "$SSHD_PORT" -o StrictHostKeyChecking=no \
+		-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o BatchMode=yes \
+		-o ConnectTimeout=10
+}
+
+# ssh_as USER [ssh args...]: the real ssh client to the test sshd.
+ssh_as() {
+	local user=$1; shift
+	# shellcheck disable=SC2046
+	timeout 60 ssh $(SSH_OPTS) -l "$user" 127.0.0.1 "$@"
+}
+
+sshd_stop() {
+	if [ -n "$SSHD_PID" ]; then
+		kill "$SSHD_PID" 2>/dev/null
+		local i
+		for i in $(seq 50); do kill -0 "$SSHD_PID" 2>/dev/null || break; sleep 0.1; done
+	fi
+	SSHD_PID=""
+}
+
+sshd_cleanup() {
+	sshd_stop
+	rm -f "/etc/pam.d/$SSHD_SERVICE"
+	[ -n "$SSHD_DIR" ] && rm -rf "$SSHD_DIR"
+	[ -n "$SSHD_MADE_RUNDIR" ] && rmdir /run/sshd 2>/dev/null
+	SSHD_DIR=""
+}
+
+# ---- guest sessions and what they leave behind
+# Sessions under the shipped guest policy through the private sshd with
+# pam_cocoon (tests/fault, tests/limits, tests/soak), and a snapshot of
+# what sessions could leave behind on the host.
+
+GUEST_CONF=$LIB_DIR/../conf/examples/guest.conf
+
+# guest_policy USER...: the shipped guest.conf, its [group cocoon-guest]
+# rule given to each USER instead (no group to create and share).
+guest_policy() {
+	local u rules=""
+	for u in "$@"; do rules="$rules[user $u]\nprofile = guest\n"; done
+	policy_reset
+	sed '/^\[group cocoon-guest\]/,/^$/d' "$GUEST_CONF" |
+		{ cat; printf "\n$rules"; } | policy_write cocoon.conf
+}
+
+# guest_sshd_start: the test sshd with pam_cocoon in its session stack,
+# the `return` line first (as pam_cocoon(8) says).
+guest_sshd_start() {
+	sshd_start "session required $PAMDIR/pam_cocoon.so" || return 1
+	sed -i "0,/^session/s||session required $PAMDIR/pam_cocoon.so return\n&|" \
+		"/etc/pam.d/$SSHD_SERVICE"
+}
+
+# Counting what a session may leave behind. Processes: live ones (this
+# machine's pid 1 never reaps zombies) that are the test's own: running
+# a program of the installed tree or of the test sshd, or owned by one of
+# TEST_USERS (other engineers' tests run on this host at the same time).
+our_processes() {
+	local uids="" u
+	for u in $TEST_USERS; do uids="$uids,$(id -u "$u")"; done
+	ps -eo pid=,stat=,uid= | while read -r pid stat uid; do
+		[ "${stat#Z}" = "$stat" ] || continue
+		case ",$uids," in *",$uid,"*) echo "$pid"; continue ;; esac
+		case "$(readlink "/proc/$pid/exe" 2>/dev/null)" in
+		"$COCOON_ROOT"/*) echo "$pid" ;;
+		"${SSHD_DIR:-/nonexistent}"/*) echo "$pid" ;;
+		esac
+	done | wc -l
+}
+mount_count() { wc -l < /proc/self/mountinfo; }
+# Session cgroups left empty: a running session's is never empty, and
+# other engineers' sessions come and go on this host meanwhile.
+session_cgroups() {
+	local d n=0
+	for d in /sys/fs/cgroup/*/cocoon/*/ /sys/fs/cgroup/cocoon/*/; do
+		[ -f "$d/cgroup.procs" ] && [ ! -s "$d/cgroup.procs" ] && n=$((n + 1))
+	done
+	echo "$n"
+}
+# Sessions' pid 1 of the installed tree under test (zombies aside): the
+# cocoon-init program (service mode), or cocoonctl and cocoon-shell's own
+# image named cocoon-init (run mode).
+our_inits() {
+	local p n=0 exe
+	for p in $(pgrep -x cocoon-init); do
+		exe=$(readlink "/proc/$p/exe" 2>/dev/null)
+		case $exe in
+		"$COCOON_ROOT/usr/libexec/cocoon/cocoon-init"|"$COCOON_ROOT/usr/sbin/cocoonctl"|"$COCOON_ROOT/usr/bin/cocoon-shell") ;;
+		*) continue ;;
+		esac
+		ps -o stat= -p "$p" | grep -qv '^Z' && n=$((n + 1))
+	done
+	echo "$n"
+}
+# Records of the trees under test (the check tree's and the fault
+# build's), and of an installed cocoon, if any.
+run_records() {
+	find "$COCOON_ROOT/run/cocoon" "$COCOON_ROOT/fault/run/cocoon" /run/cocoon \
+		-mindepth 1 2>/dev/null | wc -l
+}
+sshd_fds() { ls "/proc/$SSHD_PID/fd" 2>/dev/null | wc -l; }
+leftovers() { # one line: processes mounts cgroups records sshd-fds inits
+	echo "procs=$(our_processes) mounts=$(mount_count) cgroups=$(session_cgroups)" \
+		"records=$(run_records) sshd_fds=$(sshd_fds) inits=$(our_inits)"
+}
+# settle_to WANT: up to 10 s for leftovers to come back to WANT; prints
+# what it found last.
+settle_to() {
+	local i now
+	for i in $(seq 100); do
+		now=$(leftovers)
+		[ "$now" = "$1" ] && break
+		sleep 0.1
+	done
+	echo "$now"
+}
+# ssh_bg OUT USER CMD: the real client in the background, its own pid in
+# CLIENT (so that killing it is the client vanishing), output to OUT.
+ssh_bg() {
+	local out=$1 user=$2; shift 2
+	# shellcheck disable=SC2046
+	ssh $(SSH_OPTS) -l "$user" 127.0.0.1 "$@" > "$out" 2>&1 &
+	CLIENT=$!
+}
+
+# ---- session limits
+
+# limits_policy RULES: the embedded default profile for everyone, then
+# RULES (sections naming the test's users).
+limits_policy() {
+	policy_reset
+	printf '[default]\nprofile = default\n%s\n' "$1" | policy_write cocoon.conf
+}
+
+# ---- the engine's test driver
+# The engine in run mode (its pid 1 is its own image, no cocoon-init),
+# driven by tests/sandbox/driver.c without the installed programs: built
+# by tests/sandbox/build-driver.sh unless $ENGINE_DRIVER names one (under
+# `make check` against that build). Run as root, by hand
+# `prove tests/sandbox/mounts.t`, or through `make check`.
+
+# engine_setup (lib.sh engine): the driver, a root-owned work directory
+# $WORK under /run, and BASE, the system part every sandbox starts from;
+# users and WORK are removed on exit.
+engine_setup() {
+	local build
+	if [ -z "${ENGINE_DRIVER:-}" ]; then
+		build=$("$LIB_DIR/sandbox/build-driver.sh") || bail_out "cannot build the driver"
+		ENGINE_DRIVER=$build/engine-driver
+	fi
+	if [ "$(id -u)" != 0 ]; then
+		echo "1..0 # SKIP the engine tests run as root"
+		exit 0
+	fi
+	WORK=$(mktemp -d /run/cocoon-eng-test.XXXXXX)
+	chmod 0755 "$WORK"
+	trap 'cleanup_users; rm -rf "$WORK"' EXIT
+	BASE="--ro-bind /usr /usr --symlink usr/lib /lib --symlink usr/lib64 /lib64
+	--symlink usr/bin /bin --symlink usr/sbin /sbin --proc /proc --dev /dev
+	--unshare pid"
+}
+
+# engine_user NAME [useradd options]: a throwaway user with a home whose
+# shell is /bin/sh; the test stops if it cannot be made.
+engine_user() { add_user "$1" -s /bin/sh "${@:2}" || bail_out "useradd $1"; }
+
+# sandbox USER [DRIVER OPTIONS] -- COMMAND...: run through the engine with
+# $BASE first; output and status in OUT and RC (see run).
+sandbox() {
+	local user=$1; shift
+	# shellcheck disable=SC2086
+	run "$ENGINE_DRIVER" --user "$user" $BASE "$@"
+}
+
+# The host's mount table without the fields that change between reads.
+host_mounts() {
+	awk '{print $5, $6, $9, $10}' /proc/self/mountinfo | sort
+}
+
+# ---- the Debian guest of make vm-check
+# For tests/vm/*.t and tests/vm/run, on this machine: the guest that run
+# booted, reached over ssh on 127.0.0.1:$VM_PORT with the key $VM_KEY.
+# Root's commands share one connection (a new ssh login costs a second
+# or more under emulation); the users' logins, which are what the tests
+# are about, never do.
+
+# vm_setup (lib.sh vm): the ssh options, from what run exported.
+vm_setup() {
+	: "${VM_PORT:?run the VM tests through make vm-check}"
+	VM_SSH_OPTS=(-p "$VM_PORT" -i "$VM_KEY" -o StrictHostKeyChecking=no
+		-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o BatchMode=yes
+		-o ConnectTimeout=60 -o ServerAliveInterval=15)
+	VM_ROOT_OPTS=(-o ControlMaster=auto -o "ControlPath=$VM_DIR/root-%C" -o ControlPersist=900)
+}
+
+# vm COMMAND...: as root in the guest (one shell command line); its
+# status is the command's.
+vm() { ssh "${VM_SSH_OPTS[@]}" "${VM_ROOT_OPTS[@]}" root@127.0.0.1 -- "$@"; }
+# vm_as USER [SSH-ARGS...] [COMMAND]: a fresh ssh login of USER, through the
+# guest's real sshd and /etc/pam.d/sshd.
+vm_as() { local u=$1; shift; timeout 300 ssh "${VM_SSH_OPTS[@]}" "$u@127.0.0.1" "$@"; }
+# vm_put FILE... DEST: copy files into the guest.
+vm_put() { scp -q -P "$VM_PORT" -i "$VM_KEY" -o StrictHostKeyChecking=no \
+	-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR "${@:1:$#-1}" "root@127.0.0.1:${!#}"; }
+
+# vm_user NAME [useradd options]: a user in the guest (shell bash unless
+# the options say) who logs in with the harness's key.
+vm_user() {
+	local name=$1; shift
+	vm "pkill -KILL -u $name 2>/dev/null; userdel -r $name >/dev/null 2>&1; useradd -m -s /bin/bash $* $name &&
+		install -d -o $name -m 0700 /home/$name/.ssh &&
+		install -o $name -m 0600 /root/.ssh/authorized_keys /home/$name/.ssh/authorized_keys"
+}
+
+# vm_wait_ready N: until the guest has said N times on its console that
+# its sshd listens (qemu's forward accepts connections before that).
+vm_wait_ready() {
+	local i
+	for i in $(seq 600); do
+		[ "$(grep -c COCOON-VM-READY "$VM_CONSOLE" 2>/dev/null)" -ge "$1" ] && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
+# vm_reboot: reboot the guest and wait for it; 1 if it does not come back.
+vm_reboot() {
+	local n
+	n=$(grep -c COCOON-VM-READY "$VM_CONSOLE")
+	ssh -O exit "${VM_SSH_OPTS[@]}" "${VM_ROOT_OPTS[@]}" root@127.0.0.1 2>/dev/null
+	vm 'systemctl reboot' >/dev/null 2>&1
+	ssh -O exit "${VM_SSH_OPTS[@]}" "${VM_ROOT_OPTS[@]}" root@127.0.0.1 2>/dev/null
+	vm_wait_ready $((n + 1))
+}
+
+case $LIB_MODE in
+engine) engine_setup ;;
+vm) vm_setup ;;
+esac

@@ -468,7 +468,7 @@ sub POSIX_ceil { my $v = shift; my $i = int $v; return $i < $v ? $i + 1 : $i }
   `cocoon.conf`. "What it adds" is the median of the differences within
   each round, not the difference of the medians.
 - ssh: `ssh 127.0.0.1 true` as root, with a key, to two private sshds
-  (`tests/sshd.sh`) whose PAM services are Debian's sshd stack, one of them
+  (`tests/lib.sh`'s) whose PAM services are Debian's sshd stack, one of them
   with pam_cocoon's lines added; the commands alternate, as everywhere.
   Half the rounds have the module on one sshd, half on the other (the
   stacks are swapped between): two sshds differ by some 10 ms from run

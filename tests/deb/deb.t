@@ -14,8 +14,7 @@ if [ -z "${COCOON_DEB_TEST_NS:-}" ]; then
 	COCOON_DEB_TEST_NS=1 exec unshare --mount --propagation private "$0" "$@"
 fi
 # Only lib.sh's TAP helpers are used here, not the tree make check installs.
-: "${COCOON_ROOT:=/nonexistent}"
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib.sh" tap
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 VERSION=$(cat "$TOP/VERSION")

@@ -7,7 +7,6 @@
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 VERSION=$(cat "$TOP/VERSION")
-SHELL_BIN=$COCOON_ROOT/usr/bin/cocoon-shell
 INIT_BIN=$COCOON_ROOT/usr/libexec/cocoon/cocoon-init
 LAUNCH_BIN=$COCOON_ROOT/usr/libexec/cocoon/cocoon-launch
 

@@ -7,7 +7,6 @@
 . "$(dirname "$0")/../lib.sh"
 U=ccesc1
 . "$(dirname "$0")/escape.sh"
-SHELL_BIN=$COCOON_ROOT/usr/bin/cocoon-shell
 rwusr=/usr/local/ccesc-rw.$$
 locked=/srv/ccesc-locked.$$
 rootlink=/srv/ccesc-link.$$

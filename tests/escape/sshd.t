@@ -4,7 +4,6 @@
 # session stack (the `return` line first, as tests/pam/sshd.t). Each is
 # shown to succeed without the protection first.
 . "$(dirname "$0")/../lib.sh"
-. "$(dirname "$0")/../sshd.sh"
 U=ccesc2
 . "$(dirname "$0")/escape.sh"
 cleanup() {

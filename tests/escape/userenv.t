@@ -11,9 +11,7 @@
 # Every attack is first shown to work with the stock stack, where cocoon
 # is not in the way.
 . "$(dirname "$0")/../lib.sh"
-. "$(dirname "$0")/../sshd.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
-SHELL_BIN=$COCOON_ROOT/usr/bin/cocoon-shell
 UP=ccenv1 # PAM mode: bash, confined by pam_cocoon
 US=ccenv2 # shell mode: cocoon-shell as login shell
 dumper=/usr/local/lib/ccenv-xauth.$$

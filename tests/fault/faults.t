@@ -8,7 +8,7 @@
 # with a log line, and leaves no process, mount, cgroup, run-time record
 # or sshd descriptor behind; a second session running alongside carries
 # on (the control).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 SSHD_SERVICE=cocoon-test-sshd-fault
 work=$(mktemp -d /run/cocoon-fault-test.XXXXXX)
 chmod 0755 "$work"

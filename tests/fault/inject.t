@@ -8,7 +8,7 @@
 # runs. And the ordinary binaries have no trace of fault injection.
 ORDINARY_ROOT=$COCOON_ROOT
 COCOON_ROOT=$COCOON_ROOT/fault
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 SERVICE=cocoon-test-sshd-fault
 work=$(mktemp -d /run/cocoon-fault-test.XXXXXX)
 chmod 0755 "$work"

@@ -7,7 +7,6 @@
 # all, private /tmp per session or per user, and a symlink planted in the
 # state directory that cannot redirect the per-user instances.
 . "$(dirname "$0")/../lib.sh"
-SHELL_BIN=$COCOON_ROOT/usr/bin/cocoon-shell
 STATE=$COCOON_ROOT/var/lib/cocoon/private-tmp
 work=$(mktemp -d /run/cocoon-guest-test.XXXXXX)
 chmod 0755 "$work"

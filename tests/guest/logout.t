@@ -7,8 +7,6 @@
 # the same commands as the user on the host, where each object survives.
 . "$(dirname "$0")/../lib.sh"
 SSHD_SERVICE=cocoon-test-sshd-guest
-. "$(dirname "$0")/../sshd.sh"
-SHELL_BIN=$COCOON_ROOT/usr/bin/cocoon-shell
 work=$(mktemp -d /run/cocoon-guest-logout.XXXXXX)
 chmod 0755 "$work"
 mkdir -m 0700 "$work/mq"

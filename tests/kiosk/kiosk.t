@@ -7,8 +7,6 @@
 # installed example policy and menu are what runs.
 . "$(dirname "$0")/../lib.sh"
 SSHD_SERVICE=cocoon-test-sshd-kiosk
-. "$(dirname "$0")/../sshd.sh"
-SHELL_BIN=$COCOON_ROOT/usr/bin/cocoon-shell
 MENU=$COCOON_ROOT/usr/libexec/cocoon/kiosk-menu
 EXAMPLE=$COCOON_ROOT/usr/share/doc/cocoon/examples/kiosk.conf
 work=$(mktemp -d /run/cocoon-kiosk-test.XXXXXX)

@@ -4,8 +4,8 @@
 # limits while it runs, gone afterwards; pids-max holds a fork bomb while
 # the host stays responsive; memory-max stops an allocation. Controls run
 # without the limit where that is safe (never a fork bomb).
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/../sshd.sh"
+. "$(dirname "$0")/../lib.sh"
+SSHD_SERVICE=cocoon-test-sshd-limits
 work=$(mktemp -d /run/cocoon-limits-test.XXXXXX)
 chmod 0755 "$work"
 bg_pid=""

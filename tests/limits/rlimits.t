@@ -3,8 +3,8 @@
 # rlimit-*: the plan's soft and hard limits reach the session through
 # cocoonctl run, cocoon-shell and pam_cocoon in a real sshd; the user
 # cannot raise them; a lower limit the caller or pam_limits set stays.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/../sshd.sh"
+. "$(dirname "$0")/../lib.sh"
+SSHD_SERVICE=cocoon-test-sshd-limits
 work=$(mktemp -d /run/cocoon-limits-test.XXXXXX)
 chmod 0755 "$work"
 cleanup() {

@@ -3,8 +3,8 @@
 # max-session-time: cocoon-init ends the whole session (every process of
 # its pid namespace, a SIGHUP-ignoring one too) when the time runs out,
 # through cocoonctl run, cocoon-shell and pam_cocoon in a real sshd.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/../sshd.sh"
+. "$(dirname "$0")/../lib.sh"
+SSHD_SERVICE=cocoon-test-sshd-limits
 work=$(mktemp -d /run/cocoon-limits-test.XXXXXX)
 chmod 0755 "$work"
 cleanup() {

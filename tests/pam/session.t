@@ -6,7 +6,6 @@
 # clearenv, setenv, unsetenv and chdir apply, and the session id
 # is exported and readable inside.
 . "$(dirname "$0")/../lib.sh"
-. "$(dirname "$0")/../sshd.sh"
 made_utmp=""
 made_wtmp=""
 if [ ! -e /run/utmp ]; then

@@ -4,7 +4,6 @@
 # sftp (internal-sftp), port forwards, multiplexed channels, utmp, and
 # cleanup after logout and after a killed client.
 . "$(dirname "$0")/../lib.sh"
-. "$(dirname "$0")/../sshd.sh"
 work=$(mktemp -d /run/cocoon-pam-test.XXXXXX)
 chmod 0755 "$work"
 made_utmp=""

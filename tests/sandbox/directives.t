@@ -194,7 +194,7 @@ like "$OUT" "NoNewPrivs:	0" "no-new-privs = no"
 like "$OUT" "userns=0" "seccomp = none: the same call works without the filter"
 
 # landlock = required: this kernel has Landlock, so the session runs
-# (tests/engine/landlock.t shows what the wall stops).
+# (tests/sandbox/landlock.t shows what the wall stops).
 policy "landlock = required"
 inside 'echo walled'
 is "$OUT" "walled" "landlock = required: the session runs where the kernel has Landlock"

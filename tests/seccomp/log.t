@@ -5,7 +5,6 @@
 # through cocoonctl run and through pam_cocoon's launcher; without it,
 # the same refusal leaves no record.
 . "$(dirname "$0")/../lib.sh"
-. "$(dirname "$0")/../sshd.sh"
 SSHD_SERVICE=cocoon-test-sshd-seclog
 trap 'sshd_cleanup; policy_reset; cleanup_users' EXIT
 

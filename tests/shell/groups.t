@@ -6,7 +6,6 @@
 # need them to pick the rule. Either way the session has every group,
 # and [group] rules match.
 . "$(dirname "$0")/../lib.sh"
-SHELL_BIN=$COCOON_ROOT/usr/bin/cocoon-shell
 trap 'policy_reset; cleanup_users' EXIT
 
 add_user ccgrp1

@@ -4,8 +4,6 @@
 # sftp, rsync and git, and run directly: the real shell starts inside the
 # sandbox, arguments pass unchanged, exit statuses are relayed.
 . "$(dirname "$0")/../lib.sh"
-. "$(dirname "$0")/../sshd.sh"
-SHELL_BIN=$COCOON_ROOT/usr/bin/cocoon-shell
 work=$(mktemp -d /run/cocoon-shell-test.XXXXXX)
 chmod 0755 "$work"
 trap 'syslog_release; sshd_cleanup; policy_reset; cleanup_users; rm -rf "$work"' EXIT

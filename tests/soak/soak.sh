@@ -9,7 +9,7 @@
 # run-time records it had before. TAP output; with REPORT=FILE the
 # numbers are also written there.
 #   usage: soak.sh [N [C]]   (make soak: 200 20; soak.t: 30 10)
-. "$(dirname "$0")/../fault/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 SSHD_SERVICE=cocoon-test-sshd-soak
 N=${1:-200}
 C=${2:-20}

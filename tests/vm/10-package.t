@@ -6,7 +6,7 @@
 # on the code it started with; the next one gets the new code), remove
 # (refused while a stack names the module), purge (nothing left), and
 # install the new build again for the tests after this one.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh" vm
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 VERSION=$(cat "$TOP/VERSION")
 PREV=$VERSION~prev

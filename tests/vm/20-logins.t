@@ -4,7 +4,7 @@
 # systemd with pam_cocoon in the real /etc/pam.d/sshd as pam_cocoon(8)
 # gives it, su -, sudo -i, login on a pty; a user whose login shell is
 # cocoon-shell; logind's view of each session.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh" vm
 HERE=$(cd "$(dirname "$0")" && pwd)
 
 # The two lines in the service files whose names are fixed (Debian 12's

@@ -6,7 +6,7 @@
 # where the session's processes are in the cgroup v2 tree, and
 # memory-max, pids-max and cpu-max enforced there, through pam_cocoon and
 # through cocoon-shell; a lingering user.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh" vm
 
 vm 'cp /root/sshd.pam /etc/pam.d/sshd &&
 	sed -i "0,/^session/s//session required pam_cocoon.so return\n&/" /etc/pam.d/sshd &&

@@ -3,7 +3,7 @@
 # journald on a real host: every audit record of cocoon (start, refuse,
 # end; pam_cocoon's and cocoon-shell's) in journalctl with its fields
 # intact, and seccomp-log's refusals as the kernel's audit lines.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh" vm
 
 vm 'cp /root/sshd.pam /etc/pam.d/sshd &&
 	sed -i "0,/^session/s//session required pam_cocoon.so return\n&/" /etc/pam.d/sshd &&

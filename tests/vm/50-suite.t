@@ -7,7 +7,7 @@
 # live sessions (list, stop, enter) and pam_cocoon through sshd. The tests/
 # and conf/ trees are copied in and run with COCOON_ROOT empty, so that
 # every path is the package's. Each file's own TAP output is shown here.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh" vm
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 
 vm_user ccx
@@ -20,7 +20,7 @@ vm 'cp /root/sshd.pam /etc/pam.d/sshd; rm -rf /root/cocoon-tests; mkdir /root/co
 tar -C "$TOP" -cf - tests conf | vm 'tar -C /root/cocoon-tests -xf -'
 multiarch=$(vm 'dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch')
 for t in tests/escape/shell.t tests/escape/sshd.t tests/escape/userenv.t tests/limits/cgroup.t \
-	tests/guest/logout.t tests/kiosk/kiosk.t tests/admin/sessions.t tests/pam/sshd.t; do
+	tests/guest/logout.t tests/kiosk/kiosk.t tests/sessions/list-enter-stop.t tests/pam/sshd.t; do
 	run vm "cd /root/cocoon-tests && COCOON_ROOT= COCOON_PAMDIR=/usr/lib/$multiarch/security \
 		timeout 1800 prove -v $t 2>&1"
 	printf '%s\n' "$OUT" | sed 's/^/#   /'

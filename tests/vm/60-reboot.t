@@ -3,7 +3,7 @@
 # A reboot with sessions open, one of each mode: nothing of them is left
 # afterwards (records, cgroups, mounts, processes) but what cocoon.conf(5)
 # says is kept: a persistent private /tmp, across the user's logins.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh" vm
 
 vm 'cp /root/sshd.pam /etc/pam.d/sshd &&
 	sed -i "0,/^session/s//session required pam_cocoon.so return\n&/" /etc/pam.d/sshd &&

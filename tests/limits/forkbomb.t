@@ -6,7 +6,7 @@
 # while it runs, and closing the connection ends the session with
 # nothing left. The control (no bomb) shows the count it is held to is
 # the bomb's doing.
-. "$(dirname "$0")/../fault/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 SSHD_SERVICE=cocoon-test-sshd-fault
 work=$(mktemp -d /run/cocoon-exhaust-test.XXXXXX)
 chmod 0755 "$work"

@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The bubblewrap README's example, through bwrap and through the engine,
 # interleaved run by run (median of RUNS, default 30, for ROUNDS rounds):
-#   tests/engine/bench.sh [RUNS [ROUNDS]]
+#   tests/bench/engine.sh [RUNS [ROUNDS]]
 # "engine" skips the NSS lookup of the user (as bwrap does none); "engine
 # +nss" looks the user up as cocoonctl does; "+seccomp" adds the default
 # filter, which bwrap's example does not have. Run as root.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-build=$("$here/build.sh")
+build=$("$here/../sandbox/build-driver.sh")
 cc -O2 -Wall -Wextra -o "$build/timeit" "$here/timeit.c"
 runs=${1:-30}
 rounds=${2:-3}

@@ -3,7 +3,7 @@
 # The engine's file-system operations: what the user sees inside, what
 # the user owns, what stays read-only, and what happens on the host when
 # an operation fails.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh" engine
 
 engine_user cceng1
 uid=$(id -u cceng1)
@@ -150,7 +150,7 @@ like "$OUT" "ro-bind /nonexistent/src /opt: open_tree /nonexistent/src: No such 
 like "$OUT" "engine-driver:" "the error comes back from the sandbox to the caller"
 after=$(host_mounts)
 is "$after" "$before" "a failed build leaves no mount on the host"
-is "$(live_processes cceng1)" 0 "a failed build leaves no process"
+is "$(live_procs cceng1)" 0 "a failed build leaves no process"
 
 # ---- user-writable sources: as the user, no symlinks ----
 install -d -o cceng1 -m 0755 "$WORK/home" "$WORK/home/real"

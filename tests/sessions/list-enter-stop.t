@@ -7,8 +7,6 @@
 # forged and badly owned records are refused.
 . "$(dirname "$0")/../lib.sh"
 SSHD_SERVICE=cocoon-test-sshd-sessions
-. "$(dirname "$0")/../sshd.sh"
-SHELL_BIN=$COCOON_ROOT/usr/bin/cocoon-shell
 RECORDS=$COCOON_ROOT/run/cocoon
 work=$(mktemp -d /var/lib/cocoon-sessions-test.XXXXXX) # not /run: noexec under systemd
 chmod 0755 "$work"

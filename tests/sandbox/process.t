@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The engine's process side: who the command runs as, what it keeps,
 # what it sees of other processes, how its end and its signals travel.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh" engine
 
-engine_group ccenggrp
+add_group ccenggrp || bail_out "groupadd ccenggrp"
 engine_user cceng2 -G ccenggrp
 uid=$(id -u cceng2)
 gid=$(id -g cceng2)
@@ -99,7 +99,7 @@ install -d -o cceng2 -m 0755 "$WORK/out"
 sandbox cceng2 --bind "$WORK/out" /out -- /bin/sh -c '(sleep 2; touch /out/survived) & exit 0'
 sleep 2.5
 [ ! -e "$WORK/out/survived" ]; ok $? "processes left behind die with the session's main process"
-is "$(live_processes cceng2)" 0 "no process of the user remains"
+is "$(live_procs cceng2)" 0 "no process of the user remains"
 
 "$ENGINE_DRIVER" --user cceng2 $BASE --bind "$WORK/out" /out -- /bin/sh -c \
 	'trap "echo got TERM > /out/term; exit 3" TERM; echo ready > /out/ready; while :; do sleep 0.1; done' &

@@ -19,7 +19,7 @@ else
 fi
 # shellcheck disable=SC2046 # the flags are words
 cc -D_GNU_SOURCE -Icommon -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla \
-	-O2 -g -o "$out/engine-driver" tests/engine/driver.c "$lib" \
+	-O2 -g -o "$out/engine-driver" tests/sandbox/driver.c "$lib" \
 	$(pkg-config --libs inih libcap libseccomp)
 chmod 0755 "$out/engine-driver"
 echo "$out"

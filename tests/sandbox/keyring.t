@@ -3,7 +3,7 @@
 # Every session gets a session keyring of its own: the caller's keys are
 # out of reach inside. keyctl(1) is not installed; perl makes the calls
 # (x86_64 numbers: add_key 248, keyctl 250).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh" engine
 
 if [ "$(uname -m)" != x86_64 ]; then
 	echo "1..0 # SKIP the system call numbers below are x86_64's"

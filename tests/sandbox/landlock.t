@@ -3,7 +3,7 @@
 # Landlock, the second wall: a descriptor of a host directory passed into
 # the session cannot reach the host's files through it. The sender is a
 # host process of the same user, over a socket in a directory bound in.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh" engine
 
 abi=$(perl -e 'print syscall(444, 0, 0, 1)' 2>/dev/null) # landlock_create_ruleset, VERSION
 if [ "${abi:--1}" -lt 2 ] 2>/dev/null || [ -z "$abi" ]; then

@@ -3,7 +3,7 @@
 # A session on a terminal: the terminal stays usable inside (as
 # /dev/console), job control works, and the terminal's signals reach the
 # session once, without killing the caller.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh" engine
 
 if ! command -v script >/dev/null; then
 	skip "script(1) is not installed"
