@@ -322,25 +322,25 @@ static void test_load_system(void)
 	char *hidden = put("etc/cocoon/cocoon.d/.h.conf", "[", 0644, 0);
 	char *bak = put("etc/cocoon/cocoon.d/c.conf.bak", "[", 0644, 0);
 	char *bare = put("etc/cocoon/cocoon.d/.conf", "[", 0644, 0);
-	want = xasprintf("files=/etc/cocoon/cocoon.conf,/etc/cocoon/cocoon.d/a.conf,"
-			 "/etc/cocoon/cocoon.d/b.conf sections=%zu diags=0 embedded_only=0",
+	want = xasprintf("files=" COCOON_SYSCONFDIR "/cocoon/cocoon.conf," COCOON_SYSCONFDIR "/cocoon/cocoon.d/a.conf,"
+			 COCOON_SYSCONFDIR "/cocoon/cocoon.d/b.conf sections=%zu diags=0 embedded_only=0",
 			 base + 3);
 	expect_system(want, "cocoon.conf, then the *.conf drop-ins in byte order");
 	free(want);
 
 	unlink(main_file);
-	want = xasprintf("files=/etc/cocoon/cocoon.d/a.conf,/etc/cocoon/cocoon.d/b.conf "
+	want = xasprintf("files=" COCOON_SYSCONFDIR "/cocoon/cocoon.d/a.conf," COCOON_SYSCONFDIR "/cocoon/cocoon.d/b.conf "
 			 "sections=%zu diags=0 embedded_only=0", base + 2);
 	expect_system(want, "drop-ins without cocoon.conf are the policy");
 	free(want);
 
 	chmod(b, 0664);
-	expect_system("rc=-1 /etc/cocoon/cocoon.d/b.conf" REFUSED "/etc/cocoon/cocoon.d/b.conf "
+	expect_system("rc=-1 " COCOON_SYSCONFDIR "/cocoon/cocoon.d/b.conf" REFUSED COCOON_SYSCONFDIR "/cocoon/cocoon.d/b.conf "
 		      "is writable by its group (mode 0664)", "one untrusted drop-in fails it");
 	unlink(b);
 	unlink(a);
 	chmod(dropins, 0757);
-	expect_system("rc=-1 /etc/cocoon/cocoon.d" REFUSED "/etc/cocoon/cocoon.d is writable "
+	expect_system("rc=-1 " COCOON_SYSCONFDIR "/cocoon/cocoon.d" REFUSED COCOON_SYSCONFDIR "/cocoon/cocoon.d is writable "
 		      "by others (mode 0757)", "an untrusted drop-in directory fails it, "
 		      "even without a drop-in in it");
 	unlink(hidden);
