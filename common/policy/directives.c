@@ -236,7 +236,7 @@ int check_path_word(const char *word, const char *what, struct cc_error *err)
 }
 
 /* "key=value" options of tmpfs, dir and file: tokens never reach them. */
-static int parse_options(char *const *words, size_t count, bool allow_size,
+static int parse_op_options(char *const *words, size_t count, bool allow_size,
 			 struct directive_value *v, struct cc_error *err)
 {
 	bool seen_size = false;
@@ -314,15 +314,15 @@ int directive_parse_words(const struct directive_spec *spec, char *const *words,
 	case D_TMPFS:
 		if (check_path_word(words[0], "destination", err) < 0)
 			return -1;
-		return parse_options(words + 1, count - 1, true, v, err);
+		return parse_op_options(words + 1, count - 1, true, v, err);
 	case D_DIR:
 		if (check_path_word(words[0], "destination", err) < 0)
 			return -1;
-		return parse_options(words + 1, count - 1, false, v, err);
+		return parse_op_options(words + 1, count - 1, false, v, err);
 	case D_FILE:
 		if (check_path_word(words[0], "destination", err) < 0)
 			return -1;
-		return parse_options(words + 2, count - 2, false, v, err);
+		return parse_op_options(words + 2, count - 2, false, v, err);
 	case D_SYMLINK:
 		if (!words[0][0])
 			return cc_fail(err, "empty symlink target");
