@@ -17,8 +17,11 @@ else
 	make -s BUILDDIR="$out" "$out/libcocoon.a" >&2
 	lib=$out/libcocoon.a
 fi
-# shellcheck disable=SC2046 # the flags are words
-cc -D_GNU_SOURCE -Icommon -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla \
+# Every layer of common/, as the Makefile includes them.
+inc=""
+for dir in common/*/; do inc="$inc -I$dir"; done
+# shellcheck disable=SC2046,SC2086 # the flags are words
+cc -D_GNU_SOURCE $inc -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla \
 	-O2 -g -o "$out/engine-driver" tests/sandbox/driver.c "$lib" \
 	$(pkg-config --libs inih libcap libseccomp)
 chmod 0755 "$out/engine-driver"
