@@ -71,7 +71,7 @@ DEB_PACKAGES := build-essential pkg-config libinih-dev libpam0g-dev libcap-dev \
 	bash-completion debhelper dpkg-dev fakeroot lintian debootstrap \
 	qemu-system-x86 qemu-utils e2fsprogs strace
 
-.PHONY: FORCE all deps bench check check-build check-build-fault check-deps soak unit sanitize fuzz fuzz-short demo install uninstall clean deb deb-test deb-prev vm-check
+.PHONY: FORCE all deps bench check layers check-build check-build-fault check-deps soak unit sanitize fuzz fuzz-short demo install uninstall clean deb deb-test deb-prev vm-check
 
 all: $(PROGRAMS)
 
@@ -227,6 +227,10 @@ $(BUILDDIR)/tests/seccomp-probe: tests/seccomp/probe.c tests/unit/tap.h $(LIB)
 
 unit: $(UNIT_BIN) $(PROBES)
 
+# common/'s layers (CONTRIBUTING.md): no file uses one above its own.
+layers: $(LIB)
+	tools/check-layers.sh $(BUILDDIR)
+
 deps:
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEB_PACKAGES)
@@ -269,6 +273,7 @@ check: check-deps
 	COCOON_ROOT=$(CHECK_ROOT) COCOON_BUILD=$(CURDIR)/build/check \
 		prove -f $(UNIT_SRC:tests/unit/%.c=build/check/tests/%) $(TESTS) || status=1; \
 	rm -rf $(CHECK_ROOT); \
+	$(MAKE) BUILDDIR=build/check layers || status=1; \
 	$(MAKE) sanitize && prove -f $(UNIT_SRC:tests/unit/%.c=build/asan/tests/%) || status=1; \
 	$(MAKE) fuzz-short || status=1; \
 	exit $$status

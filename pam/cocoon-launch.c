@@ -208,7 +208,7 @@ int main(int argc, char **argv)
 		die("new session keyring");
 	if (nnp && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		die("no_new_privs");
-	/* The Landlock wall, as in sandbox.c. Here the user holds no
+	/* The Landlock wall, as in session_setup.c. Here the user holds no
 	 * CAP_SYS_ADMIN: it needs no_new_privs, which a seccomp filter in
 	 * service mode needs too; without either the session goes without. */
 	/* Its mqueue rule comes from the plan's /dev/mqueue, which the

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The setup's report protocol: what the processes that build a sandbox
- * (sandbox.c, cocoon-init) tell each other, one byte naming each
- * message. Plain C with no library behind the enum: cocoon-init, linked
+ * (sandbox_run.c, sandbox_service.c, session_setup.c, cocoon-init) tell
+ * each other, one byte naming each message. Plain C with no library behind the enum: cocoon-init, linked
  * statically against musl, uses it too. */
 #ifndef COCOON_REPORT_H
 #define COCOON_REPORT_H

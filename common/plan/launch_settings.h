@@ -3,8 +3,8 @@
  * (service-mode) sandbox, what the launcher must do before it runs the
  * user's program.
  *
- * Written as root by the engine: sandbox_enter (sandbox.c) formats it
- * from the plan, mounts_service_setup (mounts.c) writes it into the
+ * Written as root by the engine: sandbox_enter (sandbox_service.c)
+ * formats it from the plan, mounts_service_setup (mounts.c) writes it into the
  * read-only tmpfs at /run/cocoon, root's, mode 0644. Read as the user by
  * cocoon-launch (pam/cocoon-launch.c), which refuses a file that is not
  * root's alone to write. Macros only, plain C: cocoon-launch is linked

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The plan: everything needed to build one session's sandbox, resolved
  * from the policy for one (user, groups, service). Plain data; printable
- * (plan_print.c) and executable (sandbox.c). */
+ * (plan_print.c) and executable (the engine, sandbox.c). */
 #ifndef COCOON_PLAN_H
 #define COCOON_PLAN_H
 

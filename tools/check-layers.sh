@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# check-layers.sh BUILDDIR: common/ is in layers, each using only the ones
+# below it (util, plan, policy, engine, session; CONTRIBUTING.md). Fails,
+# naming each case, where a file includes a header of a higher layer or
+# an object calls a function or reads a variable that one defines.
+set -u
+BUILD=${1:?usage: check-layers.sh BUILDDIR}
+cd "$(dirname "$0")/.."
+LAYERS="util plan policy engine session"
+rank() { local i=1 l; for l in $LAYERS; do [ "$l" = "$1" ] && { echo $i; return; }; i=$((i + 1)); done; echo 0; }
+bad=0
+
+# Headers: a bare include names one file of common/ (names are unique).
+for f in common/*/*.[ch]; do
+	own=$(rank "$(basename "$(dirname "$f")")")
+	for h in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
+		p=$(ls common/*/"$h" 2>/dev/null) || continue
+		[ "$(rank "$(basename "$(dirname "$p")")")" -gt "$own" ] || continue
+		echo "check-layers: $f includes $p, a higher layer" >&2
+		bad=1
+	done
+done
+
+# Symbols: who defines what, then what each object takes from another.
+defs=$(for o in "$BUILD"/common/*/*.o; do
+	l=$(basename "$(dirname "$o")")
+	nm --defined-only -g "$o" | awk -v f="$l/$(basename "$o" .o)" 'NF == 3 { print $3, f }'
+done)
+for o in "$BUILD"/common/*/*.o; do
+	l=$(basename "$(dirname "$o")")
+	own=$(rank "$l")
+	for s in $(nm -u "$o" | awk '{ print $2 }'); do
+		d=$(printf '%s\n' "$defs" | awk -v s="$s" '$1 == s { print $2; exit }')
+		[ -n "$d" ] && [ "$(rank "${d%%/*}")" -gt "$own" ] || continue
+		echo "check-layers: $l/$(basename "$o" .o) uses $s of $d, a higher layer" >&2
+		bad=1
+	done
+done
+[ $bad = 0 ] && echo "check-layers: every file of common/ uses only its layer and those below"
+exit $bad
