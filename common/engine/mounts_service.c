@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Service mode's additions to a built root (mounts_service_setup): the
+ * session record of the host bound in, cocoon-launch's settings written,
+ * and the launcher bound over the shells a root service would start. */
+#include "mounts_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "credentials.h"
+#include "util.h"
+
+/* Bind the host's PATH at the same place, when the host has it. Missing
+ * parents are made (root's, 0755: every system path of a service plan is
+ * root's); a parent that cannot be made or written skips it. */
+static int bind_host_record(struct build *b, const char *path)
+{
+	int tree AUTOCLOSE = sys_open_tree(AT_FDCWD, path, OPEN_TREE_CLONE |
+					   OPEN_TREE_CLOEXEC | AT_SYMLINK_NOFOLLOW);
+	if (tree < 0)
+		return errno == ENOENT ? 0
+				       : cc_fail_errno(b->err, "open_tree %s", path);
+	struct stat st;
+	if (fstat(tree, &st) < 0 || !(S_ISREG(st.st_mode) || S_ISSOCK(st.st_mode)))
+		return 0;
+	char last[NAME_MAX + 1];
+	struct cc_error ignored;
+	struct cc_error *saved = b->err;
+	b->err = &ignored;
+	int pdir AUTOCLOSE = open_parent(b, path, last);
+	b->err = saved;
+	if (pdir < 0)
+		return 0;
+	int f = openat(pdir, last, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+		       O_CLOEXEC, 0644);
+	if (f >= 0)
+		close(f);
+	else if (errno != EEXIST)
+		return 0; /* a read-only parent: skipped */
+	int dst AUTOCLOSE = sys_openat2(pdir, last, O_PATH | O_CLOEXEC,
+					RESOLVE_BENEATH | RESOLVE_SAFE);
+	struct stat dst_st;
+	if (dst < 0 || fstat(dst, &dst_st) < 0 || S_ISDIR(dst_st.st_mode))
+		return 0;
+	struct mount_attr attr = { .attr_set = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+					       MOUNT_ATTR_NOEXEC };
+	if (sys_mount_setattr(tree, "", AT_EMPTY_PATH, &attr) < 0)
+		return cc_fail_errno(b->err, "mount_setattr %s", path);
+	if (sys_move_mount(tree, "", dst, "", MOVE_MOUNT_F_EMPTY_PATH |
+			   MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		return cc_fail_errno(b->err, "binding the host's %s", path);
+	return 0;
+}
+
+static int write_file_at(int dir, const char *name, const void *data, size_t len,
+			 mode_t mode, struct cc_error *err)
+{
+	int fd AUTOCLOSE = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL |
+				  O_NOFOLLOW | O_CLOEXEC, mode);
+	if (fd < 0 || write_full(fd, data, len) < 0)
+		return cc_fail_errno(err, "writing /run/cocoon/%s", name);
+	return 0;
+}
+
+/* A regular file inside the new root, symlinks resolved inside it. */
+static int open_in_root(struct build *b, const char *path, const char *what)
+{
+	if (path[0] != '/')
+		return cc_fail(b->err, "%s %s is not an absolute path", what, path);
+	int fd = sys_openat2(b->rootfd, path + 1, O_PATH | O_CLOEXEC,
+			     RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+	struct stat st;
+	if (fd < 0)
+		return cc_fail_errno(b->err, "%s %s in the sandbox", what, path);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return cc_fail(b->err, "%s %s in the sandbox is not a regular file",
+			       what, path);
+	}
+	return fd;
+}
+
+/* A mount of cocoon-launch: root's alone to write, and readable by root
+ * alone, so that the process it starts is not dumpable (the kernel marks
+ * the exec of a file its caller cannot read): nothing of the user's can
+ * trace it or write its memory before it has set the filter. */
+static int open_launcher(const char *path, struct stat *st, struct cc_error *err)
+{
+	int fd = sys_open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	if (fd < 0 || fstat(fd, st) < 0) {
+		cc_fail_errno(err, "cocoon-launch %s", path);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st->st_mode) || st->st_uid != 0 ||
+	    (st->st_mode & (S_IWGRP | S_IWOTH | S_IRGRP | S_IROTH))) {
+		close(fd);
+		return cc_fail(err, "cocoon-launch %s: not a regular file that only "
+			       "root can write and read (install it 0711)", path);
+	}
+	return fd;
+}
+
+/* Bind the file REAL (an O_PATH descriptor inside the new root) at NAME
+ * in /run/cocoon (TMP), read-only. */
+static int bind_real(struct build *b, int tmp, int real, const char *name,
+		     const char *what)
+{
+	int tree AUTOCLOSE = sys_open_tree(real, "", AT_EMPTY_PATH | OPEN_TREE_CLONE |
+					   OPEN_TREE_CLOEXEC);
+	if (tree < 0 || set_attrs(b, tree, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+				  MOUNT_ATTR_NODEV, what) < 0 ||
+	    sys_move_mount(tree, "", tmp, name, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		return cc_fail_errno(b->err, "binding %s", what);
+	return 0;
+}
+
+/* Bind a fresh mount of the launcher over the file TARGET (an O_PATH
+ * descriptor inside the new root). */
+static int cover(struct build *b, const struct service_setup *s,
+		 const struct stat *launcher_st, int target, const char *what)
+{
+	struct stat st;
+	int launcher AUTOCLOSE = open_launcher(s->launcher, &st, b->err);
+	if (launcher < 0)
+		return -1;
+	if (st.st_dev != launcher_st->st_dev || st.st_ino != launcher_st->st_ino)
+		return cc_fail(b->err, "cocoon-launch %s changed during the setup",
+			       s->launcher);
+	if (set_attrs(b, launcher, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+		      MOUNT_ATTR_NODEV, s->launcher) < 0)
+		return -1;
+	if (sys_move_mount(launcher, "", target, "", MOVE_MOUNT_F_EMPTY_PATH |
+			   MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		return cc_fail_errno(b->err, "binding cocoon-launch over %s", what);
+	return 0;
+}
+
+static bool same_file(int a, int b)
+{
+	struct stat sa, sb;
+	return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+int mounts_service_setup(const struct plan *plan, int rootfd,
+			 const struct service_setup *s, struct cc_error *err)
+{
+	struct build b = { .plan = plan, .who = &plan->who, .rootfd = rootfd,
+			   .err = err, .service = true };
+	static const char *const records[] = { "/run/utmp", "/var/log/wtmp",
+					       "/var/log/btmp", "/var/log/lastlog",
+					       "/dev/log" };
+	/* glibc and OpenSSH write utmp at /var/run/utmp (_PATH_UTMP): where
+	 * the plan made a /var without a /var/run, it leads to /run as on
+	 * the host. */
+	int var AUTOCLOSE = sys_openat2(rootfd, "var", O_PATH | O_DIRECTORY | O_CLOEXEC,
+					RESOLVE_IN_ROOT | RESOLVE_SAFE);
+	if (var >= 0 && symlinkat("../run", var, "run") < 0 && errno != EEXIST &&
+	    errno != EROFS)
+		return cc_fail_errno(err, "symlink /var/run");
+	for (size_t i = 0; i < sizeof(records) / sizeof(records[0]); i++)
+		if (bind_host_record(&b, records[i]) < 0)
+			return -1;
+
+	struct stat launcher_st;
+	int probe AUTOCLOSE = open_launcher(s->launcher, &launcher_st, err);
+	if (probe < 0)
+		return -1;
+
+	int dst AUTOCLOSE = open_dest(&b, "/run/cocoon", MAKE_DIR);
+	if (dst < 0)
+		return cc_prefix(err, "service mode");
+	int tmp AUTOCLOSE = tmpfs_new(&b, "1m", 0755, "64");
+	if (tmp < 0 || attach(&b, tmp, dst, "/run/cocoon") < 0)
+		return cc_prefix(err, "service mode");
+	if (write_file_at(tmp, "launch", s->launch, strlen(s->launch), 0644, err) < 0 ||
+	    (s->bpf && write_file_at(tmp, "seccomp.bpf", s->bpf, s->bpf_len, 0644,
+				     err) < 0) ||
+	    (s->id && write_file_at(tmp, "id", s->id, strlen(s->id), 0444, err) < 0) ||
+	    write_file_at(tmp, "shell", "", 0, 0644, err) < 0)
+		return -1;
+
+	/* The login shell's path, made when missing so the launcher can
+	 * cover it. */
+	int login = sys_openat2(rootfd, s->login_shell + 1, O_PATH | O_CLOEXEC,
+				RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+	if (login < 0 && errno == ENOENT)
+		login = open_dest(&b, s->login_shell, MAKE_FILE);
+	if (login < 0)
+		return cc_fail(err, "the login shell %s cannot be covered in the "
+			       "sandbox: %s", s->login_shell, err->msg);
+	int login_fd AUTOCLOSE = login;
+	struct stat st;
+	if (fstat(login_fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return cc_fail(err, "the login shell %s in the sandbox is not a "
+			       "regular file", s->login_shell);
+	/* /bin/sh, which services run with the user's environment beside the
+	 * login shell (sshd's ~/.ssh/rc, /etc/ssh/sshrc and xauth through
+	 * popen): covered too, unless it is the login shell's own file or the
+	 * sandbox has none. */
+	int sh AUTOCLOSE = sys_openat2(rootfd, "bin/sh", O_PATH | O_CLOEXEC,
+				       RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+	if (sh < 0 && errno != ENOENT)
+		return cc_fail_errno(err, "/bin/sh in the sandbox");
+	if (sh >= 0 && (fstat(sh, &st) < 0 || !S_ISREG(st.st_mode)))
+		return cc_fail(err, "/bin/sh in the sandbox is not a regular file");
+	bool cover_sh = sh >= 0 && !same_file(sh, login_fd);
+
+	/* The real programs first: the launcher may cover their very paths. */
+	int real AUTOCLOSE = open_in_root(&b, s->real_shell, "the real shell");
+	if (real < 0 || bind_real(&b, tmp, real, "shell", s->real_shell) < 0)
+		return -1;
+	if (cover_sh && (write_file_at(tmp, "sh", "", 0, 0644, err) < 0 ||
+			 bind_real(&b, tmp, sh, "sh", "/bin/sh") < 0))
+		return -1;
+	if (set_attrs(&b, tmp, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
+		      "/run/cocoon") < 0)
+		return -1;
+	if (cover(&b, s, &launcher_st, login_fd, s->login_shell) < 0)
+		return -1;
+	return cover_sh ? cover(&b, s, &launcher_st, sh, "/bin/sh") : 0;
+}
