@@ -20,7 +20,7 @@
 
 #include "audit.h"
 #include "cgroup.h"
-#include "deployment.h"
+#include "identity.h"
 #include "environment.h"
 #include "plan_check.h"
 #include "records.h"

@@ -405,35 +405,6 @@ static void check_pam_dir(const char *dir, struct services *confining,
 	free(list);
 }
 
-/* As glibc's getusershell, which su and chsh consult, reads the file: on
- * each line the word from the first '/' to a space or '#' (a line with
- * '#' before any '/' holds none); and with no readable file, or one
- * listing no shell, /bin/sh and /bin/csh (glibc 2.36 takes an empty
- * file as empty, later ones fall back: either way, listed counts). */
-bool shells_lists(const char *path, const char *wanted)
-{
-	bool fallback = strcmp(wanted, "/bin/sh") == 0 || strcmp(wanted, "/bin/csh") == 0;
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return fallback;
-	char *line = NULL;
-	size_t cap = 0;
-	bool found = false, any = false;
-	while (!found && getline(&line, &cap, f) != -1) {
-		char *shell = line + strcspn(line, "#/");
-		if (*shell != '/' || shell[1] == '\0')
-			continue;
-		size_t len = 0;
-		while (shell[len] && shell[len] != '#' && !isspace((unsigned char)shell[len]))
-			len++;
-		any = true;
-		found = strlen(wanted) == len && strncmp(shell, wanted, len) == 0;
-	}
-	free(line);
-	fclose(f);
-	return found || (!any && fallback);
-}
-
 /* Does POLICY sandbox WHO on any of SERVICES? */
 static bool confined_by_policy(const struct policy *policy, const struct identity *who,
 			       const struct services *services, uid_t uid_min)

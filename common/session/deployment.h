@@ -10,7 +10,6 @@
 #include "policy.h"
 
 #define COCOON_PAM_DIR "/etc/pam.d"
-#define COCOON_SHELLS_FILE "/etc/shells"
 
 struct deployment_paths {
 	const char *pam_dir;     /* /etc/pam.d */
@@ -25,10 +24,6 @@ struct deployment_paths {
 	const char *root;        /* the image's root (check --root), or NULL */
 };
 
-/* Whether the shells file PATH (/etc/shells) lists SHELL: su lets a
- * caller choose another shell (-s) only for a target whose login shell is
- * listed, and chsh changes only a listed shell. */
-bool shells_lists(const char *path, const char *shell);
 
 /* The paths of this host (the build's cocoon-shell, Debian's spools). */
 void deployment_paths_default(struct deployment_paths *paths);

@@ -231,3 +231,32 @@ bool is_cocoon_shell(const char *shell, const char *installed)
 	return shell[0] == '/' && stat(shell, &a) == 0 && stat(installed, &b) == 0 &&
 	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
+
+/* As glibc's getusershell, which su and chsh consult, reads the file: on
+ * each line the word from the first '/' to a space or '#' (a line with
+ * '#' before any '/' holds none); and with no readable file, or one
+ * listing no shell, /bin/sh and /bin/csh (glibc 2.36 takes an empty
+ * file as empty, later ones fall back: either way, listed counts). */
+bool shells_lists(const char *path, const char *wanted)
+{
+	bool fallback = strcmp(wanted, "/bin/sh") == 0 || strcmp(wanted, "/bin/csh") == 0;
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return fallback;
+	char *line = NULL;
+	size_t cap = 0;
+	bool found = false, any = false;
+	while (!found && getline(&line, &cap, f) != -1) {
+		char *shell = line + strcspn(line, "#/");
+		if (*shell != '/' || shell[1] == '\0')
+			continue;
+		size_t len = 0;
+		while (shell[len] && shell[len] != '#' && !isspace((unsigned char)shell[len]))
+			len++;
+		any = true;
+		found = strlen(wanted) == len && strncmp(shell, wanted, len) == 0;
+	}
+	free(line);
+	fclose(f);
+	return found || (!any && fallback);
+}

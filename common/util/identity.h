@@ -55,6 +55,12 @@ void identity_free(struct identity *who);
 
 #ifndef COCOON_BINDIR
 #define COCOON_BINDIR "/usr/local/bin"
+#define COCOON_SHELLS_FILE "/etc/shells"
+/* Whether the shells file PATH (/etc/shells) lists SHELL: su lets a
+ * caller choose another shell (-s) only for a target whose login shell is
+ * listed, and chsh changes only a listed shell. */
+bool shells_lists(const char *path, const char *shell);
+
 #endif
 #define COCOON_SHELL_PATH COCOON_BINDIR "/cocoon-shell"
 /* Whether the login shell SHELL is cocoon-shell: INSTALLED (this build's,
@@ -64,5 +70,11 @@ bool is_cocoon_shell(const char *shell, const char *installed);
 
 /* UID_MIN from login.defs (1000 when absent). */
 uid_t login_defs_uid_min(const char *login_defs_path);
+
+#define COCOON_SHELLS_FILE "/etc/shells"
+/* Whether the shells file PATH (/etc/shells) lists SHELL: su lets a
+ * caller choose another shell (-s) only for a target whose login shell is
+ * listed, and chsh changes only a listed shell. */
+bool shells_lists(const char *path, const char *shell);
 
 #endif
