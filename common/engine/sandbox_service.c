@@ -66,25 +66,14 @@ static void handle_close(struct sandbox_handle *h)
 static int service_check(const struct sandbox_request *req, struct cc_error *err)
 {
 	const struct plan *plan = req->plan;
-	if (!plan || !plan->sandboxed)
+	if (!plan)
 		return cc_fail(err, "the plan has no sandbox (sandbox = none)");
-	if (plan->namespaces & NS_USER)
-		return cc_fail(err, "a user namespace cannot hold a root service: "
-			       "'unshare = user' is refused for PAM sessions");
-	if (!(plan->namespaces & NS_PID))
-		return cc_fail(err, "a PAM session needs a pid namespace "
-			       "('unshare = pid'): it is what ends the session");
-	if (plan->seccomp != SECCOMP_NONE && !plan->no_new_privs)
-		return cc_fail(err, "a PAM session with a seccomp filter needs "
-			       "'no-new-privs = yes': the user's launcher cannot "
-			       "load the filter otherwise");
+	if (plan_check_service_mode(plan, err) < 0)
+		return -1;
 	if (!req->init_path || !req->launcher_path)
 		return cc_fail(err, "service mode needs cocoon-init and cocoon-launch");
 	if (geteuid() != 0)
 		return cc_fail(err, "building a sandbox needs root");
-	if (plan->hostname && !(plan->namespaces & NS_UTS))
-		return cc_fail(err, "'hostname' needs a uts namespace: it would "
-			       "rename the host");
 	/* cocoon-launch tells its first run from a nested one by the filter
 	 * or no_new_privs it finds: a service that already carries either
 	 * (systemd's NoNewPrivileges= or SystemCallFilter=, a container's

@@ -395,9 +395,31 @@ static bool symlink_stays_in_system_paths(const struct fs_op *op)
 	return ok && under;
 }
 
+int plan_check_service_mode(const struct plan *plan, struct cc_error *err)
+{
+	if (!plan->sandboxed)
+		return cc_fail(err, "the plan has no sandbox (sandbox = none)");
+	if (plan->namespaces & NS_USER)
+		return cc_fail(err, "a user namespace cannot hold a root service: "
+			       "'unshare = user' is refused for PAM sessions");
+	if (!(plan->namespaces & NS_PID))
+		return cc_fail(err, "a PAM session needs a pid namespace "
+			       "('unshare = pid'): it is what ends the session");
+	if (plan->seccomp != SECCOMP_NONE && !plan->no_new_privs)
+		return cc_fail(err, "a PAM session with a seccomp filter needs "
+			       "'no-new-privs = yes': the user's launcher cannot "
+			       "load the filter otherwise");
+	if (plan->hostname && !(plan->namespaces & NS_UTS))
+		return cc_fail(err, "'hostname' needs a uts namespace: it would "
+			       "rename the host");
+	return 0;
+}
+
 int plan_check_service(const struct plan *plan, struct cc_error *err)
 {
 	const char *sp;
+	if (plan_check_service_mode(plan, err) < 0)
+		return -1;
 	for (size_t i = 0; i < plan->nops; i++) {
 		const struct fs_op *op = &plan->ops[i];
 		for (size_t k = 0; (sp = service_system_path(k)); k++) {

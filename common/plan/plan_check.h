@@ -34,10 +34,15 @@ bool source_writable_symbolic(const char *source);
  * passes through, or a symlink it follows. */
 bool path_user_writable(const char *path);
 
-/* Refuse a plan whose system paths (/, /etc, /usr, /lib*, /bin, /sbin,
- * /dev, /run, /var) come from a source a non-root uid can write or from
- * a user-owned `dir`, or that fails plan_check_code_paths: a root
- * service reads them. */
+/* Refuse a plan that service mode (pam_cocoon) cannot run: no sandbox,
+ * a user namespace (it cannot hold a root service), no pid namespace (it
+ * ends the session), a seccomp filter without no_new_privs (the user's
+ * launcher loads it), a hostname without a uts namespace. */
+int plan_check_service_mode(const struct plan *plan, struct cc_error *err);
+/* plan_check_service_mode, then refuse a plan whose system paths (/,
+ * /etc, /usr, /lib*, /bin, /sbin, /dev, /run, /var) come from a source a
+ * non-root uid can write or from a user-owned `dir`, or that fails
+ * plan_check_code_paths: a root service reads them. */
 int plan_check_service(const struct plan *plan, struct cc_error *err);
 /* The system paths plan_check_service judges, by index; NULL past the
  * last. */

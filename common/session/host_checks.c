@@ -47,12 +47,7 @@ static void check_service_mode(const struct section *s, struct plan *plan,
 			plan->ops[i].source_user_writable =
 				source_writable_symbolic(plan->ops[i].source);
 	struct cc_error err;
-	if (!plan->sandboxed)
-		;
-	else if (plan->namespaces & NS_USER)
-		diag_add(diags, DIAG_WARNING, s->file, s->line, "pam_cocoon would refuse "
-			 "the sessions of %s: unshare = user", title);
-	else if (plan_check_service(plan, &err) < 0)
+	if (plan->sandboxed && plan_check_service(plan, &err) < 0)
 		diag_add(diags, DIAG_WARNING, s->file, s->line, "pam_cocoon would refuse "
 			 "the sessions of %s: %s", title, err.msg);
 }
