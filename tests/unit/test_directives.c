@@ -284,46 +284,11 @@ static void test_limits(void)
 		       "a byte under the floor's K");
 }
 
-static void test_flags(void)
+/* The checks of tokens and path words on their own. The flag and mode
+ * words are plan_values', in test_plan_values. */
+static void test_word_checks(void)
 {
 	struct cc_error err;
-	unsigned u = 0;
-	char *all[] = { "all" }, *user[] = { "user", "pid" }, *none[] = { "none" };
-	tap_ok(parse_namespaces(all, 1, &u, &err) == 0 && u == NS_ALL && !(u & NS_USER),
-	       "all is every namespace but user");
-	tap_ok(parse_namespaces(user, 2, &u, &err) == 0 && u == (NS_USER | NS_PID),
-	       "user and pid");
-	tap_ok(parse_namespaces(none, 1, &u, &err) == 0 && u == 0, "none is no namespace");
-	char *both[] = { "abstract-unix", "signal" };
-	tap_ok(parse_landlock_scope(both, 2, &u, &err) == 0 && u == LL_SCOPE_ALL,
-	       "both scopes");
-	tap_ok(parse_landlock_scope(none, 1, &u, &err) == 0 && u == 0, "no scope");
-
-	char buf[64];
-	landlock_scope_format(LL_SCOPE_ALL, buf, sizeof(buf));
-	tap_is_str(buf, "abstract-unix signal", "both scopes as words");
-	landlock_scope_format(LL_SCOPE_SIGNAL, buf, sizeof(buf));
-	tap_is_str(buf, "signal", "signal alone");
-	landlock_scope_format(LL_SCOPE_ABSTRACT_UNIX, buf, sizeof(buf));
-	tap_is_str(buf, "abstract-unix", "abstract-unix alone");
-	landlock_scope_format(0, buf, sizeof(buf));
-	tap_is_str(buf, "none", "no scope is none");
-
-	ns_format(NS_ALL | NS_USER, buf, sizeof(buf));
-	tap_is_str(buf, "pid net ipc uts cgroup user", "every namespace, in table order");
-	ns_format(NS_UTS | NS_PID, buf, sizeof(buf));
-	tap_is_str(buf, "pid uts", "two namespaces");
-	ns_format(0, buf, sizeof(buf));
-	tap_is_str(buf, "", "none is empty");
-	ns_format(NS_PID | NS_NET | NS_IPC, buf, 8);
-	tap_is_str(buf, "pid net", "a short buffer keeps whole names only");
-
-	enum home_mode home;
-	enum private_tmp tmp;
-	tap_ok(parse_home_mode("overlay", &home, &err) == 0 && home == HOME_OVERLAY,
-	       "home overlay");
-	tap_ok(parse_private_tmp("persistent", &tmp, &err) == 0 &&
-	       tmp == PRIVATE_TMP_PERSISTENT, "private-tmp persistent");
 	tap_ok(check_tokens("%%u%%", &err) == 0, "%% does not start a token");
 	expect_refused(check_tokens("a%%%x", &err), &err, "unknown token '%x' (%u %U %g "
 		       "%G %h %% exist)", "a token after %%");
@@ -383,6 +348,6 @@ int main(void)
 	test_numbers();
 	test_limits();
 	test_values();
-	test_flags();
+	test_word_checks();
 	return tap_done();
 }

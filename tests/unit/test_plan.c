@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The plan itself: defaults, names, the forced command, the hash, token
+/* The plan itself: defaults, the forced command, the hash, token
  * expansion with its home checks and errors at file:line, and whether a
  * path is the user's to write. Plans are built by hand here; test_resolve
- * makes them from policies. */
+ * makes them from policies. The names of its values are in
+ * test_plan_values. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,39 +89,6 @@ static void test_defaults(void)
 	tap_ok(plan_intern_file(&plan, name) != a && plan.nfiles == 2, "another is added");
 	plan_free(&plan);
 	tap_ok(plan.files == NULL && plan.nfiles == 0, "plan_free clears the plan");
-}
-
-static void test_names(void)
-{
-	static const struct { enum op_type type; bool optional; const char *name; } ops[] = {
-		{ OP_BIND, false, "bind" }, { OP_BIND, true, "bind-try" },
-		{ OP_RO_BIND, false, "ro-bind" }, { OP_RO_BIND, true, "ro-bind-try" },
-		{ OP_DEV_BIND, false, "dev-bind" }, { OP_DEV_BIND, true, "dev-bind-try" },
-		{ OP_REMOUNT_RO, false, "remount-ro" }, { OP_TMPFS, true, "tmpfs" },
-		{ OP_DIR, false, "dir" }, { OP_SYMLINK, false, "symlink" },
-		{ OP_FILE, false, "file" }, { OP_CHMOD, false, "chmod" },
-		{ OP_PROC, false, "proc" }, { OP_DEV, false, "dev" },
-		{ OP_MQUEUE, false, "mqueue" }, { OP_TMP_OVERLAY, false, "tmp-overlay" },
-		{ OP_HOME_TMPFS, false, "home-tmpfs" }, { OP_PRIVATE_TMP, false, "private-tmp" },
-		{ (enum op_type)99, false, "?" },
-	};
-	struct strbuf got = { 0 }, want = { 0 };
-	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
-		sb_addf(&got, "%s ", op_type_name(ops[i].type, ops[i].optional));
-		sb_addf(&want, "%s ", ops[i].name);
-	}
-	tap_is_str(got.data, want.data, "each op's directive name; -try only for binds");
-	sb_free(&got);
-	sb_free(&want);
-	tap_ok(strcmp(home_mode_name(HOME_BIND), "bind") == 0 &&
-	       strcmp(home_mode_name(HOME_TMPFS), "tmpfs") == 0 &&
-	       strcmp(home_mode_name(HOME_OVERLAY), "overlay") == 0 &&
-	       strcmp(home_mode_name(HOME_NONE), "none") == 0 &&
-	       strcmp(home_mode_name((enum home_mode)9), "?") == 0, "home modes");
-	tap_ok(strcmp(private_tmp_name(PRIVATE_TMP_NO), "no") == 0 &&
-	       strcmp(private_tmp_name(PRIVATE_TMP_SESSION), "session") == 0 &&
-	       strcmp(private_tmp_name(PRIVATE_TMP_PERSISTENT), "persistent") == 0 &&
-	       strcmp(private_tmp_name((enum private_tmp)9), "?") == 0, "private-tmp modes");
 }
 
 static void test_command(void)
@@ -407,7 +375,6 @@ int main(void)
 	if (mkdir(home, 0755) < 0 || chown(home, 4242, 4343) < 0)
 		return 1;
 	test_defaults();
-	test_names();
 	test_command();
 	test_hash();
 	test_expand();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* rlimit-NAME = SOFT [HARD]: names, units by resource, bounds, the
- * order of soft and hard, formatting, and that applying only lowers. */
+/* rlimit-NAME = SOFT [HARD]: units by resource, bounds, the order of
+ * soft and hard, and that applying only lowers. The names and the
+ * formatting are plan_values', in test_plan_values. */
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -41,18 +42,6 @@ static void expect(int resource, const char *value, const char *want, const char
 	free(got);
 }
 
-static void test_names(void)
-{
-	tap_ok(rlimit_by_name("nproc") == RLIMIT_NPROC && rlimit_by_name("nofile") == RLIMIT_NOFILE &&
-	       rlimit_by_name("as") == RLIMIT_AS && rlimit_by_name("fsize") == RLIMIT_FSIZE &&
-	       rlimit_by_name("cpu") == RLIMIT_CPU && rlimit_by_name("core") == RLIMIT_CORE &&
-	       rlimit_by_name("memlock") == RLIMIT_MEMLOCK, "the seven names");
-	tap_ok(rlimit_by_name("stack") == -1 && rlimit_by_name("") == -1 &&
-	       rlimit_by_name("rlimit-nproc") == -1, "others are -1");
-	tap_is_str(rlimit_name(RLIMIT_MEMLOCK), "memlock", "a resource's name");
-	tap_ok(rlimit_name(RLIMIT_STACK) == NULL, "a limit cocoon does not set has none");
-}
-
 static void test_parse(void)
 {
 	expect(RLIMIT_NOFILE, "1024", "1024 1024", "one word sets soft and hard");
@@ -85,17 +74,6 @@ static void test_parse(void)
 	struct cc_error err;
 	tap_ok(rlimit_parse(RLIMIT_NOFILE, bad, 1, &r, &err) < 0 && !r.set && r.soft == 7,
 	       "a refused value leaves the output alone");
-}
-
-static void test_format(void)
-{
-	char buf[24];
-	rlimit_format(RLIM_INFINITY, buf, sizeof(buf));
-	tap_is_str(buf, "unlimited", "RLIM_INFINITY is unlimited");
-	rlimit_format(0, buf, sizeof(buf));
-	tap_is_str(buf, "0", "zero");
-	rlimit_format(RLIM_INFINITY - 1, buf, sizeof(buf));
-	tap_is_str(buf, "18446744073709551614", "the largest finite value");
 }
 
 /* In a child: lower nofile's soft limit below the current one and ask
@@ -137,9 +115,7 @@ static void test_apply(void)
 
 int main(void)
 {
-	test_names();
 	test_parse();
-	test_format();
 	test_apply();
 	return tap_done();
 }
