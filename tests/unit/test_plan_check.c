@@ -123,37 +123,87 @@ static void test_shape(void)
 #define SERVICE_REFUSAL(op, sp, why) "t.conf:1: " op ": " sp " comes from " why \
 	", and the root service process would read it"
 
+/* only_op and one_op for a plan service mode can run (its namespaces). */
+static struct fs_op *service_only_op(struct plan *plan, enum op_type type,
+				     const char *source, const char *dest)
+{
+	struct fs_op *op = only_op(plan, type, source, dest);
+	plan->namespaces = NS_ALL;
+	return op;
+}
+
+static struct plan *service_op(struct plan *plan, enum op_type type, const char *source,
+			       const char *dest)
+{
+	service_only_op(plan, type, source, dest);
+	return plan;
+}
+
+static void test_service_mode(void)
+{
+	struct plan p;
+	plan_init(&p);
+	p.sandboxed = false;
+	expect(&p, plan_check_service_mode, "the plan has no sandbox (sandbox = none)",
+	       "sandbox = none");
+	plan_init(&p);
+	p.namespaces = NS_ALL | NS_USER;
+	expect(&p, plan_check_service, "a user namespace cannot hold a root service: "
+	       "'unshare = user' is refused for PAM sessions", "a user namespace");
+	plan_init(&p);
+	p.namespaces = NS_ALL & ~NS_PID;
+	expect(&p, plan_check_service, "a PAM session needs a pid namespace "
+	       "('unshare = pid'): it is what ends the session", "no pid namespace");
+	plan_init(&p);
+	p.namespaces = NS_ALL;
+	p.no_new_privs = false;
+	expect(&p, plan_check_service, "a PAM session with a seccomp filter needs "
+	       "'no-new-privs = yes': the user's launcher cannot load the filter otherwise",
+	       "a filter without no_new_privs");
+	plan_init(&p);
+	p.namespaces = NS_ALL;
+	p.no_new_privs = false;
+	p.seccomp = SECCOMP_NONE;
+	expect(&p, plan_check_service_mode, "ok", "no filter: no_new_privs may be off");
+	plan_init(&p);
+	p.namespaces = NS_ALL & ~NS_UTS;
+	p.hostname = xstrdup("box");
+	expect(&p, plan_check_service, "'hostname' needs a uts namespace: it would rename "
+	       "the host", "a hostname without a uts namespace");
+}
+
 static void test_service(void)
 {
 	struct plan p;
-	only_op(&p, OP_BIND, "/home/ann/usr", "/usr")->source_user_writable = true;
+	service_only_op(&p, OP_BIND, "/home/ann/usr", "/usr")->source_user_writable = true;
 	expect(&p, plan_check_service, SERVICE_REFUSAL("bind /usr", "/usr",
 	       "a source a non-root user can write"), "a bind over /usr from the user's source");
-	only_op(&p, OP_RO_BIND, "/home/ann", "/")->source_user_writable = true;
+	service_only_op(&p, OP_RO_BIND, "/home/ann", "/")->source_user_writable = true;
 	expect(&p, plan_check_service, SERVICE_REFUSAL("ro-bind /", "/",
 	       "a source a non-root user can write"), "a bind over / itself");
-	only_op(&p, OP_RO_BIND, "/home/ann/x", "/var/lib/x")->source_user_writable = true;
+	service_only_op(&p, OP_RO_BIND, "/home/ann/x", "/var/lib/x")->source_user_writable = true;
 	expect(&p, plan_check_service, SERVICE_REFUSAL("ro-bind /var/lib/x", "/var",
 	       "a source a non-root user can write"), "or below a system path");
-	expect(one_op(&p, OP_DIR, NULL, "/var"), plan_check_service,
+	expect(service_op(&p, OP_DIR, NULL, "/var"), plan_check_service,
 	       SERVICE_REFUSAL("dir /var", "/var", "a `dir`, which belongs to the user"),
 	       "a `dir` at a system path");
-	expect(one_op(&p, OP_SYMLINK, "/home/ann/bin", "/sbin"), plan_check_service,
+	expect(service_op(&p, OP_SYMLINK, "/home/ann/bin", "/sbin"), plan_check_service,
 	       SERVICE_REFUSAL("symlink /sbin", "/sbin",
 			       "a symlink that leads out of the system paths"),
 	       "a symlink at a system path leading out");
-	expect(one_op(&p, OP_SYMLINK, "/usr/../home", "/bin"), plan_check_service,
+	expect(service_op(&p, OP_SYMLINK, "/usr/../home", "/bin"), plan_check_service,
 	       SERVICE_REFUSAL("symlink /bin", "/bin",
 			       "a symlink that leads out of the system paths"),
 	       "a target that climbs with '..' counts as leading out");
-	expect(one_op(&p, OP_SYMLINK, "usr/lib64", "/lib64"), plan_check_service, "ok",
+	expect(service_op(&p, OP_SYMLINK, "usr/lib64", "/lib64"), plan_check_service, "ok",
 	       "a symlink at a system path staying among them");
-	expect(one_op(&p, OP_DIR, NULL, "/etc/pam.d"), plan_check_service,
+	expect(service_op(&p, OP_DIR, NULL, "/etc/pam.d"), plan_check_service,
 	       "t.conf:1: dir /etc/pam.d: a `dir` there belongs to the session's user, and "
 	       SERVICE_READER " would read what the user puts there",
 	       "then the code paths, for the service as reader");
 
 	plan_init(&p);
+	p.namespaces = NS_ALL;
 	add_op(&p, OP_RO_BIND, "/usr", "/usr");
 	add_op(&p, OP_BIND, "/home/ann", "/home/ann")->source_user_writable = true;
 	add_op(&p, OP_TMPFS, NULL, "/var");
@@ -346,6 +396,7 @@ static void test_expanded(void)
 int main(void)
 {
 	test_shape();
+	test_service_mode();
 	test_service();
 	test_code_paths();
 	test_tmpfs_mode();
