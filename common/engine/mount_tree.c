@@ -3,7 +3,7 @@
  * resolved inside the new root without following a symlink, detached
  * mounts made, given their flags and attached there, and the failure
  * message that names the operation. */
-#include "mounts_internal.h"
+#include "mount_tree.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -243,4 +243,9 @@ int tmpfs_new(struct build *b, const char *size, unsigned mode,
 {
 	return tmpfs_owned(b, size, mode, inodes, b->service ? 0 : b->who->uid,
 			   b->service ? 0 : b->who->gid);
+}
+
+void tmpfs_size(const struct build *b, const struct fs_op *op, char *size, size_t len)
+{
+	snprintf(size, len, "%llu", op && op->size ? op->size : b->plan->tmpfs_size);
 }

@@ -21,7 +21,7 @@
  * the host tree is shadowed (bubblewrap mounts over /tmp instead and
  * then reaches the host through a second pivot). Exactly one mount sits
  * there at any time, the sandbox's root (see replace_root, mount_tree.c). */
-#include "mounts_internal.h"
+#include "mount_tree.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -117,11 +117,6 @@ static int op_remount_ro(struct build *b, const struct fs_op *op)
 	if (set_attrs(b, tree, MOUNT_ATTR_RDONLY, op->dest) < 0)
 		return -1;
 	return attach(b, tree, dst, op->dest);
-}
-
-void tmpfs_size(const struct build *b, const struct fs_op *op, char *size, size_t len)
-{
-	snprintf(size, len, "%llu", op && op->size ? op->size : b->plan->tmpfs_size);
 }
 
 static int op_tmpfs(struct build *b, const struct fs_op *op)

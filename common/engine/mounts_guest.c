@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Guest accounts' operations: a tmpfs home filled from the skeleton,
  * and a private /tmp of the session's or, persistent, of the user's. */
-#include "mounts_internal.h"
+#include "mount_tree.h"
 
 #include <errno.h>
 #include <stdio.h>

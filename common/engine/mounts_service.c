@@ -2,7 +2,7 @@
 /* Service mode's additions to a built root (mounts_service_setup): the
  * session record of the host bound in, cocoon-launch's settings written,
  * and the launcher bound over the shells a root service would start. */
-#include "mounts_internal.h"
+#include "mount_tree.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What mounts.c, mount_tree.c, mounts_guest.c and mounts_service.c
- * share: the state of one build and its primitives. Callers outside them
- * use mounts.h. */
-#ifndef COCOON_MOUNTS_INTERNAL_H
-#define COCOON_MOUNTS_INTERNAL_H
+/* The state of one build and its primitives (mount_tree.c), which the
+ * operations (mounts.c, mounts_guest.c, mounts_service.c) are made of.
+ * Callers outside the engine's mounts use mounts.h. */
+#ifndef COCOON_MOUNT_TREE_H
+#define COCOON_MOUNT_TREE_H
 
 #include <fcntl.h>
 #include <limits.h>
