@@ -290,6 +290,63 @@ static pid_t start_helper(struct run *run, int caller_sock)
 	_exit(report_send_fd(run->sock, REPORT_PID1, pidfd) < 0 ? 127 : 0);
 }
 
+/* The launcher's settings (launch_settings.h) for PLAN, a line each;
+ * chdir and home are for the user's shell (the service keeps its own
+ * working directory). */
+static int launch_settings(const struct plan *plan, bool filter, char *launch, size_t size,
+			   struct cc_error *err)
+{
+	if (plan->chdir && strchr(plan->chdir, '\n'))
+		return cc_fail(err, "chdir: a newline in the path");
+	const char *home = plan->who.home && plan->who.home[0] == '/' &&
+			   !strchr(plan->who.home, '\n') ? plan->who.home : NULL;
+	int len = snprintf(launch, size,
+			   LAUNCH_LINE(LAUNCH_KEY_NO_NEW_PRIVS, "%s")
+			   LAUNCH_LINE(LAUNCH_KEY_SECCOMP, "%s")
+			   LAUNCH_LINE(LAUNCH_KEY_SECCOMP_LOG, "%s")
+			   LAUNCH_LINE(LAUNCH_KEY_LANDLOCK, "%s")
+			   LAUNCH_LINE(LAUNCH_KEY_LANDLOCK_SCOPE, "%u"),
+			   plan->no_new_privs ? LAUNCH_YES : LAUNCH_NO,
+			   filter ? LAUNCH_YES : LAUNCH_NO,
+			   plan->seccomp_log ? LAUNCH_YES : LAUNCH_NO,
+			   plan->landlock_required ? LAUNCH_LANDLOCK_REQUIRED
+						   : LAUNCH_LANDLOCK_BEST_EFFORT,
+			   plan->landlock_scope & LL_SCOPE_ALL);
+	const struct { const char *key, *value; } optional[] = {
+		{ LAUNCH_KEY_CHDIR, plan->chdir }, { LAUNCH_KEY_HOME, home },
+	};
+	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]) && len >= 0 &&
+	     (size_t)len < size; i++)
+		if (optional[i].value)
+			len += snprintf(launch + len, size - (size_t)len,
+					LAUNCH_LINE("%s", "%s"), optional[i].key,
+					optional[i].value);
+	/* The forced command, a line per word (plan_expand bounded them and
+	 * kept newlines out). */
+	for (char **w = plan->command; w && *w && len >= 0 && (size_t)len < size; w++)
+		len += snprintf(launch + len, size - (size_t)len,
+				LAUNCH_LINE(LAUNCH_KEY_COMMAND, "%s"), *w);
+	if (len < 0 || (size_t)len >= size)
+		return cc_fail(err, "chdir, home or command: too long");
+	return 0;
+}
+
+/* Descriptors of the host's namespaces the session will replace, for
+ * sandbox_return to go back to. */
+static int save_host_namespaces(struct sandbox_handle *h, const struct plan *plan,
+				struct cc_error *err)
+{
+	for (size_t i = 0; i < NSAVED; i++) {
+		if (saved_ns[i].ns && !(plan->namespaces & saved_ns[i].ns))
+			continue;
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/self/ns/%s", saved_ns[i].name);
+		if ((h->ns[i] = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			return cc_fail_errno(err, "saving the host's namespace: %s", path);
+	}
+	return 0;
+}
+
 int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out,
 		  struct cc_error *err)
 {
@@ -313,45 +370,10 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	struct service_setup setup = { .launcher = req->launcher_path,
 				       .login_shell = login, .real_shell = real };
 	seccomp_filter_program(run.filter, &setup.bpf, &setup.bpf_len);
-	/* The launcher's settings, a line each; chdir and home are for the
-	 * user's shell (the service keeps its own working directory). */
-	if (plan->chdir && strchr(plan->chdir, '\n')) {
-		seccomp_filter_free(run.filter);
-		return cc_fail(err, "chdir: a newline in the path");
-	}
-	const char *home = plan->who.home && plan->who.home[0] == '/' &&
-			   !strchr(plan->who.home, '\n') ? plan->who.home : NULL;
 	char launch[LAUNCH_SETTINGS_SIZE];
-	int len = snprintf(launch, sizeof(launch),
-			   LAUNCH_LINE(LAUNCH_KEY_NO_NEW_PRIVS, "%s")
-			   LAUNCH_LINE(LAUNCH_KEY_SECCOMP, "%s")
-			   LAUNCH_LINE(LAUNCH_KEY_SECCOMP_LOG, "%s")
-			   LAUNCH_LINE(LAUNCH_KEY_LANDLOCK, "%s")
-			   LAUNCH_LINE(LAUNCH_KEY_LANDLOCK_SCOPE, "%u"),
-			   plan->no_new_privs ? LAUNCH_YES : LAUNCH_NO,
-			   setup.bpf ? LAUNCH_YES : LAUNCH_NO,
-			   plan->seccomp_log ? LAUNCH_YES : LAUNCH_NO,
-			   plan->landlock_required ? LAUNCH_LANDLOCK_REQUIRED
-						   : LAUNCH_LANDLOCK_BEST_EFFORT,
-			   plan->landlock_scope & LL_SCOPE_ALL);
-	const struct { const char *key, *value; } optional[] = {
-		{ LAUNCH_KEY_CHDIR, plan->chdir }, { LAUNCH_KEY_HOME, home },
-	};
-	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]) && len >= 0 &&
-	     (size_t)len < sizeof(launch); i++)
-		if (optional[i].value)
-			len += snprintf(launch + len, sizeof(launch) - (size_t)len,
-					LAUNCH_LINE("%s", "%s"), optional[i].key,
-					optional[i].value);
-	/* The forced command, a line per word (plan_expand bounded them and
-	 * kept newlines out). */
-	for (char **w = plan->command; w && *w && len >= 0 &&
-	     (size_t)len < sizeof(launch); w++)
-		len += snprintf(launch + len, sizeof(launch) - (size_t)len,
-				LAUNCH_LINE(LAUNCH_KEY_COMMAND, "%s"), *w);
-	if (len < 0 || (size_t)len >= sizeof(launch)) {
+	if (launch_settings(plan, setup.bpf != NULL, launch, sizeof(launch), err) < 0) {
 		seccomp_filter_free(run.filter);
-		return cc_fail(err, "chdir, home or command: too long");
+		return -1;
 	}
 	setup.launch = launch;
 	setup.id = req->session_id;
@@ -362,16 +384,8 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	h->pidfd = -1;
 	for (size_t i = 0; i < NSAVED; i++)
 		h->ns[i] = -1;
-	for (size_t i = 0; i < NSAVED; i++) {
-		if (saved_ns[i].ns && !(plan->namespaces & saved_ns[i].ns))
-			continue;
-		char path[64];
-		snprintf(path, sizeof(path), "/proc/self/ns/%s", saved_ns[i].name);
-		if ((h->ns[i] = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-			cc_fail_errno(err, "saving the host's namespace: %s", path);
-			goto fail;
-		}
-	}
+	if (save_host_namespaces(h, plan, err) < 0)
+		goto fail;
 	/* A path, not a descriptor: the service's children (sshd's
 	 * post-auth child, which serves internal-sftp without exec) would
 	 * inherit a descriptor of a host directory inside the sandbox. */
