@@ -375,15 +375,17 @@ int cgroup_join_pidfd(int pidfd, struct cc_error *err)
 	int rc = 0;
 	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line && rc == 0;
 	     line = strtok_r(NULL, "\n", &save)) {
+		/* "ID:CONTROLLERS:PATH"; v2's is "0::PATH". */
 		char *ctl = strchr(line, ':');
 		char *rel = ctl ? strchr(ctl + 1, ':') : NULL;
 		if (!rel || strcmp(rel + 1, "/") == 0)
 			continue; /* a hierarchy's root bounds nothing */
+		*ctl++ = '\0';
 		*rel++ = '\0';
 		char mount[PATH_MAX], dir[PATH_MAX];
-		const char *m = strcmp(line, "0") == 0 && !ctl[1]
+		const char *m = strcmp(line, "0") == 0 && !*ctl
 					? (fs_is(CGROUP_ROOT, CGROUP2_SUPER_MAGIC) ? CGROUP_ROOT : NULL)
-					: limit_mount(ctl + 1, mount, sizeof(mount));
+					: limit_mount(ctl, mount, sizeof(mount));
 		if (!m)
 			continue;
 		snprintf(dir, sizeof(dir), "%s%s", m, rel);
