@@ -188,6 +188,13 @@ syslog_capture() {
 	for i in $(seq 50); do [ -S /dev/log ] && return 0; sleep 0.1; done
 	return 1
 }
+# Wait (5 s at most) until the capture FILE has TEXT: the journal hands
+# lines on a moment after they are logged.
+syslog_wait() {
+	local i
+	for i in $(seq 50); do grep -qF -- "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
+	return 1
+}
 syslog_release() {
 	[ -n "$SYSLOG_PID" ] || return 0
 	kill "$SYSLOG_PID" 2>/dev/null

@@ -162,6 +162,7 @@ run ssh_as ccpam1 true
 isnt_ok() { [ "$1" -ne 0 ]; ok $? "$2"; }
 isnt_ok "$RC" "a covered user with a broken policy is refused"
 sleep 0.5
+syslog_wait "$work/syslog" "event=refuse user=ccpam1"
 like "$(cat "$work/syslog" 2>/dev/null)" "event=refuse user=ccpam1" "syslog says why"
 run ssh_as ccpam3 'cat /proc/1/comm'
 is "$RC" 0 "an exempt user with a broken policy gets in"
@@ -172,6 +173,7 @@ install -d -o ccpam1 -m 0755 "$work/etc"
 printf '[default]\nprofile = default\nro-bind = %s /etc\n' "$work/etc" | policy_write cocoon.conf
 run ssh_as ccpam1 true
 isnt_ok "$RC" "a plan with a user-writable /etc is refused"
+syslog_wait "$work/syslog" "/etc comes from a source a non-root user can write"
 like "$(cat "$work/syslog" 2>/dev/null)" "/etc comes from a source a non-root user can write" "syslog says why"
 
 done_testing

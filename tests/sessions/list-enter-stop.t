@@ -169,6 +169,7 @@ is "$OUT" "WROTE" "(the control: in the plan's tree the user can write there)"
 run ssh_as ccsn3 'echo LOGGED-IN'
 unlike "$OUT" "LOGGED-IN" "a PAM login under a plan with a tmpfs others can write below a system path is refused"
 if [ -n "$SYSLOG_PID" ]; then
+	syslog_wait "$work/syslog" "tmpfs /usr/local/share: a tmpfs there"
 	like "$(cat "$work/syslog")" "tmpfs /usr/local/share: a tmpfs there is writable by others" "with the reason"
 else
 	skip "no syslog capture"
@@ -202,6 +203,7 @@ is "$(live ccsn1)" 0 "no process of the user remains"
 [ ! -e "$RECORDS/$pam_id" ]
 ok $? "the record is gone"
 if [ -n "$SYSLOG_PID" ]; then
+	syslog_wait "$work/syslog" "event=end user=ccsn1"
 	like "$(cat "$work/syslog")" "event=end user=ccsn1" "stop is audited"
 	like "$(grep "session=$pam_id" "$work/syslog" | grep stopped)" 'result=stopped reason="cocoonctl stop"' \
 		"as stopped by cocoonctl"
