@@ -54,6 +54,15 @@ run "$CTL" check
 like "$OUT" "cocoon.conf:1: warning: pam_cocoon would refuse the sessions of [default]: " "check reports a plan pam_cocoon would refuse"
 like "$OUT" "/etc" "naming the path"
 unlike "$OUT" "sessions of [group ccshellonly]" "not for a rule that only cocoon-shell uses"
+# Every reason service mode refuses a plan, in the module's own words.
+policy_write cocoon.conf <<'CONF'
+[default]
+profile = default
+unshare = net ipc uts
+CONF
+run "$CTL" check
+like "$OUT" "cocoon.conf:1: warning: pam_cocoon would refuse the sessions of [default]: a PAM session needs a pid namespace" \
+	"check says a plan without a pid namespace would be refused"
 
 # Settings a rule carries but its sessions never use are warned; with
 # the setting that uses them, no warning.
