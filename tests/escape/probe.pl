@@ -13,9 +13,12 @@ elsif ($t eq 'tiocsetd') { my $ld = pack("i", 0); res(syscall(16, 0, 0x5423, $ld
 # group, bring SIGHUP to the whole test run) once this probe exits.
 elsif ($t eq 'ptrace') { res(syscall(101, 0x4206, $a + 0, 0, 0)) }
 elsif ($t eq 'kill') { res(kill(0, $a) ? 0 : -1) }
-elsif ($t eq 'mount') { res(syscall(165, my $s = "none", my $d = "/tmp", my $f = "tmpfs", 0, 0)) }
-elsif ($t eq 'umount2') { res(syscall(166, my $d = "/tmp", 2)) } # MNT_DETACH
-elsif ($t eq 'pivot_root') { res(syscall(155, my $n = "/tmp", my $o = "/tmp")) }
+# ARG, a path that does not exist, tells a seccomp refusal (EPERM, before
+# any work) from the kernel's own answer (ENOENT, from the lookup that
+# precedes its permission checks and Landlock's hooks).
+elsif ($t eq 'mount') { res(syscall(165, my $s = "none", my $d = $a // "/tmp", my $f = "tmpfs", 0, 0)) }
+elsif ($t eq 'umount2') { res(syscall(166, my $d = $a // "/tmp", 2)) } # MNT_DETACH
+elsif ($t eq 'pivot_root') { res(syscall(155, my $n = $a // "/tmp", my $o = $a // "/tmp")) }
 elsif ($t eq 'open_tree') { res(syscall(428, -100, my $p = "/tmp", 1)) } # OPEN_TREE_CLONE
 elsif ($t eq 'fsopen') { res(syscall(430, my $f = "tmpfs", 0)) }
 elsif ($t eq 'unshare-user') { res(syscall(272, 0x10000000)) }
@@ -30,5 +33,6 @@ elsif ($t eq 'tcp') {
 elsif ($t eq 'abstract') {
 	socket(my $s, PF_UNIX, SOCK_STREAM, 0) or die;
 	res(connect($s, pack_sockaddr_un("\0$a")) ? 0 : -1) }
+elsif ($t eq 'open-w') { my $f; res(open($f, '>>', $a) ? 0 : -1) } # opened, nothing written
 elsif ($t eq 'write') { my $f; res(open($f, '>', $a) && print($f "x\n") && close($f) ? 0 : -1) }
 else { die "unknown probe $t\n" }

@@ -66,6 +66,7 @@ sandbox cceng2 --bind "$WORK/private" /private --chdir /private -- /bin/true
 like "$OUT" "chdir /private: Permission denied" "chdir happens as the user, after the switch"
 
 # ---- processes, hostname, network ----
+host_name=$(cat /proc/sys/kernel/hostname)
 sandbox cceng2 --hostname cocoon-box --unshare uts,net,ipc -- /bin/sh -c '
 	ps -eo pid=,uid=,comm= | tr -s " "
 	hostname
@@ -76,7 +77,10 @@ like "$OUT" " 1 0 cocoon-init
 is "$(echo "$OUT" | grep '^ [0-9]' | grep -cv -e ' cocoon-init$' -e ' sh$' -e ' ps$' -e ' tr$')" 0 \
 	"only the sandbox's processes are visible"
 like "$OUT" "cocoon-box" "hostname in the uts namespace"
-is "$(hostname)" "$(cat /proc/sys/kernel/hostname)" "the host's name is untouched"
+# The host's name before and after: the sandbox's did change, the host's
+# did not (a different name, so that the comparison can fail).
+[ "$host_name" != cocoon-box ]; ok $? "control: the host is not already named cocoon-box"
+is "$(cat /proc/sys/kernel/hostname)" "$host_name" "the host's name is untouched"
 like "$OUT" "lo" "only the loopback interface in the network namespace"
 run "$ENGINE_DRIVER" --user cceng2 --hostname x -- /bin/true
 like "$OUT" "'hostname' needs a uts namespace" "hostname without a uts namespace is refused"

@@ -8,7 +8,7 @@
 #
 # Debian's kernel (6.1) with an initrd of the few modules a qemu disk
 # needs, systemd as pid 1 with logind and journald, dbus, sshd, sudo,
-# cron, and what the tests inside need (perl, python3, gcc, strace).
+# cron, and what the tests inside need (perl, python3, gcc, strace, setcap).
 # Root logs in over ssh with DIR/id_vm, made here.
 set -euo pipefail
 DIR=$1
@@ -31,7 +31,7 @@ MIRROR=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
 
 PACKAGES=linux-image-amd64,initramfs-tools,systemd-sysv,libpam-systemd,dbus,udev,kmod
 PACKAGES=$PACKAGES,openssh-server,openssh-client,sudo,cron,login,passwd,procps,iproute2
-PACKAGES=$PACKAGES,perl,python3,gcc,libc6-dev,strace,util-linux,bsdutils,e2fsprogs
+PACKAGES=$PACKAGES,perl,python3,gcc,libc6-dev,strace,util-linux,bsdutils,e2fsprogs,libcap2-bin
 PACKAGES=$PACKAGES,xauth,dbus-user-session,pamtester,git,bash-completion
 
 ROOT=$DIR/rootfs.$$
