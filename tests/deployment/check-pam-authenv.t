@@ -7,7 +7,8 @@
 # LD_PRELOAD unfiltered. Shown through a real sshd whose PAM service is
 # the test's file, then `cocoonctl check --pam --sshd` that sshd refuses
 # the deployment at that file and line. The stack pam_cocoon(8) gives,
-# without the auth line, is the control both ways.
+# without the auth line, is the control both ways. pam_cocoon as the
+# last auth line cuts the refill again: no library, no finding.
 . "$(dirname "$0")/../lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
 U=lfdae1
@@ -35,15 +36,17 @@ chown $U "$h/.pam_environment" "$h/.ssh/rc"
 host_reports() { grep -F "pidns=$host_pidns " "$h/t/reports" 2>/dev/null | grep 'seccomp=0'; }
 
 AUTHENV='auth required pam_env.so user_readenv=1'
-# start [AUTH-LINE]: the test sshd on a copy of /etc/pam.d/sshd with
+# start [AUTH-LINE...]: the test sshd on a copy of /etc/pam.d/sshd with
 # pam_cocoon's two session lines (pam_cocoon(8)); AUTH-LINE goes right
-# after the auth stack's include.
+# after the auth stack's include, in order.
 start() {
 	sshd_cleanup
 	sshd_start "session required $PAMDIR/pam_cocoon.so" || bail_out "sshd"
 	sed -i "0,/^session/s||session required $PAMDIR/pam_cocoon.so return\n&|" \
 		"/etc/pam.d/$SSHD_SERVICE"
-	[ -n "${1:-}" ] && sed -i "0,/^@include common-auth/s||&\n$1|" "/etc/pam.d/$SSHD_SERVICE"
+	local extra
+	extra=$(printf '%s\\n' "$@")
+	[ $# -gt 0 ] && sed -i "0,/^@include common-auth/s||&\n${extra%\\n}|" "/etc/pam.d/$SSHD_SERVICE"
 	sshd_allow $U
 	rm -f "$h/t/reports"
 }
@@ -69,5 +72,22 @@ run "$CTL" check --pam --sshd "$SSHD_DIR/$SSHD_SERVICE"
 is "$RC" 1 "check --pam exits 1"
 like "$OUT" "/etc/pam.d/$SSHD_SERVICE:$line: error: service $SSHD_SERVICE: pam_env user_readenv=1 in the auth stack" \
 	"at the auth line's file:line"
+
+# The cut of the refill: pam_cocoon's setcred as the last auth line.
+CUT="auth required $PAMDIR/pam_cocoon.so"
+start "$AUTHENV" "$CUT"
+run ssh_as $U 'cat /proc/1/comm'
+is "$OUT" "cocoon-init" "with pam_cocoon after it in the auth stack: the login works"
+is "$(host_reports)" "" "the refill is cut: the user's library runs nowhere"
+run "$CTL" check --pam --sshd "$SSHD_DIR/$SSHD_SERVICE"
+unlike "$OUT" "/etc/pam.d/$SSHD_SERVICE:" "and check --pam finds nothing in that stack"
+# The same line before pam_env cuts nothing that comes after it.
+start "$CUT" "$AUTHENV"
+line=$(grep -nF "$AUTHENV" "/etc/pam.d/$SSHD_SERVICE" | cut -d: -f1)
+run ssh_as $U true
+like "$(host_reports)" "exe=/usr/bin/dash" "pam_cocoon's auth line before pam_env: the library runs again"
+run "$CTL" check --pam --sshd "$SSHD_DIR/$SSHD_SERVICE"
+like "$OUT" "/etc/pam.d/$SSHD_SERVICE:$line: error: service $SSHD_SERVICE: pam_env user_readenv=1 in the auth stack" \
+	"and check --pam refuses it"
 
 done_testing
