@@ -96,4 +96,23 @@ sleep 0.5
 unlike "$(cat "$work/syslog")" "LFD-FORGED-ENTER" "cocoonctl enter as the user: no forged line either"
 kill "$CLIENT" 2>/dev/null
 
+# sshd's own lines from inside the session: its post-auth child, which
+# serves the session as the user (pid 3 in the session's pid namespace),
+# logs through the connection glibc made before the session opened. The
+# same sshd, logging to syslog (no -E) at VERBOSE.
+sshd_stop
+sed -i 's/^LogLevel ERROR$/LogLevel VERBOSE/' "$SSHD_DIR/sshd_config"
+rm -f "$SSHD_DIR/sshd.pid"
+"$SSHD_DIR/$SSHD_SERVICE" -f "$SSHD_DIR/sshd_config" || bail_out "sshd without -E"
+for i in $(seq 50); do
+	[ -s "$SSHD_DIR/sshd.pid" ] && ss -ltn | grep -q "127.0.0.1:$SSHD_PORT " && break
+	sleep 0.1
+done
+SSHD_PID=$(cat "$SSHD_DIR/sshd.pid" 2>/dev/null)
+run ssh_as lfdlg1 'cat /proc/1/comm'
+is "$OUT" "cocoon-init" "a session through sshd logging to syslog"
+syslog_wait "$work/syslog" "Starting session: command for lfdlg1"
+like "$(cat "$work/syslog")" "Starting session: command for lfdlg1" \
+	"sshd's post-auth child still logs from inside the session"
+
 done_testing
