@@ -11,11 +11,15 @@
 
 /* check --pam: the PAM stacks, login shells and what runs outside
  * sessions, on this host or on the system image under ROOT. */
-static void check_deployment(const char *root, const struct policy *policy,
-			     struct diag_list *diags)
+static void check_deployment(const char *root, const char *sshd,
+			     const struct policy *policy, struct diag_list *diags)
 {
 	struct deployment_paths paths;
 	deployment_paths_default(&paths);
+	/* Another sshd (a second instance, a copy under another name): its
+	 * PAM service is its file name, as OpenSSH before 9.8 takes it. */
+	if (sshd)
+		paths.sshd = sshd;
 	/* shell_path stays as /etc/shells and passwd spell it. */
 	/* sshd is this host's program, given the image's config. */
 	const char **fields[] = { &paths.pam_dir, &paths.shells, &paths.crontabs,
@@ -34,10 +38,10 @@ static void check_deployment(const char *root, const struct policy *policy,
 int cmd_check(int argc, char **argv)
 {
 	struct options o = { 0 };
-	int first = parse_options(argc, argv, &o, "cpr");
+	int first = parse_options(argc, argv, &o, "cprS");
 	if (first < 0)
 		return 2;
-	if (first != argc || (o.root && !o.pam)) {
+	if (first != argc || ((o.root || o.sshd) && !o.pam)) {
 		usage(stderr);
 		return 2;
 	}
@@ -46,7 +50,7 @@ int cmd_check(int argc, char **argv)
 	if (load_checked(o.config, true, &policy, &diags) < 0)
 		return 1;
 	if (o.pam)
-		check_deployment(o.root, diag_count(&diags, DIAG_ERROR) ? NULL : &policy,
+		check_deployment(o.root, o.sshd, diag_count(&diags, DIAG_ERROR) ? NULL : &policy,
 				 &diags);
 	print_diags(&diags);
 	size_t errors = diag_count(&diags, DIAG_ERROR);

@@ -10,7 +10,7 @@
 void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: cocoonctl check [--config FILE] [--pam [--root DIR]]\n"
+		"usage: cocoonctl check [--config FILE] [--pam [--root DIR] [--sshd PROGRAM]]\n"
 		"       cocoonctl explain [--config FILE] [--service NAME] [--json | --bwrap] USER\n"
 		"       cocoonctl explain [--config FILE] [--service NAME] --all\n"
 		"       cocoonctl edit [--config FILE]\n"

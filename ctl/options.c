@@ -20,6 +20,7 @@ int parse_options(int argc, char **argv, struct options *o, const char *allowed)
 		{ "bwrap", no_argument, NULL, 'b' },
 		{ "pam", no_argument, NULL, 'p' },
 		{ "root", required_argument, NULL, 'r' },
+		{ "sshd", required_argument, NULL, 'S' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -46,6 +47,7 @@ int parse_options(int argc, char **argv, struct options *o, const char *allowed)
 		case 'b': o->bwrap = true; break;
 		case 'p': o->pam = true; break;
 		case 'r': o->root = optarg; break;
+		case 'S': o->sshd = optarg; break;
 		case 'a': o->all = true; break;
 		}
 	}

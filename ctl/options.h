@@ -18,6 +18,7 @@ struct options {
 	const char *service;
 	const char *user;
 	const char *root;
+	const char *sshd;
 	bool json, bwrap, pam, all;
 };
 

@@ -31,6 +31,10 @@
 #include "landlock.h"
 #include "launch_settings.h"
 
+#ifndef SYS_close_range
+#define SYS_close_range 436 /* Linux 5.9, the same number everywhere */
+#endif
+
 #define FILTER "/run/cocoon/seccomp.bpf"
 #define REAL_SHELL "/run/cocoon/shell"
 #define REAL_SH "/run/cocoon/sh"
@@ -183,6 +187,14 @@ int main(int argc, char **argv)
 		execv(real, argv);
 		die(real);
 	}
+	/* The first run: what the service left open above the standard
+	 * descriptors is the caller's, not the user's (root's `exec
+	 * 9</etc/shadow; runuser -l USER`, login's and su's own files), and
+	 * Landlock would not stop a descriptor already open, nor fchmod or
+	 * fstatat through a directory one. Nested runs, above, keep the
+	 * user's own. */
+	if (syscall(SYS_close_range, 3U, ~0U, 0U) < 0)
+		die("closing inherited descriptors");
 	/* 128 bytes to spare beyond the writer's largest text. */
 	static char settings[LAUNCH_SETTINGS_SIZE + 128];
 	size_t n = read_root_file(LAUNCH_SETTINGS_PATH, settings, sizeof(settings) - 1);

@@ -122,6 +122,8 @@ static int return_to_host(pam_handle_t *pamh)
  * user_readenv=1 among them, and sshd runs /bin/sh with it for
  * ~/.ssh/rc, /etc/ssh/sshrc and xauth before any login shell starts.
  * Called from the last session line, after every other module's open. */
+#define CUT_NAME "pam_cocoon_env_cut"
+
 static int cut_environment(pam_handle_t *pamh, bool clear, bool debug,
 			   struct cc_error *err)
 {
@@ -143,6 +145,10 @@ static int cut_environment(pam_handle_t *pamh, bool clear, bool debug,
 		free(*e);
 	}
 	free(list);
+	/* Marks the handle for pam_sm_setcred, which cuts again after a
+	 * later refill. */
+	if (rc == 0 && pam_set_data(pamh, CUT_NAME, (void *)CUT_NAME, NULL) != PAM_SUCCESS)
+		rc = cc_fail(err, "pam_set_data %s failed", CUT_NAME);
 	return rc;
 }
 
@@ -557,14 +563,29 @@ int pam_sm_close_session(pam_handle_t *pamh, int flags, int argc, const char **a
 
 int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc, const char **argv)
 {
-	(void)argc;
-	(void)argv;
 	/* login and su delete credentials before closing the session. */
 	if (flags & PAM_DELETE_CRED) {
 		int rc = return_to_host(pamh);
 		return rc == PAM_IGNORE ? PAM_SUCCESS : rc;
 	}
-	return PAM_SUCCESS; /* sshd establishes twice: harmless */
+	/* sshd sets credentials again in its post-auth child, after the
+	 * session opened: an auth module before this line (pam_env
+	 * user_readenv=1) refills the environment the last session line
+	 * cut, and sshd runs /bin/sh with it. As the last auth line, cut it
+	 * again wherever the session line did (to the allow-list; the
+	 * plan's clearenv and setenv are the session line's alone). */
+	struct module_args args;
+	const void *cut = NULL;
+	if (parse_args(pamh, argc, argv, &args) < 0)
+		return PAM_CRED_ERR;
+	if (args.return_only || pam_get_data(pamh, CUT_NAME, &cut) != PAM_SUCCESS || !cut)
+		return PAM_SUCCESS;
+	struct cc_error err;
+	if (cut_environment(pamh, false, args.debug, &err) < 0) {
+		pam_syslog(pamh, LOG_ERR, "setcred: %s", err.msg);
+		return PAM_CRED_ERR;
+	}
+	return PAM_SUCCESS;
 }
 
 /* Present so that `auth optional pam_cocoon.so return` can stand first in

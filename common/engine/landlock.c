@@ -25,9 +25,8 @@
 #define FS_REFER (1ULL << 13)      /* ABI 2 */
 #define FS_TRUNCATE (1ULL << 14)   /* ABI 3 */
 #define FS_IOCTL_DEV (1ULL << 15)  /* ABI 5 */
-/* The rights a rule on a file that is not a directory may hold. */
-#define FS_FILE_RIGHTS ((1ULL << 0) | (1ULL << 1) | (1ULL << 2) | FS_TRUNCATE | \
-			FS_IOCTL_DEV)
+#define FS_WRITE_FILE (1ULL << 1)
+#define FS_READ_FILE (1ULL << 2)
 
 /* The ruleset's attributes as ABI 6 knows them; Debian 12's headers
  * stop at the first field. */
@@ -93,6 +92,28 @@ static int mqueue_root(void)
 	return dir;
 }
 
+/* The rights a reopen of standard descriptor FD may have: those its
+ * open already gave. Read for a readable one; write and truncate (a
+ * writable descriptor can ftruncate) for a writable one; device ioctls
+ * for either (it can issue them already). An O_PATH descriptor, or one
+ * that is not open, gives none: a rule would turn a handle that reads
+ * and writes nothing into a file the session can open. */
+static uint64_t std_rights(int fd)
+{
+	int flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || (flags & O_PATH))
+		return 0;
+	switch (flags & O_ACCMODE) {
+	case O_RDONLY:
+		return FS_READ_FILE | FS_IOCTL_DEV;
+	case O_WRONLY:
+		return FS_WRITE_FILE | FS_TRUNCATE | FS_IOCTL_DEV;
+	case O_RDWR:
+		return FS_READ_FILE | FS_WRITE_FILE | FS_TRUNCATE | FS_IOCTL_DEV;
+	}
+	return 0;
+}
+
 int landlock_wall(bool own_ipc, unsigned scope)
 {
 	/* 0: ENOSYS (not built in) or EOPNOTSUPP (not enabled at boot). ABI
@@ -125,14 +146,16 @@ int landlock_wall(bool own_ipc, unsigned scope)
 	}
 	/* The standard descriptors may be files of the host (a terminal, a
 	 * log): reopening them through /proc/self/fd (bash's >/dev/stderr)
-	 * must keep working. A rule on the file itself gives nothing the
-	 * descriptor does not already give. Pipes and sockets need none
-	 * (and take none); a directory would open a whole tree: skipped. */
+	 * must keep working. The rule on the file gives what the descriptor
+	 * was opened for and no more (std_rights). Pipes and sockets need
+	 * none (and take none); a directory would open a whole tree:
+	 * skipped. */
 	for (int fd = 0; fd <= 2; fd++) {
 		struct stat st;
-		if (fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode) && !S_ISFIFO(st.st_mode) &&
-		    !S_ISSOCK(st.st_mode) && add_rule(ruleset, fd, all & FS_FILE_RIGHTS) < 0 &&
-		    errno != EBADFD && errno != EBADF)
+		uint64_t rights = std_rights(fd) & all;
+		if (rights && fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode) &&
+		    !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode) &&
+		    add_rule(ruleset, fd, rights) < 0 && errno != EBADFD && errno != EBADF)
 			goto out;
 	}
 	rc = syscall(SYS_landlock_restrict_self, ruleset, 0) < 0 ? -1 : 1;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Service mode's additions to a built root (mounts_service_setup): the
- * session record of the host bound in, cocoon-launch's settings written,
- * and the launcher bound over the shells a root service would start. */
+ * session record of the host bound in, the host's log socket for root
+ * alone, cocoon-launch's settings written, and the launcher bound over
+ * the shells a root service would start. */
 #include "mount_tree.h"
 
 #include <errno.h>
@@ -150,14 +151,60 @@ static bool same_file(int a, int b)
 	       sa.st_ino == sb.st_ino;
 }
 
+/* The host's syslog socket, for the service alone. The service process
+ * (sshd's monitor, su, login) lives in the session's mount namespace as
+ * root and keeps logging there, reconnecting to /dev/log by path (glibc
+ * does after any error, OpenSSH at every line); the user must not reach
+ * it, or any line they write passes for root's (a forged audit record).
+ * So the socket is bound in a directory of /run/cocoon only root may
+ * search, and the sandbox's /dev/log is a symbolic link to it: connect()
+ * needs search permission on every directory the path passes through.
+ * /dev/log itself may be a link (journald's, on systemd hosts): the
+ * socket it leads to is bound. A host without one, or a plan whose /dev
+ * has a /dev/log already or cannot be written, gets none. */
+static int bind_host_log(struct build *b, int tmp)
+{
+	int tree AUTOCLOSE = sys_open_tree(AT_FDCWD, "/dev/log", OPEN_TREE_CLONE |
+					   OPEN_TREE_CLOEXEC);
+	struct stat st;
+	if (tree < 0)
+		return errno == ENOENT ? 0 : cc_fail_errno(b->err, "open_tree /dev/log");
+	if (fstat(tree, &st) < 0 || !S_ISSOCK(st.st_mode))
+		return 0;
+	char last[NAME_MAX + 1];
+	struct cc_error ignored;
+	struct cc_error *saved = b->err;
+	b->err = &ignored;
+	int dev AUTOCLOSE = open_parent(b, "/dev/log", last);
+	b->err = saved;
+	if (dev < 0)
+		return 0;
+	if (mkdirat(tmp, "log", 0700) < 0 || fchmodat(tmp, "log", 0700, 0) < 0)
+		return cc_fail_errno(b->err, "mkdir /run/cocoon/log");
+	int f = openat(tmp, "log/dev-log", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+		       O_CLOEXEC, 0600);
+	if (f < 0)
+		return cc_fail_errno(b->err, "creating /run/cocoon/log/dev-log");
+	close(f);
+	struct mount_attr attr = { .attr_set = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+					       MOUNT_ATTR_NOEXEC };
+	if (sys_mount_setattr(tree, "", AT_EMPTY_PATH, &attr) < 0)
+		return cc_fail_errno(b->err, "mount_setattr /dev/log");
+	if (sys_move_mount(tree, "", tmp, "log/dev-log", MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		return cc_fail_errno(b->err, "binding the host's /dev/log");
+	if (symlinkat("/run/cocoon/log/dev-log", dev, last) < 0 && errno != EEXIST &&
+	    errno != EROFS)
+		return cc_fail_errno(b->err, "symlink /dev/log");
+	return 0;
+}
+
 int mounts_service_setup(const struct plan *plan, int rootfd,
 			 const struct service_setup *s, struct cc_error *err)
 {
 	struct build b = { .plan = plan, .who = &plan->who, .rootfd = rootfd,
 			   .err = err, .service = true };
 	static const char *const records[] = { "/run/utmp", "/var/log/wtmp",
-					       "/var/log/btmp", "/var/log/lastlog",
-					       "/dev/log" };
+					       "/var/log/btmp", "/var/log/lastlog" };
 	/* glibc and OpenSSH write utmp at /var/run/utmp (_PATH_UTMP): where
 	 * the plan made a /var without a /var/run, it leads to /run as on
 	 * the host. */
@@ -185,7 +232,8 @@ int mounts_service_setup(const struct plan *plan, int rootfd,
 	    (s->bpf && write_file_at(tmp, "seccomp.bpf", s->bpf, s->bpf_len, 0644,
 				     err) < 0) ||
 	    (s->id && write_file_at(tmp, "id", s->id, strlen(s->id), 0444, err) < 0) ||
-	    write_file_at(tmp, "shell", "", 0, 0644, err) < 0)
+	    write_file_at(tmp, "shell", "", 0, 0644, err) < 0 ||
+	    bind_host_log(&b, tmp) < 0)
 		return -1;
 
 	/* The login shell's path, made when missing so the launcher can

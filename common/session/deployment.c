@@ -470,6 +470,19 @@ struct sshd_findings {
 	bool stack, scanned, unreadable, beside;
 };
 
+/* Where the last pam_cocoon line of STACK that cuts the environment (no
+ * `return`) stands, in AT; false when there is none. */
+static bool last_cut(const struct stack *stack, size_t *at)
+{
+	bool found = false;
+	for (size_t i = 0; i < stack->count; i++)
+		if (stack->lines[i].is_cocoon && !stack->lines[i].has_return) {
+			found = true;
+			*at = i;
+		}
+	return found;
+}
+
 /* The sshd service's auth and session stacks: where pam_env reads the
  * user's file, and whether pam_cocoon's confining line comes after. */
 static void check_sshd_stack(const struct deployment_paths *paths, const char *user,
@@ -482,22 +495,21 @@ static void check_sshd_stack(const struct deployment_paths *paths, const char *u
 	stack_read(paths->pam_dir, service, &auth, 0, &ignored);
 	stack_read(paths->pam_dir, service, &session, 0, &ignored);
 	diag_free(&ignored);
+	/* pam_cocoon's setcred, on a line after pam_env's, cuts what the
+	 * refill brings (pam_cocoon(8)). */
+	size_t cut_at = 0;
+	bool cut = last_cut(&auth, &cut_at);
 	for (size_t i = 0; i < auth.count; i++)
-		if (auth.lines[i].reads_user_env)
+		if (auth.lines[i].reads_user_env && (!cut || cut_at < i))
 			diag_add(diags, DIAG_ERROR, auth.lines[i].file, auth.lines[i].line,
 				 "service %s: pam_env user_readenv=1 in the auth stack puts "
 				 "~/.pam_environment into the environment again when sshd "
 				 "sets credentials after the session opened; sshd runs the "
 				 "host's /bin/sh with it before cocoon-shell starts "
-				 "(cocoon-shell account %s): drop user_readenv=1 there",
-				 service, user);
-	size_t cut_at = 0;
-	bool cut = false;
-	for (size_t i = 0; i < session.count; i++)
-		if (session.lines[i].is_cocoon && !session.lines[i].has_return) {
-			cut = true;
-			cut_at = i;
-		}
+				 "(cocoon-shell account %s): drop user_readenv=1 there, or "
+				 "add 'auth required " MODULE_NAME "' as the last auth line, "
+				 "which cuts it again", service, user);
+	cut = last_cut(&session, &cut_at);
 	for (size_t i = 0; i < session.count; i++)
 		if (session.lines[i].reads_user_env && (!cut || cut_at < i))
 			diag_add(diags, DIAG_ERROR, session.lines[i].file, session.lines[i].line,

@@ -75,6 +75,30 @@ static void check_unused_settings(const struct section *s, const struct plan *pl
 			 home_mode_name(plan->home));
 }
 
+/* A bind that brings the host's log sockets into the session: whatever
+ * the user writes there passes for any service's line, cocoon's audit
+ * records among them (pam_cocoon gives the service alone a /dev/log). */
+static void check_log_sockets(const struct section *s, const struct plan *plan,
+			      const char *title, struct diag_list *diags)
+{
+	static const char *const sockets[] = { "/dev/log", "/run/systemd/journal",
+					       "/var/run/systemd/journal" };
+	for (size_t i = 0; plan->sandboxed && i < plan->nops; i++) {
+		const struct fs_op *op = &plan->ops[i];
+		for (size_t k = 0; op_is_bind(op->type) && op->source &&
+				   k < sizeof(sockets) / sizeof(sockets[0]); k++)
+			if (path_is_under(sockets[k], op->source) ||
+			    path_is_under(op->source, sockets[k])) {
+				diag_add(diags, DIAG_WARNING, s->file, s->line, "%s: the bind "
+					 "of %s gives the session the host's log socket %s: "
+					 "its users can write lines that pass for any "
+					 "service's, cocoon's audit records among them",
+					 title, op->source, sockets[k]);
+				break;
+			}
+	}
+}
+
 /* The checks that need a rule's merged plan. */
 static void check_rule_plan(const struct policy *policy, const struct section *s,
 			    struct diag_list *diags)
@@ -89,6 +113,7 @@ static void check_rule_plan(const struct policy *policy, const struct section *s
 	char title[300];
 	section_title(s, title, sizeof(title));
 	check_unused_settings(s, &plan, title, diags);
+	check_log_sockets(s, &plan, title, diags);
 	check_service_mode(s, &plan, title, diags);
 	plan_free(&plan);
 }

@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # journald on a real host: every audit record of cocoon (start, refuse,
 # end; pam_cocoon's and cocoon-shell's) in journalctl with its fields
-# intact, and seccomp-log's refusals as the kernel's audit lines.
+# intact, and seccomp-log's refusals as the kernel's audit lines. A PAM
+# session writes nothing to the journal of its own: /dev/log (a link to
+# journald's socket here) is root's alone, and the private /run shows no
+# journald socket (native, stdout).
 . "$(dirname "$0")/../lib.sh" vm
 
 vm 'cp /root/sshd.pam /etc/pam.d/sshd &&
@@ -32,7 +35,18 @@ journal() { vm "journalctl -q --no-pager --since '$since' -o cat $1"; }
 vm_as ccj 'perl -e "syscall(165, my \$s = \"none\", my \$d = \"/tmp\", my \$f = \"tmpfs\", 0, 0)"' >/dev/null 2>&1
 vm_as ccjs true >/dev/null 2>&1
 vm_as ccjr true >/dev/null 2>&1
+# A forged record from a PAM session, by every way journald takes one.
+run vm_as ccj 'logger --socket-errors=on -p authpriv.info -t sshd "pam_cocoon(sshd:session): v=1 event=refuse user=root uid=0 service=sshd result=refused CCJ-FORGED-LOGGER"; echo logger=$?
+echo CCJ-FORGED-CAT | systemd-cat -t sshd; echo cat=$?
+ls /run/systemd/journal 2>&1 | head -1
+readlink /dev/log'
+like "$OUT" "logger=1" "a session's logger fails"
+unlike "$OUT" "cat=0" "so does systemd-cat (the journal's stdout socket)"
+like "$OUT" "No such file or directory" "no journald socket in the session's /run"
+like "$OUT" "/run/cocoon/log/dev-log" "/dev/log leads into root's /run/cocoon/log"
 sleep 2
+run journal ''
+unlike "$OUT" "CCJ-FORGED" "nothing of it in the journal"
 run journal 'SYSLOG_IDENTIFIER=sshd'
 like_re "$OUT" '^pam_cocoon\(sshd:session\): v=1 event=start user=ccj uid=[0-9]+ service=sshd rhost=10\.0\.2\.2 tty=ssh rule="\[user ccj\] at /etc/cocoon/cocoon\.conf:4" profile=logged plan=[0-9a-f]{16} ns=mnt,pid,ipc,uts session=[0-9a-f]{32} result=sandboxed$' \
 	"pam_cocoon's start record, whole, in the journal"
