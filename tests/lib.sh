@@ -260,7 +260,10 @@ CONF
 	# runs it: pam_systemd makes no session for a caller already in one.
 	local outside=""
 	[ -d /run/systemd/system ] && outside="systemd-run --scope --quiet --collect"
-	$outside "$SSHD_DIR/$SSHD_SERVICE" -f "$SSHD_DIR/sshd_config" -E "$SSHD_DIR/sshd.log" ||
+	# SSHD_WRAP: a command that runs sshd for the caller (tests/pam/chroot.t
+	# starts it in a chroot).
+	$outside ${SSHD_WRAP:-} "$SSHD_DIR/$SSHD_SERVICE" -f "$SSHD_DIR/sshd_config" \
+		-E "$SSHD_DIR/sshd.log" ||
 		return 1
 	local i
 	for i in $(seq 50); do
