@@ -96,6 +96,34 @@ is "$(sh "$W/hook.sh"; tail -n 1 "$W/close.out")" "HOSTHOME" \
 wait_gone chrc1
 is "$?" 0 "nothing of the user's is left"
 
+# cocoonctl enter, from the host, into sessions started in the chroot:
+# a PAM session (su) and a run-mode one (cocoonctl run). setns puts the
+# entering process at the session namespace's root.
+session_of() { # session_of WHAT: the id of chrc1's session, once listed
+	local i id
+	for i in $(seq 100); do
+		id=$("$CTL" list 2>/dev/null | awk '$2 == "chrc1" { print $1; exit }')
+		[ -n "$id" ] && { echo "$id"; return 0; }
+		sleep 0.1
+	done
+	return 1
+}
+for how in "su" "cocoonctl run"; do
+	if [ "$how" = su ]; then
+		in_chroot bind cocoon su chrc1 -c 'sleep 60' >/dev/null 2>&1 &
+	else
+		in_chroot bind none "$CTL" run --user chrc1 -- sleep 60 >/dev/null 2>&1 &
+	fi
+	bg=$!
+	id=$(session_of) || id=none
+	run "$CTL" enter "$id" -- sh -c 'ls ~; cat /proc/1/comm' < /dev/null
+	like "$OUT" "CHROOTHOME" "enter into a chrooted $how session lands in its sandbox"
+	unlike "$OUT" "HOSTHOME" "not at the host's root"
+	"$CTL" stop "$id" >/dev/null 2>&1
+	wait "$bg"
+	wait_gone chrc1
+done
+
 # An sshd started in the chroot, pam_cocoon in its stack (the host's file,
 # which R shows).
 SSHD_WRAP="unshare -m --propagation private $W/enter.sh bind none" guest_sshd_start ||
