@@ -4,28 +4,18 @@
 # started with chroot, get a sandbox built from what the chroot shows (its
 # home, its passwd), with cocoon-init as pid 1, no_new_privs and the
 # filter, never the tree around the chroot; and the service comes back
-# into its chroot for the close hooks. The chroot R is an rbind of / with
-# its own /home/chrc1, /etc (a copy: chrc1's passwd entry has another
-# GECOS, su's stack has pam_cocoon) and /run, all in private mount
-# namespaces: nothing of it reaches the host. A copy of /etc rather than
-# binds over its files: the tests running beside this one rewrite
-# /etc/passwd by rename, which detaches a mount on it.
+# into its chroot for the close hooks. The chroot is lib.sh's: an rbind
+# of / with its own /home/chrc1, /etc (chrc1's GECOS differs; su's stack
+# is the test's) and /run, in private mount namespaces.
 . "$(dirname "$0")/../lib.sh"
-W=$(mktemp -d /tmp/cocoon-chroot.XXXXXX)
-R=$W/root
-mkdir "$R"
-# Never rm -r: should a mount of R leak to the host, it would be all of /.
-trap 'sshd_cleanup; cleanup_users; policy_reset;
-	rm -f "$W"/enter.sh "$W"/su.pam "$W"/su-plain.pam "$W"/hook.sh "$W"/close.out
-	rm -rf "$W/etc"; rmdir "$R" "$W"' EXIT
+trap 'sshd_cleanup; cleanup_users; policy_reset; chroot_cleanup' EXIT
 
 add_user chrc1 || bail_out "useradd chrc1"
 echo host > /home/chrc1/HOSTHOME
 policy_reset
-# su's stack without the lines other tests running beside may have added.
-grep -v pam_cocoon /etc/pam.d/su > "$W/su-plain.pam"
-cp -a /etc "$W/etc"
-sed -i 's/^\(chrc1:[^:]*:[^:]*:[^:]*:\)[^:]*:/\1chroot account:/' "$W/etc/passwd"
+chroot_prepare chrc1 || bail_out "preparing the chroot"
+W=$CHROOT_DIR
+cp "$W/etc/pam.d/su" "$W/su-plain.pam"
 {
 	printf 'session required %s/pam_cocoon.so return\n' "$PAMDIR"
 	printf 'session optional pam_exec.so type=close_session %s/hook.sh\n' "$W"
@@ -35,52 +25,24 @@ sed -i 's/^\(chrc1:[^:]*:[^:]*:[^:]*:\)[^:]*:/\1chroot account:/' "$W/etc/passwd
 # The close hook runs as root in the service: which home does it see?
 printf '#!/bin/sh\nls /home/chrc1 >> %s/close.out\n' "$W" > "$W/hook.sh"
 chmod 0755 "$W/hook.sh"
-
-# enter.sh bind|plain cocoon|none CMD...: in the private mount namespace
-# unshare made, build R (bind: a mount point of its own, as in the issue;
-# plain: a directory) and run CMD chrooted in it; cocoon: su's stack in R
-# has pam_cocoon's lines.
-cat > "$W/enter.sh" <<EOF
-#!/bin/bash
-set -e
-mount --rbind / "$R"
-[ "\$1" = bind ] && mount --bind "$R" "$R"
-mount -t tmpfs -o mode=0755 tmpfs "$R/home/chrc1"
-echo chroot > "$R/home/chrc1/CHROOTHOME"
-chown -R chrc1: "$R/home/chrc1"
-mount --bind "$W/etc" "$R/etc"
-mount --rbind /dev "$R/dev"
-mount -t proc proc "$R/proc"
-mount --rbind /sys "$R/sys"
-mount -t tmpfs -o mode=0755 tmpfs "$R/run"
-mkdir -m 0755 "$R/run/sshd"
-if [ -n "$COCOON_ROOT" ]; then
-	mkdir -p "$R$COCOON_ROOT"
-	mount --bind "$COCOON_ROOT" "$R$COCOON_ROOT"
-fi
-if [ "\$2" = cocoon ]; then
-	mount --bind "$W/su.pam" "$R/etc/pam.d/su"
-else
-	mount --bind "$W/su-plain.pam" "$R/etc/pam.d/su"
-fi
-shift 2
-exec chroot "$R" "\$@"
-EOF
-chmod 0755 "$W/enter.sh"
-in_chroot() { unshare -m --propagation private "$W/enter.sh" "$@"; }
+# su_stack cocoon|none: su's stack in the chroot, with pam_cocoon or not.
+su_stack() { if [ "$1" = cocoon ]; then cat "$W/su.pam"; else cat "$W/su-plain.pam"; fi \
+	> "$W/etc/pam.d/su"; }
 
 probe='ls ~; getent passwd chrc1 | cut -d: -f5; cat /proc/1/comm; ls /;
 grep -E "^(NoNewPrivs|Seccomp):" /proc/self/status'
 
-run in_chroot bind none su - chrc1 -c "$probe"
+su_stack none
+run in_chroot bind su - chrc1 -c "$probe"
 is "$RC" 0 "control: su in the chroot, without pam_cocoon"
 like "$OUT" "CHROOTHOME" "control: the chroot's home, not the host's"
 like "$OUT" "chroot account" "control: the chroot's passwd"
 like "$OUT" "NoNewPrivs:	0" "control: unconfined"
 
+su_stack cocoon
 for how in bind plain; do
 	: > "$W/close.out"
-	run in_chroot "$how" cocoon su - chrc1 -c "$probe"
+	run in_chroot "$how" su - chrc1 -c "$probe"
 	is "$RC" 0 "$how: su - USER in the chroot with pam_cocoon"
 	like "$OUT" "CHROOTHOME" "$how: the sandbox's home is the chroot's"
 	unlike "$OUT" "HOSTHOME" "$how: not the host's"
@@ -110,9 +72,9 @@ session_of() { # session_of WHAT: the id of chrc1's session, once listed
 }
 for how in "su" "cocoonctl run"; do
 	if [ "$how" = su ]; then
-		in_chroot bind cocoon su chrc1 -c 'sleep 60' >/dev/null 2>&1 &
+		in_chroot bind su chrc1 -c 'sleep 60' >/dev/null 2>&1 &
 	else
-		in_chroot bind none "$CTL" run --user chrc1 -- sleep 60 >/dev/null 2>&1 &
+		in_chroot bind "$CTL" run --user chrc1 -- sleep 60 >/dev/null 2>&1 &
 	fi
 	bg=$!
 	id=$(session_of) || id=none
@@ -126,7 +88,7 @@ done
 
 # An sshd started in the chroot, pam_cocoon in its stack (the host's file,
 # which R shows).
-SSHD_WRAP="unshare -m --propagation private $W/enter.sh bind none" guest_sshd_start ||
+SSHD_WRAP="unshare -m --propagation private $W/enter.sh bind" guest_sshd_start ||
 	bail_out "a chrooted sshd did not start"
 cp "/etc/pam.d/$SSHD_SERVICE" "$W/etc/pam.d/"
 sshd_allow chrc1
