@@ -377,7 +377,9 @@ static int return_namespace(struct sandbox_handle *h, struct cc_error *err)
 		close(chroot_fd);
 		return cc_fail_errno(err, "a mount namespace to return to");
 	}
-	if (mounts_chroot_to_namespace(err) >= 0 &&
+	/* The fault comes once the service has left its chroot, to test the
+	 * way back. */
+	if (mounts_chroot_to_namespace(err) >= 0 && FAULT("return namespace", err) == 0 &&
 	    (ns = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC)) < 0)
 		cc_fail_errno(err, "a mount namespace to return to: /proc/self/ns/mnt");
 	if (ns < 0) {
@@ -514,7 +516,7 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	if (rc < 0)
 		goto fail;
 	h->recorded = req->session_id ? xstrdup(req->session_id) : NULL;
-	if (chrooted && (FAULT("return namespace", err) < 0 || return_namespace(h, err) < 0))
+	if (chrooted && return_namespace(h, err) < 0)
 		goto fail;
 	if (FAULT("setns", err) < 0)
 		goto fail;
