@@ -316,12 +316,13 @@ sshd_cleanup() {
 # private mount namespace of each in_chroot, an rbind of / with USER's
 # home a tmpfs holding CHROOTHOME, $CHROOT_DIR/etc at /etc (a copy of
 # /etc: USER's GECOS "chroot account", su's stack without pam_cocoon, for
-# the test to change), and a tmpfs /run holding the installed tree and
-# /run/sshd. A copy of /etc rather than binds over its files: tests
-# running beside rewrite /etc/passwd by rename, which detaches a mount on
-# it. Nothing of it reaches the host's mount table; chroot_cleanup (from
-# the EXIT trap) never removes root/ recursively: should a mount of it
-# leak to the host, that would be all of /.
+# the test to change), and a tmpfs /run holding the installed tree (the
+# packages' /run/cocoon when COCOON_ROOT is empty) and /run/sshd. A copy
+# of /etc rather than binds over its files: tests running beside rewrite
+# /etc/passwd by rename, which detaches a mount on it. Nothing of it
+# reaches the host's mount table; chroot_cleanup (from the EXIT trap)
+# never removes root/ recursively: should a mount of it leak to the
+# host, that would be all of /.
 CHROOT_DIR=""
 chroot_prepare() {
 	local user=$1 r
@@ -345,9 +346,13 @@ mount -t proc proc "$r/proc"
 mount --rbind /sys "$r/sys"
 mount -t tmpfs -o mode=0755 tmpfs "$r/run"
 mkdir -m 0755 "$r/run/sshd"
+# The installed tree, or the packages' session records (cocoonctl list).
 if [ -n "$COCOON_ROOT" ]; then
 	mkdir -p "$r$COCOON_ROOT"
 	mount --bind "$COCOON_ROOT" "$r$COCOON_ROOT"
+else
+	install -d -m 0700 /run/cocoon "$r/run/cocoon"
+	mount --bind /run/cocoon "$r/run/cocoon"
 fi
 shift
 exec chroot "$r" "\$@"
