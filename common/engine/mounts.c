@@ -506,8 +506,8 @@ static bool same_place(const struct statx *a, const struct statx *b)
 }
 
 /* pivot_root into ROOTFD and detach the old root: -1 with errno and
- * *WHAT naming the step that failed (EXDEV: the old root is still
- * reachable). System calls only: pid 1 of service mode runs it in the
+ * *WHAT naming the step that failed, -2 when the old root is still
+ * reachable. System calls only: pid 1 of service mode runs it in the
  * service's memory. */
 static int pivot_here(int rootfd, const char **what)
 {
@@ -532,21 +532,16 @@ static int pivot_here(int rootfd, const char **what)
 	if (statx(AT_FDCWD, "/", AT_SYMLINK_NOFOLLOW, STATX_INO | STATX_MNT_ID, &root) < 0 ||
 	    statx(AT_FDCWD, "/..", AT_SYMLINK_NOFOLLOW, STATX_INO | STATX_MNT_ID, &up) < 0)
 		return -1;
-	if (!same_place(&root, &up)) {
-		errno = EXDEV;
-		return -1;
-	}
-	return 0;
+	return same_place(&root, &up) ? 0 : -2;
 }
 
 int mounts_pivot(int rootfd, struct cc_error *err)
 {
 	const char *what;
-	if (pivot_here(rootfd, &what) == 0)
-		return 0;
-	if (errno == EXDEV)
+	int rc = pivot_here(rootfd, &what);
+	if (rc == -2)
 		return cc_fail(err, "the old root is still reachable after pivot_root");
-	return cc_fail_errno(err, "%s", what);
+	return rc < 0 ? cc_fail_errno(err, "%s", what) : 0;
 }
 
 int mounts_chroot_to_namespace(struct cc_error *err)
@@ -587,11 +582,11 @@ int mounts_chroot_to_namespace(struct cc_error *err)
 	if (sys_move_mount(tree, "", chroot_fd, "", MOVE_MOUNT_F_EMPTY_PATH |
 			   MOVE_MOUNT_T_EMPTY_PATH) < 0)
 		goto fail;
-	if (pivot_here(tree, &what) < 0)
-		goto fail;
-	return 1;
-fail:
-	if (errno == EXDEV)
+	int rc = pivot_here(tree, &what);
+	if (rc == -2)
 		return cc_fail(err, "the chroot: the namespace's root is still reachable");
+	if (rc == 0)
+		return 1;
+fail:
 	return cc_fail(err, "the chroot: %s: error %d", what, errno);
 }

@@ -369,6 +369,7 @@ static int save_host_namespaces(struct sandbox_handle *h, const struct plan *pla
  * before it joins the session. */
 static int return_namespace(struct sandbox_handle *h, struct cc_error *err)
 {
+	/* h->ns[0]: the mount namespace (saved_ns[0]). */
 	int chroot_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (chroot_fd < 0)
 		return cc_fail_errno(err, "opening the service's root");
