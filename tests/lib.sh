@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The one library of the shell TAP tests, in sections: TAP helpers, the
-# installed tree, throwaway users, syslog capture, a private sshd, guest
-# sessions and what they leave behind, session limits, the engine's test
-# driver, the Debian guest of make vm-check. Source it, then call
-# done_testing at the end.
+# installed tree, throwaway users, syslog capture, a private sshd, a
+# chroot of the host, guest sessions and what they leave behind, session
+# limits, the engine's test driver, the Debian guest of make vm-check.
+# Source it, then call done_testing at the end.
 #
 #   . "$(dirname "$0")/../lib.sh"         the tree `make check` installs
 #                                         into $COCOON_ROOT (compiled-in
@@ -260,7 +260,10 @@ CONF
 	# runs it: pam_systemd makes no session for a caller already in one.
 	local outside=""
 	[ -d /run/systemd/system ] && outside="systemd-run --scope --quiet --collect"
-	$outside "$SSHD_DIR/$SSHD_SERVICE" -f "$SSHD_DIR/sshd_config" -E "$SSHD_DIR/sshd.log" ||
+	# SSHD_WRAP: a command that runs sshd for the caller (tests/pam/chroot.t
+	# starts it in a chroot).
+	$outside ${SSHD_WRAP:-} "$SSHD_DIR/$SSHD_SERVICE" -f "$SSHD_DIR/sshd_config" \
+		-E "$SSHD_DIR/sshd.log" ||
 		return 1
 	local i
 	for i in $(seq 50); do
@@ -305,6 +308,66 @@ sshd_cleanup() {
 	[ -n "$SSHD_DIR" ] && rm -rf "$SSHD_DIR"
 	[ -n "$SSHD_MADE_RUNDIR" ] && rmdir /run/sshd 2>/dev/null
 	SSHD_DIR=""
+}
+
+# ---- a chroot of the host
+# For a service run chrooted (tests/pam/chroot.t, tests/fault/chroot.t):
+# chroot_prepare USER makes CHROOT_DIR, whose root/ becomes, in the
+# private mount namespace of each in_chroot, an rbind of / with USER's
+# home a tmpfs holding CHROOTHOME, $CHROOT_DIR/etc at /etc (a copy of
+# /etc: USER's GECOS "chroot account", su's stack without pam_cocoon, for
+# the test to change), and a tmpfs /run holding the installed tree (the
+# packages' /run/cocoon when COCOON_ROOT is empty) and /run/sshd. A copy
+# of /etc rather than binds over its files: tests running beside rewrite
+# /etc/passwd by rename, which detaches a mount on it. Nothing of it
+# reaches the host's mount table; chroot_cleanup (from the EXIT trap)
+# never removes root/ recursively: should a mount of it leak to the
+# host, that would be all of /.
+CHROOT_DIR=""
+chroot_prepare() {
+	local user=$1 r
+	CHROOT_DIR=$(mktemp -d /tmp/cocoon-chroot.XXXXXX) || return 1
+	r=$CHROOT_DIR/root
+	mkdir "$r" && cp -a /etc "$CHROOT_DIR/etc" || return 1
+	sed -i "s/^\($user:[^:]*:[^:]*:[^:]*:\)[^:]*:/\1chroot account:/" "$CHROOT_DIR/etc/passwd"
+	# Without the lines of other tests running beside.
+	grep -v pam_cocoon /etc/pam.d/su > "$CHROOT_DIR/etc/pam.d/su"
+	cat > "$CHROOT_DIR/enter.sh" <<ENTER
+#!/bin/bash
+set -e
+mount --rbind / "$r"
+[ "\$1" = bind ] && mount --bind "$r" "$r"
+mount -t tmpfs -o mode=0755 tmpfs "$r/home/$user"
+echo chroot > "$r/home/$user/CHROOTHOME"
+chown -R "$user:" "$r/home/$user"
+mount --bind "$CHROOT_DIR/etc" "$r/etc"
+mount --rbind /dev "$r/dev"
+mount -t proc proc "$r/proc"
+mount --rbind /sys "$r/sys"
+mount -t tmpfs -o mode=0755 tmpfs "$r/run"
+mkdir -m 0755 "$r/run/sshd"
+# The installed tree, or the packages' session records (cocoonctl list).
+if [ -n "$COCOON_ROOT" ]; then
+	mkdir -p "$r$COCOON_ROOT"
+	mount --bind "$COCOON_ROOT" "$r$COCOON_ROOT"
+else
+	install -d -m 0700 /run/cocoon "$r/run/cocoon"
+	mount --bind /run/cocoon "$r/run/cocoon"
+fi
+shift
+exec chroot "$r" "\$@"
+ENTER
+	chmod 0755 "$CHROOT_DIR/enter.sh"
+}
+# in_chroot bind|plain CMD...: CMD in the chroot, which is a mount point
+# of its own (bind, as issue 23 made it) or a plain directory.
+in_chroot() { unshare -m --propagation private "$CHROOT_DIR/enter.sh" "$@"; }
+chroot_cleanup() {
+	[ -n "$CHROOT_DIR" ] || return 0
+	rm -f "$CHROOT_DIR/enter.sh"
+	rm -rf "$CHROOT_DIR/etc"
+	rmdir "$CHROOT_DIR/root" && rm -rf "$CHROOT_DIR"
+	CHROOT_DIR=""
 }
 
 # ---- guest sessions and what they leave behind

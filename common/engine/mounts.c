@@ -25,6 +25,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -496,29 +497,96 @@ int mounts_build(const struct plan *plan, unsigned flags, int *rootfd,
 	return 0;
 }
 
-int mounts_pivot(int rootfd, struct cc_error *err)
+/* Whether two statx results name the same directory of the same mount. */
+static bool same_place(const struct statx *a, const struct statx *b)
+{
+	return (a->stx_mask & b->stx_mask & STATX_MNT_ID) && a->stx_mnt_id == b->stx_mnt_id &&
+	       a->stx_ino == b->stx_ino && a->stx_dev_major == b->stx_dev_major &&
+	       a->stx_dev_minor == b->stx_dev_minor;
+}
+
+/* pivot_root into ROOTFD and detach the old root: -1 with errno and
+ * *WHAT naming the step that failed, -2 when the old root is still
+ * reachable. System calls only: pid 1 of service mode runs it in the
+ * service's memory. */
+static int pivot_here(int rootfd, const char **what)
 {
 	/* pivot_root(".", ".") stacks the old root on the new one; detaching
 	 * "." then removes the old root and every host mount with it. */
+	*what = "chdir to the new root";
 	if (fchdir(rootfd) < 0)
-		return cc_fail_errno(err, "chdir to the new root");
+		return -1;
+	*what = "pivot_root";
 	if (sys_pivot_root(".", ".") < 0)
-		return cc_fail_errno(err, "pivot_root");
+		return -1;
+	*what = "detaching the old root";
 	if (umount2(".", MNT_DETACH) < 0)
-		return cc_fail_errno(err, "detaching the old root");
+		return -1;
+	*what = "chdir /";
 	if (chdir("/") < 0)
-		return cc_fail_errno(err, "chdir /");
+		return -1;
 	/* ".." at the root follows a mount stacked on the root: it must lead
 	 * back to the root itself, or part of the old tree is still there. */
 	struct statx root, up;
+	*what = "checking the new root";
 	if (statx(AT_FDCWD, "/", AT_SYMLINK_NOFOLLOW, STATX_INO | STATX_MNT_ID, &root) < 0 ||
 	    statx(AT_FDCWD, "/..", AT_SYMLINK_NOFOLLOW, STATX_INO | STATX_MNT_ID, &up) < 0)
-		return cc_fail_errno(err, "checking the new root");
-	if (!(root.stx_mask & up.stx_mask & STATX_MNT_ID) ||
-	    root.stx_mnt_id != up.stx_mnt_id || root.stx_ino != up.stx_ino ||
-	    root.stx_dev_major != up.stx_dev_major ||
-	    root.stx_dev_minor != up.stx_dev_minor)
-		return cc_fail(err, "the old root is still reachable after pivot_root");
-	return 0;
+		return -1;
+	return same_place(&root, &up) ? 0 : -2;
 }
 
+int mounts_pivot(int rootfd, struct cc_error *err)
+{
+	const char *what;
+	int rc = pivot_here(rootfd, &what);
+	if (rc == -2)
+		return cc_fail(err, "the old root is still reachable after pivot_root");
+	return rc < 0 ? cc_fail_errno(err, "%s", what) : 0;
+}
+
+int mounts_chroot_to_namespace(struct cc_error *err)
+{
+	const char *what = "pidfd_open of itself";
+	int self AUTOCLOSE = sys_pidfd_open(getpid(), 0);
+	int chroot_fd AUTOCLOSE = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int tree AUTOCLOSE = -1;
+	if (self < 0 || chroot_fd < 0)
+		goto fail;
+	/* Joining its own mount namespace moves the process's root and
+	 * working directory to the namespace's root: the only way to see
+	 * that root from inside a chroot. */
+	what = "setns to its own mount namespace";
+	if (setns(self, CLONE_NEWNS) < 0)
+		goto fail;
+	struct statx ns_root, old_root;
+	what = "statx /";
+	if (statx(AT_FDCWD, "/", AT_SYMLINK_NOFOLLOW, STATX_INO | STATX_MNT_ID, &ns_root) < 0 ||
+	    statx(chroot_fd, "", AT_EMPTY_PATH, STATX_INO | STATX_MNT_ID, &old_root) < 0)
+		goto fail;
+	if (same_place(&ns_root, &old_root))
+		return 0;
+	/* Private first: the copy of the chroot attached below would
+	 * otherwise propagate to the mounts' peers, the host's. */
+	what = "making mount propagation private";
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		goto fail;
+	/* The chroot with the mounts below it, attached over itself (it
+	 * need not be a mount point), becomes the root; the rest of the
+	 * namespace's tree goes. */
+	what = "copying the chroot's mounts";
+	tree = sys_open_tree(chroot_fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+			     AT_RECURSIVE | AT_EMPTY_PATH);
+	if (tree < 0)
+		goto fail;
+	what = "attaching the chroot's copy";
+	if (sys_move_mount(tree, "", chroot_fd, "", MOVE_MOUNT_F_EMPTY_PATH |
+			   MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		goto fail;
+	int rc = pivot_here(tree, &what);
+	if (rc == -2)
+		return cc_fail(err, "the chroot: the namespace's root is still reachable");
+	if (rc == 0)
+		return 1;
+fail:
+	return cc_fail(err, "the chroot: %s: error %d", what, errno);
+}

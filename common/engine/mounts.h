@@ -40,4 +40,15 @@ int mounts_service_setup(const struct plan *plan, int rootfd,
  * host's tree is reachable by path. */
 int mounts_pivot(int rootfd, struct cc_error *err);
 
+/* In a process alone in a fresh mount namespace, run before anything
+ * else there: when the process's root is not the namespace's (the caller
+ * runs chrooted), make a copy of that root, with its mounts, the
+ * namespace's root and detach the rest, so that whoever joins the
+ * namespace later (setns resets the root to the namespace's) lands in
+ * what the chroot showed, never in the tree around it. Returns 1 when it
+ * did so, 0 when the root was already the namespace's (the working
+ * directory is then "/"), -1 with ERR (an error number, not its text).
+ * System calls only. */
+int mounts_chroot_to_namespace(struct cc_error *err);
+
 #endif

@@ -48,6 +48,10 @@ enum report_msg {
 	 * pivoted; it exits, and the caller may join pid 1's namespaces
 	 * once it holds pid 1's pidfd as well. Nothing follows. */
 	REPORT_BUILT = 'S',
+	/* REPORT_BUILT, and the service runs chrooted: pid 1 made the
+	 * chroot the session's namespace's root, and the caller must make
+	 * itself a namespace to come back to (sandbox_return). */
+	REPORT_BUILT_CHROOTED = 'C',
 	/* Report socket, service mode. The helper, once pid 1 has executed
 	 * cocoon-init, with pid 1's pidfd attached (SCM_RIGHTS): the caller
 	 * keeps it to record, join and end the session. Races with

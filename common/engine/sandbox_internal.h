@@ -90,6 +90,9 @@ struct run {
 	/* Service mode: the session process builds, pivots, reports
 	 * REPORT_BUILT and exits; cocoon-init holds the namespaces. */
 	const struct service_setup *service;
+	/* The caller runs chrooted: the namespace's first process made the
+	 * chroot the namespace's root (mounts_chroot_to_namespace). */
+	bool chrooted;
 	/* Service mode: a pidfd of the service process, handed to
 	 * cocoon-init, which ends the session when the service dies
 	 * without closing it. */

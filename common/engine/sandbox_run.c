@@ -10,7 +10,7 @@ enum msg_result { MSG_DONE, MSG_NONE, MSG_EOF, MSG_FAIL };
 static _Noreturn void pid1(struct run *run)
 {
 	struct cc_error err = { "" };
-	if (child_begin(&err) < 0)
+	if (child_begin(&err) < 0 || mounts_chroot_to_namespace(&err) < 0)
 		child_fail(run, &err);
 	/* The session ends with the caller. The caller may have died before
 	 * this: its end of the socket is then closed. */

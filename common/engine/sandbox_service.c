@@ -89,9 +89,11 @@ static int service_check(const struct sandbox_request *req, struct cc_error *err
 }
 
 /* Reads the reports until pid 1's pidfd (REPORT_PID1, from the helper)
- * or the end of the build (REPORT_BUILT, from pid 2) comes, whichever is
- * first; the caller calls again for the other. An error ends it. */
-static int service_wait(int sock, int *pidfd, bool *built, struct cc_error *err)
+ * or the end of the build (REPORT_BUILT or REPORT_BUILT_CHROOTED, from
+ * pid 2) comes, whichever is first; the caller calls again for the
+ * other. An error ends it. */
+static int service_wait(int sock, int *pidfd, bool *built, bool *chrooted,
+			struct cc_error *err)
 {
 	for (;;) {
 		struct pollfd pfd = { sock, POLLIN, 0 };
@@ -115,8 +117,9 @@ static int service_wait(int sock, int *pidfd, bool *built, struct cc_error *err)
 			close(fd);
 		if (buf[0] == REPORT_ERROR)
 			return cc_fail(err, "%s", buf + 1);
-		if (buf[0] == REPORT_BUILT) {
+		if (buf[0] == REPORT_BUILT || buf[0] == REPORT_BUILT_CHROOTED) {
 			*built = true;
+			*chrooted = buf[0] == REPORT_BUILT_CHROOTED;
 			return 0;
 		}
 		if (buf[0] == REPORT_PID1 && *pidfd >= 0)
@@ -163,6 +166,14 @@ static int exec_init(void *arg)
 		cc_fail(&err, "preparing pid 1: error %d", errno);
 		child_fail(run, &err);
 	}
+	/* A chrooted service would otherwise join a namespace whose root is
+	 * the tree around its chroot (setns resets the root), where nothing
+	 * is covered. Before pid 2 exists, so that it and cocoon-init both
+	 * have the chroot as their root. */
+	int chrooted = mounts_chroot_to_namespace(&err);
+	if (chrooted < 0)
+		child_fail(run, &err);
+	run->chrooted = chrooted == 1;
 	/* Pid 2, pid 1's child (so cocoon-init reaps it), in its mount
 	 * namespace (where the service joins the root it builds), on the
 	 * host's network (cocoon-init makes the other namespaces while it
@@ -347,6 +358,51 @@ static int save_host_namespaces(struct sandbox_handle *h, const struct plan *pla
 	return 0;
 }
 
+/* A chrooted service (pid 1 said so) gets a mount namespace of its own
+ * to come back to, a copy of its namespace whose root is its chroot:
+ * setns to the one it leaves would put it at that namespace's root,
+ * around the chroot. Not a descriptor of the chroot kept for a chroot()
+ * on the way back: the service's forked children (sshd's post-auth
+ * child, which runs as the user and serves internal-sftp without exec)
+ * would inherit it, a way out of the sandbox; a namespace's descriptor
+ * is of no use without CAP_SYS_ADMIN. The service moves there now,
+ * before it joins the session. */
+static int return_namespace(struct sandbox_handle *h, struct cc_error *err)
+{
+	/* h->ns[0]: the mount namespace (saved_ns[0]). */
+	int chroot_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (chroot_fd < 0)
+		return cc_fail_errno(err, "opening the service's root");
+	int ns = -1;
+	if (unshare(CLONE_NEWNS) < 0) {
+		close(chroot_fd);
+		return cc_fail_errno(err, "a mount namespace to return to");
+	}
+	/* The fault comes once the service has left its chroot, to test the
+	 * way back. */
+	if (mounts_chroot_to_namespace(err) >= 0 && FAULT("return namespace", err) == 0 &&
+	    (ns = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC)) < 0)
+		cc_fail_errno(err, "a mount namespace to return to: /proc/self/ns/mnt");
+	if (ns < 0) {
+		/* Back where it was, chrooted again; the session is refused. */
+		char why[sizeof(err->msg)];
+		snprintf(why, sizeof(why), "%s", err->msg);
+		if (setns(h->ns[0], CLONE_NEWNS) < 0 || fchdir(chroot_fd) < 0 || chroot(".") < 0)
+			cc_fail(err, "%s; and the service could not go back to its chroot", why);
+		else if (chdir(h->cwd) < 0 && chdir("/") < 0)
+			cc_fail(err, "%s; and the service could not go back to its directory", why);
+		close(chroot_fd);
+		return -1;
+	}
+	close(chroot_fd);
+	close(h->ns[0]);
+	h->ns[0] = ns;
+	/* Where sandbox_enter's failure leaves it, should a later step fail. */
+	if (chdir(h->cwd) < 0 && chdir("/") < 0)
+		return cc_fail_errno(err, "returning to the working directory");
+	return 0;
+}
+
 int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out,
 		  struct cc_error *err)
 {
@@ -434,11 +490,11 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	/* pid 2's REPORT_BUILT and the helper's REPORT_PID1 race: both must
 	 * come. The record is written while pid 2 builds, and published once
 	 * it is done. */
-	bool built = false;
+	bool built = false, chrooted = false;
 	struct record_pending record = { .dir = -1 };
 	while (rc == 0 && !(built && h->pidfd >= 0)) {
 		bool had_pidfd = h->pidfd >= 0;
-		rc = service_wait(sv[0], &h->pidfd, &built, err);
+		rc = service_wait(sv[0], &h->pidfd, &built, &chrooted, err);
 		if (rc == 0 && !had_pidfd && h->pidfd >= 0)
 			rc = record_prepare(plan, req->session_id, pidfd_pid(h->pidfd),
 					    h->pidfd, &record, err);
@@ -461,6 +517,8 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	if (rc < 0)
 		goto fail;
 	h->recorded = req->session_id ? xstrdup(req->session_id) : NULL;
+	if (chrooted && return_namespace(h, err) < 0)
+		goto fail;
 	if (FAULT("setns", err) < 0)
 		goto fail;
 	if (setns(h->pidfd, (int)(CLONE_NEWNS | CLONE_NEWPID | others)) < 0) {

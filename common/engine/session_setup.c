@@ -262,6 +262,9 @@ static int step_groups(struct setup *s, struct cc_error *err)
 static int step_private_mounts(struct setup *s, struct cc_error *err)
 {
 	umask(0); /* modes in the plan are exact */
+	/* With a pid namespace, pid 1 did this before forking. */
+	if (!s->run->pid_ns && mounts_chroot_to_namespace(err) < 0)
+		return -1;
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		return cc_fail_errno(err, "making mount propagation private");
 	if (plan_has(s->plan, OP_MQUEUE) && join_namespaces(s->run, err) < 0)
@@ -306,7 +309,8 @@ static int step_pivot(struct setup *s, struct cc_error *err)
 	close(s->rootfd);
 	s->rootfd = -1;
 	if (s->run->service)
-		_exit(report_send(s->run->sock, REPORT_BUILT) < 0 ? 127 : 0);
+		_exit(report_send(s->run->sock, s->run->chrooted ? REPORT_BUILT_CHROOTED
+								 : REPORT_BUILT) < 0 ? 127 : 0);
 	return 0;
 }
 

@@ -4,6 +4,7 @@
  * process reaches when the environment has COCOON_FAULT=N, so a test can
  * prove that a failure at each step rolls back everything before it.
  * Counting is per process; a child continues from its parent's count.
+ * COCOON_FAULT=NAME fails every step of that name instead.
  * In every other build FAULT is the constant 0: neither the variable
  * nor the steps' names are in the binaries. */
 #ifndef COCOON_FAULT_H

@@ -4,7 +4,8 @@
 # on Debian's own kernel (6.1: Landlock ABI 2, no Landlock scope, Yama,
 # AppArmor), with systemd, logind and journald, against the installed
 # packages: the escape suite, the session limits, guest logout, kiosks,
-# live sessions (list, stop, enter) and pam_cocoon through sshd. The tests/
+# live sessions (list, stop, enter), pam_cocoon through sshd and in a
+# chrooted su and sshd. The tests/
 # and conf/ trees are copied in and run with COCOON_ROOT empty, so that
 # every path is the package's. Each file's own TAP output is shown here.
 . "$(dirname "$0")/../lib.sh" vm
@@ -20,7 +21,8 @@ vm 'cp /root/sshd.pam /etc/pam.d/sshd; rm -rf /root/cocoon-tests; mkdir /root/co
 tar -C "$TOP" -cf - tests conf | vm 'tar -C /root/cocoon-tests -xf -'
 multiarch=$(vm 'dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch')
 for t in tests/escape/shell.t tests/escape/sshd.t tests/escape/userenv.t tests/limits/cgroup.t \
-	tests/guest/logout.t tests/kiosk/kiosk.t tests/sessions/list-enter-stop.t tests/pam/sshd.t; do
+	tests/guest/logout.t tests/kiosk/kiosk.t tests/sessions/list-enter-stop.t tests/pam/sshd.t \
+	tests/pam/chroot.t; do
 	run vm "cd /root/cocoon-tests && COCOON_ROOT= COCOON_PAMDIR=/usr/lib/$multiarch/security \
 		timeout 1800 prove -v $t 2>&1"
 	printf '%s\n' "$OUT" | sed 's/^/#   /'
