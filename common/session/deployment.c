@@ -707,12 +707,51 @@ static void check_users(const struct deployment_paths *paths,
 	free(accounts);
 }
 
+struct chroot_scan {
+	const char *service;
+	struct diag_list *diags;
+};
+
+/* One ChrootDirectory setting, wherever it stands: sshd enters the jail
+ * in its session child, after pam_cocoon opened the session, and starts
+ * the shell from the jail's own paths, which cocoon-launch does not
+ * cover; where the policy binds the jail in, the user's shell runs
+ * without the session's filter, no_new_privs and Landlock. */
+static void judge_chroot_setting(const char *value, const char *file, int line, void *data)
+{
+	const struct chroot_scan *scan = data;
+	if (strcasecmp(value, "none") != 0)
+		diag_add(scan->diags, DIAG_ERROR, file, line,
+			 "sshd: ChrootDirectory %s while service %s confines sessions with "
+			 MODULE_NAME ": sshd enters the jail inside the sandbox and starts "
+			 "the user's shell from the jail's paths, which cocoon-launch does "
+			 "not cover, so it runs without the session's filter (set "
+			 "ChrootDirectory none for confined accounts, or exempt= the "
+			 "jailed ones)", value, scan->service);
+}
+
+/* pam_cocoon in the stack of this host's sshd, and a ChrootDirectory in
+ * its configuration (any Match block). */
+static void check_sshd_chroot(const struct deployment_paths *paths,
+			      const struct services *confining, struct diag_list *diags)
+{
+	const char *base = strrchr(paths->sshd, '/');
+	struct chroot_scan scan = { base ? base + 1 : paths->sshd, diags };
+	bool confines = false;
+	for (size_t i = 0; i < confining->count && !confines; i++)
+		confines = strcmp(confining->names[i], scan.service) == 0;
+	if (confines && access(paths->sshd_config, R_OK) == 0)
+		sshd_config_each(paths->sshd_config, paths->root, "ChrootDirectory",
+				 judge_chroot_setting, &scan);
+}
+
 void deployment_check(const struct deployment_paths *paths,
 		      const struct policy *policy, struct diag_list *diags)
 {
 	struct services confining = { 0 };
 	check_pam_dir(paths->pam_dir, &confining, diags);
 	check_users(paths, policy, &confining, diags);
+	check_sshd_chroot(paths, &confining, diags);
 	for (size_t i = 0; i < confining.count; i++)
 		free(confining.names[i]);
 	free(confining.names);
