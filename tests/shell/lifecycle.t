@@ -7,7 +7,7 @@
 # without a pty, a job stopped with ^Z, a command that ignores SIGHUP,
 # and a session's /tmp filled with 200 MB. Each must leave no process of
 # the user, no root cocoon-shell, no session record and no mount
-# namespace. And a ^Z sent on the pty a few milliseconds into
+# namespace. And a ^Z or ^C sent on the pty a few milliseconds into
 # cocoon-shell's setup, the pty then closed, leaves nothing either.
 #
 # The controls: each workload but the stopped job is first run in an
@@ -183,13 +183,15 @@ workload "200 MB in /tmp, client killed" "" 'head -c 200M /dev/zero > /tmp/lfc-b
 workload "SIGHUP ignored by a child too, client killed" "" 'trap "" HUP; sleep 304 & exec sleep 300' "" "$UH $UN"
 fi
 
-# ---- ^Z a few milliseconds into cocoon-shell's setup, the pty then closed
+# ---- ^Z (and ^C) a few milliseconds into cocoon-shell's setup, the pty
+# then closed
 # A caller on a pty of its own, as sshd leaves one (the terminal's session
 # leader, in its foreground); the pty's other end, held by this driver,
 # which outlives it (so only the hangup tells the login is over).
 cat > "$work/tstp.py" <<'PY'
 import fcntl, os, pty, sys, termios, time
 shell, uid, gid, delay = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+key = bytes([int(sys.argv[5], 16)])
 master, slave = pty.openpty()
 pid = os.fork()
 if pid == 0:
@@ -202,7 +204,7 @@ if pid == 0:
     os.execv(shell, ["-cocoon-shell", "-c", "sleep 300"])
 os.close(slave)
 time.sleep(delay / 1000)
-os.write(master, b"\x1a")
+os.write(master, key)
 time.sleep(0.3)
 os.close(master)
 start = time.monotonic()
@@ -214,10 +216,12 @@ while time.monotonic() - start < 10:
 print("still running 10 s after the hangup")
 PY
 cgdirs() { ls -d /sys/fs/cgroup/*/cocoon/*/ /sys/fs/cgroup/cocoon/*/ 2>/dev/null | sort; }
-for delay in 0 5 10 15 20 25 30 40 50 60; do
+for try in 1a:0 1a:5 1a:10 1a:15 1a:20 1a:25 1a:30 1a:40 1a:50 1a:60 03:0 03:10 03:20 03:30 03:45 03:60; do
+	key=${try%:*} delay=${try#*:}
+	name="^Z"; [ "$key" = 03 ] && name="^C"
 	before=$(shell_pids)
 	cg_before=$(cgdirs)
-	out=$(python3 "$work/tstp.py" "$SHELL_BIN" "$(id -u $US)" "$(id -g $US)" "$delay" 2>&1)
+	out=$(python3 "$work/tstp.py" "$SHELL_BIN" "$(id -u $US)" "$(id -g $US)" "$delay" "$key" 2>&1)
 	new=$(comm -13 <(echo "$before") <(shell_pids))
 	t=$(ms)
 	while [ $(($(ms) - t)) -lt 5000 ]; do
@@ -238,7 +242,7 @@ for delay in 0 5 10 15 20 25 30 40 50 60; do
 		done
 	done
 	is "$left cgroups=$cg_left" "procs=0 shells=0 records=0 cgroups=0" \
-		"^Z $delay ms into the setup, then the pty closed: nothing is left ($out)"
+		"$name $delay ms into the setup, then the pty closed: nothing is left ($out)"
 	pkill -KILL -u $US; for p in $new; do kill -KILL "$p" 2>/dev/null; done
 	wait_gone $US
 done
