@@ -99,8 +99,14 @@ static void ensure_stdio(void)
 
 /* The caller chose our signal mask and dispositions; start from the
  * defaults, as sshd or login leave them for a login shell (the engine
- * then takes the signals it forwards to the session). Job control from
- * the terminal stops us with the session, as it would stop that shell. */
+ * then takes the signals it forwards to the session). But the terminal's
+ * stop signals are ignored, by us and by the setup's processes we fork:
+ * a ^Z would stop the setup half-way, or stop the supervisor that must
+ * see the login end. The session's command gets them back (the engine
+ * starts a login's command with every disposition default; so does
+ * start_unconfined). */
+static const int stop_signals[] = { SIGTSTP, SIGTTIN, SIGTTOU };
+
 static void reset_signals(void)
 {
 	sigset_t none;
@@ -109,6 +115,8 @@ static void reset_signals(void)
 	for (int sig = 1; sig < NSIG; sig++)
 		if (sig != SIGKILL && sig != SIGSTOP)
 			signal(sig, SIG_DFL);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		signal(stop_signals[i], SIG_IGN);
 }
 
 /* Privileged setup runs with known limits; the caller's come back for
@@ -224,6 +232,9 @@ static char **shell_argv(int argc, char **argv, const char *shell)
 
 int main(int argc, char **argv, char **envp)
 {
+	/* The login's process (sshd's session child, su, login), before
+	 * anything: the session ends when it does (sandbox.h). */
+	pid_t login_parent = getppid();
 	/* Only a direct call with that one argument, as bash takes it: no
 	 * login starts a shell so (login, su - and sshd set a '-' argv[0];
 	 * sshd always passes -c). It does nothing privileged. */
@@ -308,6 +319,8 @@ int main(int argc, char **argv, char **envp)
 		umask(caller_umask);
 		if (chdir(plan.who.home) < 0 && chdir("/") < 0)
 			die("chdir: %s", strerror(errno));
+		for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+			signal(stop_signals[i], SIG_DFL);
 		execve(path, shell_args, session_env);
 		die("%s: %s", path, strerror(errno));
 	}
@@ -330,6 +343,8 @@ int main(int argc, char **argv, char **envp)
 		.session_rlimits = saved_limits,
 		.expired = &expired,
 		.session_id = id,
+		.login = true,
+		.login_parent = login_parent,
 	};
 	int status;
 	umask(caller_umask);

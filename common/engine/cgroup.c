@@ -427,10 +427,10 @@ int cgroup_leave(struct cgroup *cg, struct cc_error *err)
 	return 0;
 }
 
-/* SIGKILL the process PID (text from cgroup.procs) if it is still in H:
- * through a pidfd, checked against its cgroup after it was opened, so a
- * pid reused meanwhile by a process elsewhere is never hit. */
-static void kill_member(const struct hierarchy *h, const char *pid_text)
+/* Signal SIG to the process PID (text from cgroup.procs) if it is still
+ * in H: through a pidfd, checked against its cgroup after it was opened,
+ * so a pid reused meanwhile by a process elsewhere is never hit. */
+static void signal_member(const struct hierarchy *h, const char *pid_text, int sig)
 {
 	char *end;
 	long pid = strtol(pid_text, &end, 10);
@@ -451,8 +451,22 @@ static void kill_member(const struct hierarchy *h, const char *pid_text)
 	}
 	free(cgroups);
 	if (inside)
-		sys_pidfd_send_signal(pidfd, SIGKILL);
+		sys_pidfd_send_signal(pidfd, sig);
 	close(pidfd);
+}
+
+void cgroup_signal(const struct cgroup *cg, int sig)
+{
+	if (!cg || !cg->n || !cg->h[0].dir)
+		return;
+	const struct hierarchy *h = &cg->h[0];
+	char procs[PATH_MAX];
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", h->dir);
+	char *text = read_small(procs);
+	for (char *save = NULL, *p = text ? strtok_r(text, "\n", &save) : NULL; p;
+	     p = strtok_r(NULL, "\n", &save))
+		signal_member(h, p, sig);
+	free(text);
 }
 
 /* Whatever is still inside: killed (the session is over), and waited
@@ -466,7 +480,7 @@ static bool drain(const struct hierarchy *h)
 		bool empty = !text || !*text;
 		for (char *save = NULL, *p = empty ? NULL : strtok_r(text, "\n", &save);
 		     p && round >= 10; p = strtok_r(NULL, "\n", &save))
-			kill_member(h, p);
+			signal_member(h, p, SIGKILL);
 		free(text);
 		if (empty)
 			return true;

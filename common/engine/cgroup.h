@@ -38,6 +38,9 @@ int cgroup_leave(struct cgroup *cg, struct cc_error *err);
  * it to empty (briefly) and remove the cgroup. In any process: free.
  * NULL is fine. */
 void cgroup_destroy(struct cgroup *cg);
+/* Send SIG to every process in the cgroup (its first hierarchy), each
+ * checked to be inside once a pidfd holds it. NULL is fine. */
+void cgroup_signal(const struct cgroup *cg, int sig);
 /* Move the calling process into the cgroups the session's pid 1 (PIDFD)
  * is in, where limits can bound it: those cgroup_create made, or, under
  * systemd, the logind session's scope (pam_cocoon). A hierarchy's root is

@@ -32,6 +32,15 @@ struct sandbox_request {
 	 * (sandbox_run). */
 	bool systemd_cgroup;
 	bool *expired;
+	/* Run mode: a login's session (cocoon-shell), which ends when the
+	 * login does: when LOGIN_PARENT (the process that started the
+	 * caller, read before anything else: sshd's session child, su,
+	 * login; 0: unknown) ends, when the caller gets SIGHUP or SIGTERM,
+	 * or when its controlling terminal hangs up (sandbox_run.c, A
+	 * LOGIN'S END). Its command starts with every signal disposition
+	 * default and none blocked, whatever the caller ignores. */
+	bool login;
+	pid_t login_parent;
 };
 
 /* Build the sandbox, run the command in it and wait for it. On success

@@ -110,7 +110,7 @@ struct run {
 
 /* The session process (session_setup.c): never returns. */
 _Noreturn void session(struct run *run);
-void signals_for_command(const struct saved_signals *saved);
+void signals_for_command(const struct run *run);
 
 void signals_take(struct saved_signals *saved);
 void signals_restore(const struct saved_signals *saved);

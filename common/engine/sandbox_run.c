@@ -117,6 +117,105 @@ static int write_maps(int pidfd, const struct identity *who, struct cc_error *er
 	return rc;
 }
 
+/* ---- A login's end ----
+ *
+ * A login's session (req->login, cocoon-shell) lives as long as its
+ * login and no longer. The caller watches for what ends a login and, at
+ * the first sign, ends the session the one way sessions are ended
+ * (session_init.c: SIGHUP and SIGCONT to every process, SIGKILL to what
+ * is left after the grace). What ends a login, as the caller sees it:
+ *   - the process that started it ends: sshd's per-connection child when
+ *     the connection drops or the client dies, su or login killed. Its
+ *     pidfd is taken only once getppid() still names it: a parent gone
+ *     before, whose pid another process may now have, is seen so;
+ *   - SIGHUP (its terminal hung up, the caller leading the terminal's
+ *     session; sshd's pty) or SIGTERM (su and login pass theirs on);
+ *   - its controlling terminal hangs up (POLLHUP on a descriptor of
+ *     /dev/tty), seen too when the caller does not lead the terminal's
+ *     session (under su, or a shell's job).
+ * The caller must not stop: cocoon-shell ignores the terminal's stop
+ * signals from its start, and its children with it until the command's
+ * exec (signals_for_command), so that a ^Z can stop neither the
+ * supervisor, which then could not see the login end, nor the setup
+ * half-way. */
+struct login_watch {
+	int parent;       /* pidfd of the login's process (-1: none) */
+	int tty;          /* the controlling terminal (-1: none) */
+	bool over;
+	long long kill_ms; /* then the session's first process is killed */
+};
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void login_watch_close(struct login_watch *w)
+{
+	if (w->parent >= 0)
+		close(w->parent);
+	if (w->tty >= 0)
+		close(w->tty);
+	w->parent = w->tty = -1;
+}
+
+/* Before anything of the session exists: a login already over is
+ * refused. */
+static int login_watch_open(const struct sandbox_request *req,
+			    struct login_watch *w, struct cc_error *err)
+{
+	*w = (struct login_watch){ .parent = -1, .tty = -1 };
+	if (!req->login)
+		return 0;
+	if (req->login_parent > 0) {
+		w->parent = sys_pidfd_open(req->login_parent, 0);
+		if (w->parent < 0 && errno != ESRCH)
+			return cc_fail_errno(err, "watching the login's process %d",
+					     (int)req->login_parent);
+		if (w->parent < 0 || getppid() != req->login_parent) {
+			login_watch_close(w);
+			return cc_fail(err, "the login is over: its process %d has ended",
+				       (int)req->login_parent);
+		}
+	}
+	w->tty = open("/dev/tty", O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (w->tty < 0 && errno != ENXIO && errno != ENOENT) {
+		int e = errno;
+		login_watch_close(w);
+		errno = e;
+		return cc_fail_errno(err, "the login's terminal");
+	}
+	struct pollfd hup = { w->tty, 0, 0 };
+	if (w->tty >= 0 && poll(&hup, 1, 0) > 0) {
+		login_watch_close(w);
+		return cc_fail(err, "the login is over: its terminal has hung up");
+	}
+	return 0;
+}
+
+/* The login is over: end the session. With a pid namespace pid 1 does it
+ * (SESSION_INIT_END); without, the session's first process and, through
+ * its cgroup, every other get the same signals here. Either way its first
+ * process is killed once the grace is over and a second more. */
+static void login_over(struct run *run, struct login_watch *w, int pidfd)
+{
+	if (w->over)
+		return;
+	w->over = true;
+	if (run->pid_ns) {
+		sys_pidfd_send_signal(pidfd, SESSION_INIT_END);
+	} else {
+		static const int sigs[] = { SIGHUP, SIGCONT };
+		for (size_t i = 0; i < 2; i++) {
+			cgroup_signal(run->cgroup, sigs[i]);
+			sys_pidfd_send_signal(pidfd, sigs[i]);
+		}
+	}
+	w->kill_ms = now_ms() + SESSION_INIT_GRACE_MS + (run->pid_ns ? 1000 : 0);
+}
+
 struct supervisor {
 	const struct identity *who;
 	int sock;
@@ -174,13 +273,16 @@ static enum msg_result read_message(struct supervisor *s)
  * which tears its mount namespace down (an RCU grace period, half a
  * millisecond), is then not waited for. */
 static int supervise(struct run *run, struct supervisor *s, pid_t pid,
-		     int pidfd, int status_fd, int *wstatus, struct cc_error *err)
+		     int pidfd, int status_fd, struct login_watch *login,
+		     int *wstatus, struct cc_error *err)
 {
 	sigset_t wait_mask = run->saved.mask;
 	for (size_t i = 0; i < NFORWARDED; i++)
 		sigdelset(&wait_mask, forwarded[i]);
-	struct pollfd pfd[3] = { { s->sock, POLLIN, 0 }, { pidfd, POLLIN, 0 },
-				 { status_fd, POLLIN, 0 } };
+	/* The login's process and terminal: events 0, for their end. */
+	struct pollfd pfd[5] = { { s->sock, POLLIN, 0 }, { pidfd, POLLIN, 0 },
+				 { status_fd, POLLIN, 0 }, { login->parent, POLLIN, 0 },
+				 { login->tty, 0, 0 } };
 	bool exited = false, reported = false;
 	int rc = 0;
 	/* Without its record a session is not run: a failure kills it
@@ -191,8 +293,19 @@ static int supervise(struct run *run, struct supervisor *s, pid_t pid,
 	if (!s->prepared)
 		sys_pidfd_send_signal(pidfd, SIGKILL);
 	while (!exited) {
-		pfd[0].revents = pfd[1].revents = pfd[2].revents = 0;
-		if (ppoll(pfd, 3, NULL, &wait_mask) < 0 && errno != EINTR) {
+		for (size_t i = 0; i < 5; i++)
+			pfd[i].revents = 0;
+		struct timespec backstop, *timeout = NULL;
+		if (login->over) {
+			long long left = login->kill_ms - now_ms();
+			if (left <= 0) {
+				sys_pidfd_send_signal(pidfd, SIGKILL);
+				left = 1000;
+			}
+			backstop = (struct timespec){ left / 1000, (left % 1000) * 1000000L };
+			timeout = &backstop;
+		}
+		if (ppoll(pfd, 5, timeout, &wait_mask) < 0 && errno != EINTR) {
 			rc = cc_fail_errno(err, "waiting for the sandbox");
 			sys_pidfd_send_signal(pidfd, SIGKILL);
 			break;
@@ -200,8 +313,16 @@ static int supervise(struct run *run, struct supervisor *s, pid_t pid,
 		for (size_t i = 0; i < NFORWARDED; i++)
 			if (pending[i]) {
 				pending[i] = 0;
-				sys_pidfd_send_signal(pidfd, forwarded[i]);
+				if (run->req->login && (forwarded[i] == SIGHUP ||
+							forwarded[i] == SIGTERM))
+					login_over(run, login, pidfd);
+				else
+					sys_pidfd_send_signal(pidfd, forwarded[i]);
 			}
+		if (pfd[3].revents || pfd[4].revents) {
+			pfd[3].fd = pfd[4].fd = -1;
+			login_over(run, login, pidfd);
+		}
 		if (pfd[0].fd >= 0 && pfd[0].revents) {
 			enum msg_result m = read_message(s);
 			if (m == MSG_EOF || m == MSG_FAIL)
@@ -273,6 +394,16 @@ static int run_sandbox(const struct sandbox_request *req,
 		return -1;
 	int sv[2] = { -1, -1 }, ended[2] = { -1, -1 };
 	run.pid_ns = plan->namespaces & NS_PID;
+	/* From here a hangup, TERM, INT or QUIT waits for the supervisor
+	 * (a login's end included): none may kill the caller half-way,
+	 * with the session's cgroup made and nothing to remove it. */
+	struct login_watch login;
+	signals_take(&run.saved);
+	if (login_watch_open(req, &login, err) < 0) {
+		seccomp_filter_free(run.filter);
+		signals_restore(&run.saved);
+		return -1;
+	}
 	if (open_reports(&run, sv, err) < 0 || limits_prepare(&run, true, err) < 0 ||
 	    FAULT("clone", err) < 0)
 		goto early_fail;
@@ -295,7 +426,6 @@ static int run_sandbox(const struct sandbox_request *req,
 		flags |= others;
 	}
 
-	signals_take(&run.saved);
 	int pidfd = -1;
 	pid_t pid = clone_child(flags, &pidfd);
 	if (pid == 0) {
@@ -324,7 +454,8 @@ static int run_sandbox(const struct sandbox_request *req,
 	if (pid < 0)
 		cc_fail_errno(err, "clone");
 	else
-		rc = supervise(&run, &s, pid, pidfd, ended[0], &wstatus, err);
+		rc = supervise(&run, &s, pid, pidfd, ended[0], &login, &wstatus, err);
+	login_watch_close(&login);
 	record_end(&s.record, req->session_id);
 	if (pid > 0 && !s.recorded && !s.have_error && s.record_err.msg[0]) {
 		*err = s.record_err;
@@ -355,6 +486,8 @@ static int run_sandbox(const struct sandbox_request *req,
 	return 0;
 
 early_fail:
+	login_watch_close(&login);
+	signals_restore(&run.saved);
 	if (sv[0] >= 0) {
 		close(sv[0]);
 		close(sv[1]);

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* pid 1 of a session: reaps, relays signals to the main process, and
+ * ends the session (session_init.h). */
 #include "session_init.h"
 
 #include <errno.h>
@@ -11,8 +13,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-#define GRACE 2
 
 /* 128+N for a signal, like a shell. */
 static int relay(int status)
@@ -56,28 +56,48 @@ static _Noreturn void end_all(int status)
 	_exit(status);
 }
 
-static long long now(void)
+static long long now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_BOOTTIME, &ts);
-	return (long long)ts.tv_sec;
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Milliseconds until the next step of the deadline (-1: none); at the
- * deadline, hang up the session; at the end of the grace, end it. */
-static int deadline_step(long long *deadline, int *hung_up, int status)
+/* How a session that did not end by itself is ended, whatever ends it
+ * (its max-session-time, its login over): every process gets SIGHUP, and
+ * SIGCONT so that a stopped one takes it now rather than never; what is
+ * left SESSION_INIT_GRACE_MS later is killed. The one place that says
+ * what ending a session means (cocoon-shell(1), HOW A SESSION ENDS). */
+struct ending {
+	long long deadline_ms; /* max-session-time (0: none) */
+	long long kill_ms;     /* the end of the grace (0: not hung up) */
+};
+
+static void hang_up(struct ending *e)
 {
-	if (*deadline <= 0)
-		return -1;
-	long long left = *deadline - now();
-	if (left > 0)
-		return left > 86400 ? 86400 * 1000 : (int)left * 1000;
-	if (*hung_up)
-		end_all(status);
-	*hung_up = 1;
+	if (e->kill_ms)
+		return;
 	kill(-1, SIGHUP);
-	*deadline = now() + GRACE;
-	return GRACE * 1000;
+	kill(-1, SIGCONT);
+	e->kill_ms = now_ms() + SESSION_INIT_GRACE_MS;
+}
+
+/* Milliseconds until the next step (-1: none): at the deadline, hang up;
+ * at the end of the grace, end it all with STATUS. */
+static int ending_step(struct ending *e, int status)
+{
+	long long t = now_ms();
+	if (e->kill_ms && t >= e->kill_ms)
+		end_all(status);
+	if (!e->kill_ms && e->deadline_ms && t >= e->deadline_ms)
+		hang_up(e);
+	long long next = e->kill_ms ? e->kill_ms : e->deadline_ms;
+	if (!next)
+		return -1;
+	long long left = next - now_ms();
+	if (left < 1)
+		left = 1;
+	return left > 86400000LL ? 86400000 : (int)left;
 }
 
 _Noreturn void session_init(pid_t main_pid, int service_fd, long long deadline,
@@ -96,6 +116,7 @@ _Noreturn void session_init(pid_t main_pid, int service_fd, long long deadline,
 	for (size_t i = 0; i < sizeof(relayed) / sizeof(relayed[0]); i++)
 		sigaddset(&wanted, relayed[i]);
 	sigaddset(&wanted, SIGCHLD);
+	sigaddset(&wanted, SESSION_INIT_END);
 	struct sigaction ign = { .sa_handler = SIG_IGN };
 	for (int sig = 1; sig < NSIG; sig++)
 		if (sig != SIGKILL && sig != SIGSTOP && !sigismember(&wanted, sig))
@@ -119,7 +140,7 @@ _Noreturn void session_init(pid_t main_pid, int service_fd, long long deadline,
 
 	int main_status = 0;
 	bool main_alive = !hold;
-	int hung_up = 0;
+	struct ending ending = { deadline > 0 ? deadline * 1000 : 0, 0 };
 	for (;;) {
 		for (;;) {
 			int status;
@@ -145,24 +166,26 @@ _Noreturn void session_init(pid_t main_pid, int service_fd, long long deadline,
 		if (hold) {
 			struct pollfd pfd[2] = { { sigfd, POLLIN, 0 },
 						 { service_fd, POLLIN, 0 } };
-			int ms = deadline_step(&deadline, &hung_up, 0);
+			int ms = ending_step(&ending, 0);
 			if (poll(pfd, 2, ms) <= 0)
 				continue;
 			/* The service is gone without closing the session. */
 			if (pfd[1].revents)
 				end_all(0);
 			struct signalfd_siginfo ssi;
-			if (pfd[0].revents && read(sigfd, &ssi, sizeof(ssi)) < 0) {
-				/* Reaping below needs nothing from it. */
-			}
+			if (pfd[0].revents && read(sigfd, &ssi, sizeof(ssi)) == sizeof(ssi) &&
+			    ssi.ssi_signo == SESSION_INIT_END)
+				hang_up(&ending);
 			continue;
 		}
 		siginfo_t si;
-		int ms = deadline_step(&deadline, &hung_up, 128 + SIGHUP);
+		int ms = ending_step(&ending, 128 + SIGHUP);
 		struct timespec wait = { ms / 1000, (ms % 1000) * 1000000L };
 		if (sigtimedwait(&wanted, &si, ms < 0 ? NULL : &wait) < 0)
 			continue;
-		if (si.si_signo != SIGCHLD)
+		if (si.si_signo == SESSION_INIT_END)
+			hang_up(&ending);
+		else if (si.si_signo != SIGCHLD)
 			kill(main_pid, si.si_signo);
 	}
 }

@@ -6,14 +6,22 @@
 #ifndef COCOON_SESSION_INIT_H
 #define COCOON_SESSION_INIT_H
 
+#include <signal.h>
 #include <sys/types.h>
+
+/* Sent to pid 1 (only root can): the login is over, end the session as
+ * at its max-session-time: SIGHUP and SIGCONT to every process, and
+ * SIGKILL to what is left SESSION_INIT_GRACE_MS later. */
+#define SESSION_INIT_END SIGUSR1
+#define SESSION_INIT_GRACE_MS 2000
 
 /* Reap every process of the namespace, relay TERM, HUP, INT and QUIT to
  * MAIN_PID and end with its status (128+N when killed by signal N), first
  * killing whatever is left. MAIN_PID -1 holds instead: no main process,
  * the end comes with SIGKILL or when the process behind the pidfd
  * SERVICE_FD ends. DEADLINE: a CLOCK_BOOTTIME second at which the session
- * is hung up and, two seconds later, ended (0: none). STATUS_FD (-1:
+ * is hung up and, SESSION_INIT_GRACE_MS later, ended (0: none);
+ * SESSION_INIT_END does the same at once. STATUS_FD (-1:
  * none): the status, one byte, is written there once every other process
  * is reaped, before this one's own end, which takes a while (its mount
  * namespace is torn down).

@@ -7,11 +7,24 @@
 /* For the command: what the caller had, as if it had exec'd the command
  * itself. A handler of the caller's becomes SIG_DFL here rather than at
  * exec, so that a signal pending since the setup cannot run caller code
- * in this process. */
-void signals_for_command(const struct saved_signals *saved)
+ * in this process. A login's command starts as login and sshd start a
+ * shell: every disposition default, nothing blocked (the caller ignores
+ * the terminal's stop signals, and ignoring survives exec). */
+void signals_for_command(const struct run *run)
 {
+	const struct saved_signals *saved = &run->saved;
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
+	if (run->req->login) {
+		sa.sa_handler = SIG_DFL;
+		for (int sig = 1; sig < NSIG; sig++)
+			if (sig != SIGKILL && sig != SIGSTOP)
+				sigaction(sig, &sa, NULL);
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		return;
+	}
 	for (size_t i = 0; i <= NFORWARDED; i++) {
 		const struct sigaction *old = i < NFORWARDED ? &saved->act[i]
 							     : &saved->chld;
@@ -387,7 +400,7 @@ static int step_process(struct setup *s, struct cc_error *err)
 				getppid() != s->run->caller))
 		return cc_fail(err, "the caller is gone");
 	umask(s->run->umask);
-	signals_for_command(&s->run->saved);
+	signals_for_command(s->run);
 	/* The command gets 0, 1 and 2; the report socket stays open until
 	 * the exec succeeds. */
 	if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
