@@ -9,7 +9,7 @@
 # or sshd descriptor behind; a second session running alongside carries
 # on (the control).
 . "$(dirname "$0")/../lib.sh"
-SSHD_SERVICE=cocoon-test-sshd-fault
+SSHD_SERVICE=cocoon-test-sshd-fault-$T
 work=$(mktemp -d /run/cocoon-fault-test.XXXXXX)
 chmod 0755 "$work"
 CLIENT=""

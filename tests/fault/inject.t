@@ -9,7 +9,7 @@
 ORDINARY_ROOT=$COCOON_ROOT
 COCOON_ROOT=$COCOON_ROOT/fault
 . "$(dirname "$0")/../lib.sh"
-SERVICE=cocoon-test-sshd-fault
+SERVICE=cocoon-test-sshd-fault-$T
 work=$(mktemp -d /run/cocoon-fault-test.XXXXXX)
 chmod 0755 "$work"
 cleanup() {

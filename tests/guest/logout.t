@@ -6,7 +6,7 @@
 # cocoon-shell, on the shipped conf/examples/guest.conf. The control runs
 # the same commands as the user on the host, where each object survives.
 . "$(dirname "$0")/../lib.sh"
-SSHD_SERVICE=cocoon-test-sshd-guest
+SSHD_SERVICE=cocoon-test-sshd-guest-$T
 work=$(mktemp -d /run/cocoon-guest-logout.XXXXXX)
 chmod 0755 "$work"
 mkdir -m 0700 "$work/mq"

@@ -6,7 +6,7 @@
 # what sshd runs without the shell (internal-sftp, forwarding). The
 # installed example policy and menu are what runs.
 . "$(dirname "$0")/../lib.sh"
-SSHD_SERVICE=cocoon-test-sshd-kiosk
+SSHD_SERVICE=cocoon-test-sshd-kiosk-$T
 MENU=$COCOON_ROOT/usr/libexec/cocoon/kiosk-menu
 EXAMPLE=$COCOON_ROOT/usr/share/doc/cocoon/examples/kiosk.conf
 work=$(mktemp -d /run/cocoon-kiosk-test.XXXXXX)

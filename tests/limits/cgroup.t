@@ -5,7 +5,7 @@
 # the host stays responsive; memory-max stops an allocation. Controls run
 # without the limit where that is safe (never a fork bomb).
 . "$(dirname "$0")/../lib.sh"
-SSHD_SERVICE=cocoon-test-sshd-limits
+SSHD_SERVICE=cocoon-test-sshd-limits-$T
 work=$(mktemp -d /run/cocoon-limits-test.XXXXXX)
 chmod 0755 "$work"
 bg_pid=""

@@ -7,7 +7,7 @@
 # nothing left. The control (no bomb) shows the count it is held to is
 # the bomb's doing.
 . "$(dirname "$0")/../lib.sh"
-SSHD_SERVICE=cocoon-test-sshd-fault
+SSHD_SERVICE=cocoon-test-sshd-fault-$T
 work=$(mktemp -d /run/cocoon-exhaust-test.XXXXXX)
 chmod 0755 "$work"
 client=""

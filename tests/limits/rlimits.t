@@ -4,7 +4,7 @@
 # cocoonctl run, cocoon-shell and pam_cocoon in a real sshd; the user
 # cannot raise them; a lower limit the caller or pam_limits set stays.
 . "$(dirname "$0")/../lib.sh"
-SSHD_SERVICE=cocoon-test-sshd-limits
+SSHD_SERVICE=cocoon-test-sshd-limits-$T
 work=$(mktemp -d /run/cocoon-limits-test.XXXXXX)
 chmod 0755 "$work"
 cleanup() {

@@ -4,7 +4,7 @@
 # its pid namespace, a SIGHUP-ignoring one too) when the time runs out,
 # through cocoonctl run, cocoon-shell and pam_cocoon in a real sshd.
 . "$(dirname "$0")/../lib.sh"
-SSHD_SERVICE=cocoon-test-sshd-limits
+SSHD_SERVICE=cocoon-test-sshd-limits-$T
 work=$(mktemp -d /run/cocoon-limits-test.XXXXXX)
 chmod 0755 "$work"
 cleanup() {

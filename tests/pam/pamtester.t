@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # pam_cocoon driven by pamtester through a test service of its own
-# (/etc/pam.d/cocoon-test-pam): what it does for covered, uncovered,
+# (/etc/pam.d/cocoon-test-pam-$T): what it does for covered, uncovered,
 # root and exempt users, with broken and unsafe policies, and that
 # closing leaves nothing behind.
 . "$(dirname "$0")/../lib.sh"
-SERVICE=cocoon-test-pam
+SERVICE=cocoon-test-pam-$T
 work=$(mktemp -d /run/cocoon-pam-test.XXXXXX)
 chmod 0755 "$work"
 cleanup() {

@@ -6,7 +6,7 @@
 # paths covered are those that read and resolve the policy and then let
 # the session through or refuse it.
 . "$(dirname "$0")/../lib.sh"
-SERVICE=cocoon-test-vg
+SERVICE=cocoon-test-vg-$T
 if ! command -v valgrind >/dev/null || ! command -v pamtester >/dev/null; then
 	echo "1..0 # skip valgrind and pamtester are needed"
 	exit 0

@@ -5,7 +5,7 @@
 # through cocoonctl run and through pam_cocoon's launcher; without it,
 # the same refusal leaves no record.
 . "$(dirname "$0")/../lib.sh"
-SSHD_SERVICE=cocoon-test-sshd-seclog
+SSHD_SERVICE=cocoon-test-sshd-seclog-$T
 trap 'sshd_cleanup; policy_reset; cleanup_users' EXIT
 
 if ! dmesg >/dev/null 2>&1; then

@@ -6,7 +6,7 @@
 # as root with a host binary and a fresh pty), stop ends them. Stale,
 # forged and badly owned records are refused.
 . "$(dirname "$0")/../lib.sh"
-SSHD_SERVICE=cocoon-test-sshd-sessions
+SSHD_SERVICE=cocoon-test-sshd-sessions-$T
 RECORDS=$COCOON_ROOT/run/cocoon
 work=$(mktemp -d /var/lib/cocoon-sessions-test.XXXXXX) # not /run: noexec under systemd
 chmod 0755 "$work"

@@ -10,7 +10,7 @@
 # numbers are also written there.
 #   usage: soak.sh [N [C]]   (make soak: 200 20; soak.t: 30 10)
 . "$(dirname "$0")/../lib.sh"
-SSHD_SERVICE=cocoon-test-sshd-soak
+SSHD_SERVICE=cocoon-test-sshd-soak-$T
 N=${1:-200}
 C=${2:-20}
 work=$(mktemp -d /run/cocoon-soak-test.XXXXXX)
