@@ -12,8 +12,8 @@
 # is not in the way.
 . "$(dirname "$0")/../lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
-UP=ccenv1 # PAM mode: bash, confined by pam_cocoon
-US=ccenv2 # shell mode: cocoon-shell as login shell
+UP=ccenv1$T # PAM mode: bash, confined by pam_cocoon
+US=ccenv2$T # shell mode: cocoon-shell as login shell
 dumper=/usr/local/lib/ccenv-xauth.$$
 made_rundir=""
 cleanup() {
