@@ -54,7 +54,7 @@ kill "$clientpid" 2>/dev/null; wait "$clientpid" 2>/dev/null
 # /var/log in it).
 ( sleep 1; echo 'exit' ) | ssh_as ccses1$T -tt > /dev/null 2>&1
 sleep 0.5
-like "$(last -f /var/log/wtmp 2>/dev/null)" "ccses1$T" "last on the host lists the pty session after logout"
+like "$(last -w -f /var/log/wtmp 2>/dev/null)" "ccses1$T" "last on the host lists the pty session after logout"
 
 # The environment and the plan's process settings (LANGUAGE and CCGONE
 # come from ~/.pam_environment, which pam_env reads in the sshd stack).
