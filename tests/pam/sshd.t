@@ -162,8 +162,14 @@ run ssh_as ccpam1$T true
 isnt_ok() { [ "$1" -ne 0 ]; ok $? "$2"; }
 isnt_ok "$RC" "a covered user with a broken policy is refused"
 sleep 0.5
-syslog_wait "$work/syslog" "event=refuse user=ccpam1$T"
-like "$(cat "$work/syslog" 2>/dev/null)" "event=refuse user=ccpam1$T" "syslog says why"
+# (Without a capture of its own, /dev/log held by something else than
+# another copy of the suite, the test cannot read syslog.)
+if [ -n "$SYSLOG_PID" ]; then
+	syslog_wait "$work/syslog" "event=refuse user=ccpam1$T"
+	like "$(cat "$work/syslog" 2>/dev/null)" "event=refuse user=ccpam1$T" "syslog says why"
+else
+	skip "/dev/log is taken: syslog not captured"
+fi
 run ssh_as ccpam3$T 'cat /proc/1/comm'
 is "$RC" 0 "an exempt user with a broken policy gets in"
 unlike "$OUT" "cocoon-init" "unsandboxed"
@@ -173,7 +179,13 @@ install -d -o ccpam1$T -m 0755 "$work/etc"
 printf '[default]\nprofile = default\nro-bind = %s /etc\n' "$work/etc" | policy_write cocoon.conf
 run ssh_as ccpam1$T true
 isnt_ok "$RC" "a plan with a user-writable /etc is refused"
-syslog_wait "$work/syslog" "/etc comes from a source a non-root user can write"
-like "$(cat "$work/syslog" 2>/dev/null)" "/etc comes from a source a non-root user can write" "syslog says why"
+if [ -n "$SYSLOG_PID" ]; then
+	syslog_wait "$work/syslog" "/etc comes from a source a non-root user can write"
+	# The refusal of this test's user: other sessions log to the socket too.
+	like "$(grep -F "user=ccpam1$T " "$work/syslog")" "/etc comes from a source a non-root user can write" \
+		"syslog says why"
+else
+	skip "/dev/log is taken: syslog not captured"
+fi
 
 done_testing
