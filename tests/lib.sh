@@ -98,23 +98,25 @@ bail_out() { echo "Bail out! $1"; exit 1; }
 # su, login, runuser -l and sudo -i) a test holds with host_lock.
 T=${COCOON_TEST_TAG:-$(printf '%s' "$(dirname "$LIB_DIR")" | sha256sum | cut -c1-4)}
 
-# host_lock NAME: wait (10 minutes at most) until this test holds the
-# host-wide lock NAME, which other copies of the suite take before using
-# the same resource; 1 if it cannot be had. It is held until
-# host_unlock NAME or the end of the test, even a killed one: a flock(1)
-# whose command watches the test's pid, so none of the test's children
-# (sshd, sessions) can keep it by inheriting its descriptor.
+# host_lock NAME [shared]: wait (10 minutes at most) until this test
+# holds the host-wide lock NAME, which other copies of the suite take
+# before using the same resource (shared: beside other shared holders);
+# 1 if it cannot be had. It is held until host_unlock NAME or the end of
+# the test, even a killed one: a flock(1) whose command watches the
+# test's pid, so none of the test's children (sshd, sessions) can keep
+# it by inheriting its descriptor.
 HOST_LOCKS=""
 host_lock() {
-	local ready holder i
+	local ready holder i mode=-x
+	[ "${2:-}" = shared ] && mode=-s
 	ready=$(mktemp -u "/run/lock/cocoon-test.$1.$$.XXXXXX")
-	flock -o -w 600 "/run/lock/cocoon-test.$1.lock" \
+	flock "$mode" -o -w 600 "/run/lock/cocoon-test.$1.lock" \
 		sh -c 'echo $$ > "$1"; exec tail --pid="$2" -f /dev/null' sh "$ready" "$$" \
 		< /dev/null > /dev/null 2>&1 &
 	holder=$!
 	for i in $(seq 6100); do
 		if [ -s "$ready" ]; then
-			HOST_LOCKS="$HOST_LOCKS $1=$(cat "$ready")"
+			HOST_LOCKS="$HOST_LOCKS $1=$(cat "$ready")/$holder"
 			rm -f "$ready"
 			return 0
 		fi
@@ -125,13 +127,36 @@ host_lock() {
 	rm -f "$ready"
 	return 1
 }
-host_unlock() {
-	local held rest=""
+host_unlock() { # host_unlock NAME: let go of it, and wait until it is
+	local held rest="" pids
 	for held in $HOST_LOCKS; do
-		if [ "${held%%=*}" = "$1" ]; then kill "${held#*=}" 2>/dev/null
-		else rest="$rest $held"; fi
+		if [ "${held%%=*}" = "$1" ]; then
+			pids=${held#*=}
+			kill "${pids%/*}" 2>/dev/null
+			wait "${pids#*/}" 2>/dev/null
+		else
+			rest="$rest $held"
+		fi
 	done
 	HOST_LOCKS=$rest
+}
+# sshd_rundir_hold, sshd_rundir_release: sshd needs /run/sshd, which this
+# machine lacks. Each test running an sshd holds it shared; the last one
+# to let go removes it if a copy of the suite made it (the marker), never
+# while another copy's sshd needs it (its logins would fail at once:
+# "Connection reset by peer").
+SSHD_RUNDIR_MARK=/run/lock/cocoon-test.sshd-rundir.made
+sshd_rundir_hold() {
+	host_lock sshd-rundir shared || return 1
+	mkdir -m 0755 /run/sshd 2>/dev/null && touch "$SSHD_RUNDIR_MARK"
+	return 0
+}
+sshd_rundir_release() {
+	case " $HOST_LOCKS" in *" sshd-rundir="*) ;; *) return 0 ;; esac
+	host_unlock sshd-rundir
+	flock -n -x /run/lock/cocoon-test.sshd-rundir.lock sh -c \
+		'[ ! -e "$1" ] || { rmdir /run/sshd; rm -f "$1"; }' sh "$SSHD_RUNDIR_MARK" 2>/dev/null
+	return 0
 }
 # pam_services_lock: su, login, runuser -l and sudo -i have one PAM file
 # each for the whole host; a test that changes one of them, or logs in
@@ -294,7 +319,6 @@ syslog_release() {
 SSHD_DIR=""
 SSHD_PID=""
 SSHD_PORT=""
-SSHD_MADE_RUNDIR=""
 SSHD_SERVICE=${SSHD_SERVICE:-cocoon-test-sshd-$T}
 
 # sshd_start [PAM-SESSION-LINES]: extra lines go at the end of the test
@@ -308,10 +332,7 @@ sshd_start() {
 	ssh-keygen -q -t ed25519 -N '' -f "$SSHD_DIR/host_key" || return 1
 	ssh-keygen -q -t ed25519 -N '' -f "$SSHD_DIR/client_key" || return 1
 	mkdir -m 0755 "$SSHD_DIR/authorized_keys"
-	if [ ! -d /run/sshd ]; then
-		mkdir -m 0755 /run/sshd
-		SSHD_MADE_RUNDIR=yes
-	fi
+	sshd_rundir_hold || return 1
 	{ cat /etc/pam.d/sshd; [ -n "${1:-}" ] && printf '%s\n' "$1"; } > "/etc/pam.d/$SSHD_SERVICE"
 	local port
 	for port in $(shuf -i 20000-29999 -n 20); do
@@ -382,7 +403,7 @@ sshd_cleanup() {
 	sshd_stop
 	rm -f "/etc/pam.d/$SSHD_SERVICE"
 	[ -n "$SSHD_DIR" ] && rm -rf "$SSHD_DIR"
-	[ -n "$SSHD_MADE_RUNDIR" ] && rmdir /run/sshd 2>/dev/null
+	sshd_rundir_release
 	SSHD_DIR=""
 }
 

@@ -5,10 +5,9 @@
 # /etc/shells, and what sshd's configuration lets run before cocoon-shell.
 . "$(dirname "$0")/../lib.sh"
 img=$(mktemp -d /run/cocoon-admin.XXXXXX)
-made_rundir=""
 cleanup() {
 	rm -rf "$img"
-	[ -n "$made_rundir" ] && rmdir /run/sshd 2>/dev/null
+	sshd_rundir_release
 	policy_reset; cleanup_users
 }
 trap cleanup EXIT
@@ -169,7 +168,7 @@ is "$RC" 2 "--root without --pam is a usage error"
 # --- check --pam: what sshd runs before cocoon-shell (ccadm3's shell)
 # This host's sshd reads the image's config (sshd -T); it wants its
 # privilege separation directory and a host key.
-if [ ! -d /run/sshd ]; then mkdir -m 0755 /run/sshd; made_rundir=yes; fi
+sshd_rundir_hold || bail_out "/run/sshd"
 ssh-keygen -q -t ed25519 -N '' -f "$img/hostkey"
 mkdir -p "$img/etc/ssh"
 sshd_conf() { printf 'HostKey %s/hostkey\nUsePAM yes\n%s\n' "$img" "$1" > "$img/etc/ssh/sshd_config"; }

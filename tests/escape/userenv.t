@@ -15,11 +15,9 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 UP=ccenv1$T # PAM mode: bash, confined by pam_cocoon
 US=ccenv2$T # shell mode: cocoon-shell as login shell
 dumper=/usr/local/lib/ccenv-xauth.$$
-made_rundir=""
 cleanup() {
 	sshd_cleanup
 	rm -f "$dumper" "/usr/local/bin/ccenv-shell.$$"
-	[ -n "$made_rundir" ] && rmdir /run/sshd 2>/dev/null
 	policy_reset; cleanup_users
 }
 trap cleanup EXIT

@@ -7,6 +7,9 @@
 # is exported and readable inside.
 . "$(dirname "$0")/../lib.sh"
 made_utmp=""
+# utmp is the host's: another copy of the suite must not remove it (it
+# made it) while this test reads it, nor this one under the other.
+host_lock utmp || bail_out "another copy of the suite holds utmp"
 made_wtmp=""
 if [ ! -e /run/utmp ]; then
 	install -m 0664 -g utmp /dev/null /run/utmp && made_utmp=yes

@@ -7,6 +7,9 @@
 work=$(mktemp -d /run/cocoon-pam-test.XXXXXX)
 chmod 0755 "$work"
 made_utmp=""
+# utmp is the host's: another copy of the suite must not remove it (it
+# made it) while this test reads it, nor this one under the other.
+host_lock utmp || bail_out "another copy of the suite holds utmp"
 # Login records go to the host's utmp, which this machine lacks.
 if [ ! -e /run/utmp ]; then
 	install -m 0664 -g utmp /dev/null /run/utmp && made_utmp=yes
