@@ -421,7 +421,8 @@ deb-prev: check-deps
 # A Debian 12 system with systemd and Debian's kernel, under qemu (TCG):
 # the packages installed with apt and checked through the real services
 # (tests/vm/). The image is built once with debootstrap and kept under
-# build/vm.
+# build/vm. The runner dies with make (a CI timeout's kill -9 of make),
+# and the guest with the runner.
 vm-check: check-deps deb deb-prev
-	tests/vm/run
+	setpriv --pdeathsig KILL tests/vm/run
 -include $(wildcard $(BUILDDIR)/common/*/*.d)

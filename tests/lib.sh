@@ -87,6 +87,84 @@ run() {
 # bail_out REASON: stop the whole test file.
 bail_out() { echo "Bail out! $1"; exit 1; }
 
+# ---- this copy of the suite, on a shared host
+# The suite runs on hosts where cocoon is deployed and other users have
+# live sessions, and two copies of it (two checkouts, two CI jobs) may
+# run side by side. So a test looks only at what it made, and what it
+# makes under a name on the host carries T, this copy's tag (4 hex digits
+# of the checkout's path; COCOON_TEST_TAG overrides): its users and
+# groups (ccpam1$T), its PAM services, its files under /run, /var/lib
+# and /etc. What the whole host has one of (/dev/log, the PAM files of
+# su, login, runuser -l and sudo -i) a test holds with host_lock.
+T=${COCOON_TEST_TAG:-$(printf '%s' "$(dirname "$LIB_DIR")" | sha256sum | cut -c1-4)}
+
+# host_lock NAME [shared]: wait (10 minutes at most) until this test
+# holds the host-wide lock NAME, which other copies of the suite take
+# before using the same resource (shared: beside other shared holders);
+# 1 if it cannot be had. It is held until host_unlock NAME or the end of
+# the test, even a killed one: a flock(1) whose command watches the
+# test's pid, so none of the test's children (sshd, sessions) can keep
+# it by inheriting its descriptor.
+HOST_LOCKS=""
+host_lock() {
+	local ready holder i mode=-x
+	[ "${2:-}" = shared ] && mode=-s
+	ready=$(mktemp -u "/run/lock/cocoon-test.$1.$$.XXXXXX")
+	flock "$mode" -o -w 600 "/run/lock/cocoon-test.$1.lock" \
+		sh -c 'echo $$ > "$1"; exec tail --pid="$2" -f /dev/null' sh "$ready" "$$" \
+		< /dev/null > /dev/null 2>&1 &
+	holder=$!
+	for i in $(seq 6100); do
+		if [ -s "$ready" ]; then
+			HOST_LOCKS="$HOST_LOCKS $1=$(cat "$ready")/$holder"
+			rm -f "$ready"
+			return 0
+		fi
+		kill -0 "$holder" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill "$holder" 2>/dev/null
+	rm -f "$ready"
+	return 1
+}
+host_unlock() { # host_unlock NAME: let go of it, and wait until it is
+	local held rest="" pids
+	for held in $HOST_LOCKS; do
+		if [ "${held%%=*}" = "$1" ]; then
+			pids=${held#*=}
+			kill "${pids%/*}" 2>/dev/null
+			wait "${pids#*/}" 2>/dev/null
+		else
+			rest="$rest $held"
+		fi
+	done
+	HOST_LOCKS=$rest
+}
+# sshd_rundir_hold, sshd_rundir_release: sshd needs /run/sshd, which this
+# machine lacks. Each test running an sshd holds it shared; the last one
+# to let go removes it if a copy of the suite made it (the marker), never
+# while another copy's sshd needs it (its logins would fail at once:
+# "Connection reset by peer").
+SSHD_RUNDIR_MARK=/run/lock/cocoon-test.sshd-rundir.made
+sshd_rundir_hold() {
+	host_lock sshd-rundir shared || return 1
+	mkdir -m 0755 /run/sshd 2>/dev/null && touch "$SSHD_RUNDIR_MARK"
+	return 0
+}
+sshd_rundir_release() {
+	case " $HOST_LOCKS" in *" sshd-rundir="*) ;; *) return 0 ;; esac
+	host_unlock sshd-rundir
+	flock -n -x /run/lock/cocoon-test.sshd-rundir.lock sh -c \
+		'[ ! -e "$1" ] || { rmdir /run/sshd; rm -f "$1"; }' sh "$SSHD_RUNDIR_MARK" 2>/dev/null
+	return 0
+}
+# pam_services_lock: su, login, runuser -l and sudo -i have one PAM file
+# each for the whole host; a test that changes one of them, or logs in
+# through them, holds this first.
+pam_services_lock() {
+	host_lock pam-services || bail_out "another copy of the suite holds su's and login's PAM files"
+}
+
 # ---- the installed tree
 
 CTL=$COCOON_ROOT/usr/sbin/cocoonctl
@@ -123,10 +201,22 @@ add_group() {
 	groupadd "$1" || return 1
 	TEST_GROUPS="$TEST_GROUPS $1"
 }
-# inits: how many cocoon-init processes are alive (zombies excluded: this
-# machine's pid 1 never reaps). One ps for name and state, so a process
-# that ends between two looks is not counted.
-inits() { ps -eo stat=,comm= | awk '$1 !~ /^Z/ && $2 == "cocoon-init"' | wc -l; }
+# inits: how many sessions' pid 1 of the tree under test are alive: the
+# cocoon-init program (service mode), or cocoonctl's and cocoon-shell's
+# own image named cocoon-init (run mode), whose program is below
+# $COCOON_ROOT; never another copy's or a deployed cocoon's sessions
+# (with COCOON_ROOT empty, every one: an installed cocoon, the VM's).
+# Zombies are excluded: this machine's pid 1 never reaps.
+inits() {
+	local pid stat n=0
+	while read -r pid stat; do
+		case $stat in Z*) continue ;; esac
+		case $(readlink "/proc/$pid/exe" 2>/dev/null) in
+		"$COCOON_ROOT"/*) n=$((n + 1)) ;;
+		esac
+	done < <(ps -C cocoon-init -o pid=,stat=)
+	echo "$n"
+}
 # inits_back_to N: a session's close kills its pid 1 without waiting; give
 # it a moment to go, then print the count.
 inits_back_to() {
@@ -165,18 +255,32 @@ cleanup_users() {
 # Capture syslog lines into FILE for the test's duration: with a datagram
 # socket bound at /dev/log where no syslog daemon runs (this machine), or,
 # where journald owns /dev/log (a systemd host), by following the journal
-# from now on. Returns 1 when /dev/log is taken otherwise; the caller then
-# skips its syslog checks.
+# from now on. /dev/log is one for the host: the test holds the devlog
+# lock until syslog_release (or its end), so that other copies of the
+# suite wait for it, and a socket nobody listens on any more (a test
+# killed before its cleanup) is removed. Returns 1 when /dev/log stays
+# taken otherwise; the caller then skips its syslog checks.
 SYSLOG_PID=""
 SYSLOG_OWN=""
 syslog_capture() {
-	if [ -e /dev/log ]; then
-		[ -d /run/systemd/journal ] && command -v journalctl >/dev/null || return 1
+	if [ -e /dev/log ] && [ -d /run/systemd/journal ] && command -v journalctl >/dev/null; then
 		: > "$1"
 		journalctl -f -q -n 0 -o short >> "$1" 2>/dev/null &
 		SYSLOG_PID=$!
 		sleep 0.5 # until it follows
 		return 0
+	fi
+	host_lock devlog || return 1
+	local i
+	for i in $(seq 100); do
+		[ -e /dev/log ] || break
+		perl -MIO::Socket::UNIX -e 'IO::Socket::UNIX->new(Type => SOCK_DGRAM,
+			Peer => "/dev/log") or exit 1' || rm -f /dev/log
+		sleep 0.1
+	done
+	if [ -e /dev/log ]; then
+		host_unlock devlog
+		return 1
 	fi
 	perl -MIO::Socket::UNIX -e '
 		my $s = IO::Socket::UNIX->new(Type => SOCK_DGRAM, Local => "/dev/log") or die $!;
@@ -184,7 +288,6 @@ syslog_capture() {
 		while (defined $s->recv(my $m, 8192)) { print $o "$m\n" }' "$1" &
 	SYSLOG_PID=$!
 	SYSLOG_OWN=yes
-	local i
 	for i in $(seq 50); do [ -S /dev/log ] && return 0; sleep 0.1; done
 	return 1
 }
@@ -200,13 +303,15 @@ syslog_release() {
 	kill "$SYSLOG_PID" 2>/dev/null
 	wait "$SYSLOG_PID" 2>/dev/null
 	[ -n "$SYSLOG_OWN" ] && rm -f /dev/log
+	host_unlock devlog
 	SYSLOG_PID=""
 	SYSLOG_OWN=""
 }
 
 # ---- a private sshd
-# A copy of /usr/sbin/sshd named cocoon-test-sshd (so its PAM service is
-# /etc/pam.d/cocoon-test-sshd, never sshd's own), listening on 127.0.0.1
+# A copy of /usr/sbin/sshd named cocoon-test-sshd-$T (so its PAM service
+# is /etc/pam.d/cocoon-test-sshd-$T, never sshd's own nor another copy's
+# of the suite), listening on a free port of 127.0.0.1
 # with its own keys and config. Call sshd_start, then ssh_as USER CMD...;
 # sshd_stop runs from sshd_cleanup, which the caller's EXIT trap must
 # call.
@@ -214,9 +319,7 @@ syslog_release() {
 SSHD_DIR=""
 SSHD_PID=""
 SSHD_PORT=""
-SSHD_MADE_RUNDIR=""
-# Overridable, so that tests run side by side do not share a PAM file.
-SSHD_SERVICE=${SSHD_SERVICE:-cocoon-test-sshd}
+SSHD_SERVICE=${SSHD_SERVICE:-cocoon-test-sshd-$T}
 
 # sshd_start [PAM-SESSION-LINES]: extra lines go at the end of the test
 # service's PAM file (a copy of Debian's sshd stack).
@@ -229,10 +332,7 @@ sshd_start() {
 	ssh-keygen -q -t ed25519 -N '' -f "$SSHD_DIR/host_key" || return 1
 	ssh-keygen -q -t ed25519 -N '' -f "$SSHD_DIR/client_key" || return 1
 	mkdir -m 0755 "$SSHD_DIR/authorized_keys"
-	if [ ! -d /run/sshd ]; then
-		mkdir -m 0755 /run/sshd
-		SSHD_MADE_RUNDIR=yes
-	fi
+	sshd_rundir_hold || return 1
 	{ cat /etc/pam.d/sshd; [ -n "${1:-}" ] && printf '%s\n' "$1"; } > "/etc/pam.d/$SSHD_SERVICE"
 	local port
 	for port in $(shuf -i 20000-29999 -n 20); do
@@ -306,7 +406,7 @@ sshd_cleanup() {
 	sshd_stop
 	rm -f "/etc/pam.d/$SSHD_SERVICE"
 	[ -n "$SSHD_DIR" ] && rm -rf "$SSHD_DIR"
-	[ -n "$SSHD_MADE_RUNDIR" ] && rmdir /run/sshd 2>/dev/null
+	sshd_rundir_release
 	SSHD_DIR=""
 }
 
@@ -421,31 +521,17 @@ session_cgroups() {
 	done
 	echo "$n"
 }
-# Sessions' pid 1 of the installed tree under test (zombies aside): the
-# cocoon-init program (service mode), or cocoonctl and cocoon-shell's own
-# image named cocoon-init (run mode).
-our_inits() {
-	local p n=0 exe
-	for p in $(pgrep -x cocoon-init); do
-		exe=$(readlink "/proc/$p/exe" 2>/dev/null)
-		case $exe in
-		"$COCOON_ROOT/usr/libexec/cocoon/cocoon-init"|"$COCOON_ROOT/usr/sbin/cocoonctl"|"$COCOON_ROOT/usr/bin/cocoon-shell") ;;
-		*) continue ;;
-		esac
-		ps -o stat= -p "$p" | grep -qv '^Z' && n=$((n + 1))
-	done
-	echo "$n"
-}
 # Records of the trees under test (the check tree's and the fault
-# build's), and of an installed cocoon, if any.
+# build's; with COCOON_ROOT empty, the installed cocoon's), never those
+# of a cocoon deployed on the host beside them.
 run_records() {
-	find "$COCOON_ROOT/run/cocoon" "$COCOON_ROOT/fault/run/cocoon" /run/cocoon \
+	find "$COCOON_ROOT/run/cocoon" "$COCOON_ROOT/fault/run/cocoon" \
 		-mindepth 1 2>/dev/null | wc -l
 }
 sshd_fds() { ls "/proc/$SSHD_PID/fd" 2>/dev/null | wc -l; }
 leftovers() { # one line: processes mounts cgroups records sshd-fds inits
 	echo "procs=$(our_processes) mounts=$(mount_count) cgroups=$(session_cgroups)" \
-		"records=$(run_records) sshd_fds=$(sshd_fds) inits=$(our_inits)"
+		"records=$(run_records) sshd_fds=$(sshd_fds) inits=$(inits)"
 }
 # settle_to WANT: up to 10 s for leftovers to come back to WANT; prints
 # what it found last.

@@ -5,7 +5,7 @@
 # protection (on the host as the same user, or with that protection off in
 # a test policy) and must succeed there, so no case passes by accident.
 . "$(dirname "$0")/../lib.sh"
-U=ccesc1
+U=ccesc1$T
 . "$(dirname "$0")/escape.sh"
 rwusr=/usr/local/ccesc-rw.$$
 locked=/srv/ccesc-locked.$$

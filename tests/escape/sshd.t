@@ -4,7 +4,7 @@
 # session stack (the `return` line first, as tests/pam/sshd.t). Each is
 # shown to succeed without the protection first.
 . "$(dirname "$0")/../lib.sh"
-U=ccesc2
+U=ccesc2$T
 . "$(dirname "$0")/escape.sh"
 sysctl_tiocsti=""
 cleanup() {

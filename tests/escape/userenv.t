@@ -12,14 +12,12 @@
 # is not in the way.
 . "$(dirname "$0")/../lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
-UP=ccenv1 # PAM mode: bash, confined by pam_cocoon
-US=ccenv2 # shell mode: cocoon-shell as login shell
+UP=ccenv1$T # PAM mode: bash, confined by pam_cocoon
+US=ccenv2$T # shell mode: cocoon-shell as login shell
 dumper=/usr/local/lib/ccenv-xauth.$$
-made_rundir=""
 cleanup() {
 	sshd_cleanup
 	rm -f "$dumper" "/usr/local/bin/ccenv-shell.$$"
-	[ -n "$made_rundir" ] && rmdir /run/sshd 2>/dev/null
 	policy_reset; cleanup_users
 }
 trap cleanup EXIT

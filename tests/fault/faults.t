@@ -9,7 +9,7 @@
 # or sshd descriptor behind; a second session running alongside carries
 # on (the control).
 . "$(dirname "$0")/../lib.sh"
-SSHD_SERVICE=cocoon-test-sshd-fault
+SSHD_SERVICE=cocoon-test-sshd-fault-$T
 work=$(mktemp -d /run/cocoon-fault-test.XXXXXX)
 chmod 0755 "$work"
 CLIENT=""
@@ -23,20 +23,18 @@ cleanup() {
 }
 trap cleanup EXIT
 
-add_user ccft3
-add_user ccft4
-guest_policy ccft3 ccft4
-# Another test may hold /dev/log for a while: wait, then do without.
-for i in $(seq 100); do [ -e /dev/log ] || break; sleep 0.1; done
+add_user ccft3$T
+add_user ccft4$T
+guest_policy ccft3$T ccft4$T
 LOGGED=yes
 syslog_capture "$work/syslog" || { LOGGED=""; echo "# /dev/log is taken: log lines are not checked"; }
 guest_sshd_start || { echo "Bail out! sshd"; exit 1; }
-sshd_allow ccft3
-sshd_allow ccft4
+sshd_allow ccft3$T
+sshd_allow ccft4$T
 before=$(leftovers)
 
 # The bystander: a session of ccft4 through every fault, checked at the end.
-ssh_bg "$work/bystander.out" ccft4 'cat /proc/1/comm; echo mine > /tmp/mark; sleep 900; cat /tmp/mark; ls /tmp'
+ssh_bg "$work/bystander.out" ccft4$T 'cat /proc/1/comm; echo mine > /tmp/mark; sleep 900; cat /tmp/mark; ls /tmp'
 bystander=$CLIENT
 base=$before
 for i in $(seq 100); do grep -q cocoon-init "$work/bystander.out" && break; sleep 0.1; done
@@ -74,8 +72,8 @@ log_lines() { grep -E "$1" "$work/syslog" 2>/dev/null; }
 logged() { if [ -n "$LOGGED" ]; then like "$@"; else skip "no syslog: $3"; fi; }
 # start_victim: a ccft3 session that sleeps, its client in CLIENT.
 start_victim() {
-	ssh_bg "$work/victim.out" ccft3 'cat /proc/1/comm; exec sleep 900'
-	VICTIM_INIT=$(session_init ccft3)
+	ssh_bg "$work/victim.out" ccft3$T 'cat /proc/1/comm; exec sleep 900'
+	VICTIM_INIT=$(session_init ccft3$T)
 }
 # ended WHAT: the victim's client returns, nothing of it is left.
 ended() {
@@ -83,7 +81,7 @@ ended() {
 	for i in $(seq 150); do kill -0 "$CLIENT" 2>/dev/null || break; sleep 0.1; done
 	ok $(! kill -0 "$CLIENT" 2>/dev/null; echo $?) "$1: the client's connection ends"
 	kill -KILL "$CLIENT" 2>/dev/null; wait "$CLIENT" 2>/dev/null; CLIENT=""
-	ok $(wait_gone ccft3; echo $?) "$1: no process of the user is left"
+	ok $(wait_gone ccft3$T; echo $?) "$1: no process of the user is left"
 	is "$(settle_to "$base")" "$base" "$1: processes, mounts, cgroups, records, sshd fds as before"
 }
 
@@ -92,7 +90,9 @@ start_victim
 ok $([ -n "$VICTIM_INIT" ]; echo $?) "the victim's session has its cocoon-init ($VICTIM_INIT)"
 kill -KILL "$VICTIM_INIT"
 ended "cocoon-init killed"
-logged "$(log_lines 'event="?end' | tail -1)" "user=ccft3" "cocoon-init killed: the session's end is logged"
+# Its own end record: other sessions on the host log to the same socket.
+logged "$(log_lines "event=\"?end\"? user=\"?ccft3$T[\" ]" | tail -1)" "user=ccft3$T" \
+	"cocoon-init killed: the session's end is logged"
 
 # ---- the sshd process serving the session is killed ----
 start_victim
@@ -101,7 +101,7 @@ start_victim
 # (The command starts after the session's pid 1: wait for it.)
 victim=""
 for i in $(seq 300); do
-	victim=$(live_sleep ccft3)
+	victim=$(live_sleep ccft3$T)
 	[ -n "$victim" ] && break
 	sleep 0.1
 done
@@ -110,7 +110,7 @@ parent=$(ps -o ppid= -p "$victim" | tr -d ' ')
 serving=$(ps -o ppid= -p "$parent" | tr -d ' ')
 # Shown when the chain cannot be followed, to tell why.
 [ -n "$serving" ] || { echo "# victim=$victim"; ps -eo pid,ppid,stat,user,cmd |
-	grep -E "ccft3|sleep 900" | sed "s/^/# /"; }
+	grep -E "ccft3$T|sleep 900" | sed "s/^/# /"; }
 is "$(ps -o user= -p "$serving" | tr -d ' ')" root "the session's root sshd is $serving"
 victim_cg=$(grep -E '^[0-9]+:pids:' "/proc/$victim/cgroup" | cut -d: -f3)
 # Never a guess: an empty or low pid here (0 is the whole process group)
@@ -121,7 +121,7 @@ for i in $(seq 100); do alive "$VICTIM_INIT" || break; sleep 0.1; done
 # start removes it once it is old enough (aged here by hand).
 ok $([ -d "/sys/fs/cgroup/pids$victim_cg" ]; echo $?) "serving sshd killed: its empty cgroup stays for a while"
 for c in pids memory cpu; do touch -d '-10 min' "/sys/fs/cgroup/$c$victim_cg" 2>/dev/null; done
-run ssh_as ccft3 true
+run ssh_as ccft3$T true
 ok $([ ! -d "/sys/fs/cgroup/pids$victim_cg" ]; echo $?) "  until the next session sweeps it away"
 ended "serving sshd killed"
 ok $(! alive "$VICTIM_INIT"; echo $?) "serving sshd killed: its cocoon-init ended too"
@@ -136,38 +136,39 @@ ok $(! alive "$VICTIM_INIT"; echo $?) "client killed: its cocoon-init ended too"
 cp "$CONF_DIR/cocoon.conf" "$work/policy"
 start_victim
 rm -f "$CONF_DIR/cocoon.conf"
-run ssh_as ccft4 'cat /proc/1/comm; test -w /usr || echo usr-read-only'
+run ssh_as ccft4$T 'cat /proc/1/comm; test -w /usr || echo usr-read-only'
 is "$OUT" "cocoon-init
 usr-read-only" "policy deleted: a new session gets the embedded default, confined"
-logged "$(log_lines 'user="?ccft4' | tail -1)" "profile=default" "  as its log line says"
+logged "$(log_lines "user=\"?ccft4$T" | tail -1)" "profile=default" "  as its log line says"
 printf '[default]\nprofile = guest\nbogus-directive = 1\n' | policy_write cocoon.conf
-run ssh_as ccft4 'echo sandboxed-run'
+run ssh_as ccft4$T 'echo sandboxed-run'
 ok $([ "$RC" -ne 0 ]; echo $?) "policy invalid: a new session is refused"
-logged "$(log_lines 'bogus-directive' | tail -1)" "cocoon.conf:3" "  the log names the file and line"
+logged "$(log_lines bogus-directive | grep -F "$CONF_DIR/" | tail -1)" "cocoon.conf:3" \
+	"  the log names the file and line"
 ok $(kill -0 "$CLIENT" 2>/dev/null; echo $?) "the running session carries on"
 cp "$work/policy" "$CONF_DIR/cocoon.conf"
 kill -KILL "$VICTIM_INIT"
 ended "after the policy came back"
 
 # ---- setup under a pids-max or memory-max too small for it ----
-small_policy() { # small_policy DIRECTIVE: guest.conf plus it, for ccft3
-	sed "/^\[user ccft3\]/,/^\[/ s/^profile = guest$/profile = guest\n$1/" \
+small_policy() { # small_policy DIRECTIVE: guest.conf plus it, for ccft3$T
+	sed "/^\[user ccft3$T\]/,/^\[/ s/^profile = guest$/profile = guest\n$1/" \
 		"$work/policy" | policy_write cocoon.conf
 }
 small_policy "pids-max = 1"
-run ssh_as ccft3 'echo sandboxed-run'
+run ssh_as ccft3$T 'echo sandboxed-run'
 ok $([ "$RC" -ne 0 ]; echo $?) "pids-max = 1: the session is refused"
 unlike "$OUT" "sandboxed-run" "  and runs nothing"
-logged "$(log_lines 'ccft3' | tail -3)" "ccft3" "  with a log line"
+logged "$(log_lines "ccft3$T" | tail -3)" "ccft3$T" "  with a log line"
 is "$(settle_to "$base")" "$base" "  and nothing is left"
 small_policy "memory-max = 1M"
 run "$CTL" check
 like "$OUT" "cocoon.conf:" "memory-max = 1M: a policy error at its file:line"
 like "$OUT" "too small to set up a session" "  that says why"
-run ssh_as ccft3 'echo sandboxed-run'
+run ssh_as ccft3$T 'echo sandboxed-run'
 unlike "$OUT" "sandboxed-run" "  and no session starts"
 small_policy "memory-max = 32M"
-run ssh_as ccft3 '/usr/bin/python3 -c "b = bytearray(200 << 20); print(\"allocated\")"; echo sandboxed-run'
+run ssh_as ccft3$T '/usr/bin/python3 -c "b = bytearray(200 << 20); print(\"allocated\")"; echo sandboxed-run'
 like "$OUT" "sandboxed-run" "memory-max = 32M: the session is set up"
 ok $(! echo "$OUT" | grep -qx allocated; echo $?) "  and an allocation beyond it is killed"
 is "$(settle_to "$base")" "$base" "  and nothing is left"
@@ -175,7 +176,7 @@ cp "$work/policy" "$CONF_DIR/cocoon.conf"
 
 # ---- the control: the bystander saw none of it ----
 ok $(kill -0 "$bystander" 2>/dev/null; echo $?) "the bystander's session is still running"
-kill "$(live_sleep ccft4)"
+kill "$(live_sleep ccft4$T)"
 wait "$bystander"
 is "$(grep -v Terminated "$work/bystander.out")" "cocoon-init
 mine

@@ -9,7 +9,7 @@
 ORDINARY_ROOT=$COCOON_ROOT
 COCOON_ROOT=$COCOON_ROOT/fault
 . "$(dirname "$0")/../lib.sh"
-SERVICE=cocoon-test-sshd-fault
+SERVICE=cocoon-test-sshd-fault-$T
 work=$(mktemp -d /run/cocoon-fault-test.XXXXXX)
 chmod 0755 "$work"
 cleanup() {
@@ -27,12 +27,11 @@ for f in "$ORDINARY_ROOT/usr/sbin/cocoonctl" "$ORDINARY_ROOT/usr/bin/cocoon-shel
 done
 ok $(grep -q COCOON_FAULT "$CTL"; echo $?) "control: the fault build's cocoonctl has it"
 
-add_user ccft5
-for i in $(seq 100); do [ -e /dev/log ] || break; sleep 0.1; done
+add_user ccft5$T
 LOGGED=yes
 syslog_capture "$work/syslog" || LOGGED=""
 # The guest policy (tmpfs home, private tmp, cgroup limits): the most steps.
-guest_policy ccft5
+guest_policy ccft5$T
 cat > "/etc/pam.d/$SERVICE" <<PAM
 auth required pam_permit.so
 account required pam_permit.so
@@ -70,8 +69,8 @@ inject() {
 	is "$RC" 0 "$name control: past the last step ($step) it runs"
 }
 
-inject "cocoonctl run" "$CTL" run --user ccft5 -- /bin/true
+inject "cocoonctl run" "$CTL" run --user ccft5$T -- /bin/true
 [ -n "$LOGGED" ] || echo "# /dev/log is taken: PAM failures are told by status, not by message"
-inject "pam_cocoon" pamtester "$SERVICE" ccft5 open_session close_session
+inject "pam_cocoon" pamtester "$SERVICE" ccft5$T open_session close_session
 
 done_testing

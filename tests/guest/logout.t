@@ -6,7 +6,8 @@
 # cocoon-shell, on the shipped conf/examples/guest.conf. The control runs
 # the same commands as the user on the host, where each object survives.
 . "$(dirname "$0")/../lib.sh"
-SSHD_SERVICE=cocoon-test-sshd-guest
+pam_services_lock
+SSHD_SERVICE=cocoon-test-sshd-guest-$T
 work=$(mktemp -d /run/cocoon-guest-logout.XXXXXX)
 chmod 0755 "$work"
 mkdir -m 0700 "$work/mq"
@@ -17,11 +18,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-add_group ccgg
-add_user ccg5 -G ccgg
-add_user ccg6 -G ccgg -s "$SHELL_BIN"
+add_group ccgg$T
+add_user ccg5$T -G ccgg$T
+add_user ccg6$T -G ccgg$T -s "$SHELL_BIN"
 policy_reset
-sed 's/^\[group cocoon-guest\]$/[group ccgg]/' "$(dirname "$0")/../../conf/examples/guest.conf" |
+sed "s/^\\[group cocoon-guest\\]\$/[group ccgg$T]/" "$(dirname "$0")/../../conf/examples/guest.conf" |
 	policy_write cocoon.conf
 run "$CTL" check
 is "$OUT" "policy OK (1 file, 3 sections, 0 warnings)" "the example guest policy passes check without a warning"
@@ -60,36 +61,36 @@ NOTHING="processes=0 shm=0 msg=0 sem=0 mq=0 files=0 home=0"
 # Through sshd and pam_cocoon (service mode).
 sshd_start "session required $PAMDIR/pam_cocoon.so" || { echo "Bail out! sshd"; exit 1; }
 sed -i "0,/^session/s||session required $PAMDIR/pam_cocoon.so return\n&|" /etc/pam.d/$SSHD_SERVICE
-sshd_allow ccg5
-run ssh_as ccg5 "$(objects ccg5); ls /dev/mqueue; cat /proc/1/comm; stat -c '%U %a' ~ /tmp"
+sshd_allow ccg5$T
+run ssh_as ccg5$T "$(objects ccg5$T); ls /dev/mqueue; cat /proc/1/comm; stat -c '%U %a' ~ /tmp"
 is "$OUT" "made
-ccgq-ccg5
+ccgq-ccg5$T
 cocoon-init
-ccg5 700
+ccg5$T 700
 root 1777" "ssh: a guest session makes one of each object in a tmpfs home and a private /tmp"
-wait_gone ccg5
-is "$(survivors ccg5)" "$NOTHING" "ssh: nothing of it survives logout"
+wait_gone ccg5$T
+is "$(survivors ccg5$T)" "$NOTHING" "ssh: nothing of it survives logout"
 
 # Through su with cocoon-shell.
-run su - ccg6 -c "$(objects ccg6); ls /dev/mqueue; cat /proc/1/comm"
+run su - ccg6$T -c "$(objects ccg6$T); ls /dev/mqueue; cat /proc/1/comm"
 is "$OUT" "made
-ccgq-ccg6
+ccgq-ccg6$T
 cocoon-init" "su: a guest session makes one of each object"
-wait_gone ccg6
-is "$(survivors ccg6)" "$NOTHING" "su: nothing of it survives logout"
+wait_gone ccg6$T
+is "$(survivors ccg6$T)" "$NOTHING" "su: nothing of it survives logout"
 is "$(wc -l < /proc/self/mountinfo)" "$mounts_before" "no mount is left on the host"
 
 # Control: the same commands run as the user on the host leave each one.
-run runuser -u ccg6 -- bash -c "cd; $(objects ccg6)"
+run runuser -u ccg6$T -- bash -c "cd; $(objects ccg6$T)"
 is "$OUT" "made" "control: the objects made on the host"
-is "$(survivors ccg6)" "processes=1 shm=1 msg=1 sem=1 mq=1 files=3 home=1" \
+is "$(survivors ccg6$T)" "processes=1 shm=1 msg=1 sem=1 mq=1 files=3 home=1" \
 	"control: without the sandbox every one survives"
-for pid in $(pgrep -u ccg6 -x sleep); do kill "$pid"; done
-for id in $(ipcs -m | awk '$3 == "ccg6" { print $2 }'); do ipcrm -m "$id"; done
-for id in $(ipcs -q | awk '$3 == "ccg6" { print $2 }'); do ipcrm -q "$id"; done
-for id in $(ipcs -s | awk '$3 == "ccg6" { print $2 }'); do ipcrm -s "$id"; done
-rm -f "$work/mq/ccgq-ccg6" /dev/shm/ccg-ccg6 /tmp/ccg-ccg6 /var/tmp/ccg-ccg6
-wait_gone ccg6
-is "$(survivors ccg6)" "processes=0 shm=0 msg=0 sem=0 mq=0 files=0 home=1" "control objects removed"
+for pid in $(pgrep -u ccg6$T -x sleep); do kill "$pid"; done
+for id in $(ipcs -m | awk -v u="ccg6$T" '$3 == u { print $2 }'); do ipcrm -m "$id"; done
+for id in $(ipcs -q | awk -v u="ccg6$T" '$3 == u { print $2 }'); do ipcrm -q "$id"; done
+for id in $(ipcs -s | awk -v u="ccg6$T" '$3 == u { print $2 }'); do ipcrm -s "$id"; done
+rm -f "$work/mq/ccgq-ccg6$T" /dev/shm/ccg-ccg6$T /tmp/ccg-ccg6$T /var/tmp/ccg-ccg6$T
+wait_gone ccg6$T
+is "$(survivors ccg6$T)" "processes=0 shm=0 msg=0 sem=0 mq=0 files=0 home=1" "control objects removed"
 
 done_testing

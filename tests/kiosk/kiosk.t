@@ -6,7 +6,8 @@
 # what sshd runs without the shell (internal-sftp, forwarding). The
 # installed example policy and menu are what runs.
 . "$(dirname "$0")/../lib.sh"
-SSHD_SERVICE=cocoon-test-sshd-kiosk
+pam_services_lock
+SSHD_SERVICE=cocoon-test-sshd-kiosk-$T
 MENU=$COCOON_ROOT/usr/libexec/cocoon/kiosk-menu
 EXAMPLE=$COCOON_ROOT/usr/share/doc/cocoon/examples/kiosk.conf
 work=$(mktemp -d /run/cocoon-kiosk-test.XXXXXX)
@@ -17,80 +18,80 @@ cleanup() {
 }
 trap cleanup EXIT
 
-add_group cckg
-add_user cck1 -s "$SHELL_BIN" -G cckg
-add_user cck2 -s "$SHELL_BIN"
+add_group cckg$T
+add_user cck1$T -s "$SHELL_BIN" -G cckg$T
+add_user cck2$T -s "$SHELL_BIN"
 # Through pam_cocoon the kiosk's login shell must be one /etc/shells does
 # not list, or su -s would run another: nologin, as the man page says.
-add_user cck3 -G cckg -s /usr/sbin/nologin
-add_user cck5 -G cckg
-add_user cck4
+add_user cck3$T -G cckg$T -s /usr/sbin/nologin
+add_user cck5$T -G cckg$T
+add_user cck4$T
 policy_reset
 # The example as installed; only its group is this test's.
-sed 's/cocoon-kiosk/cckg/' "$EXAMPLE" | policy_write cocoon.conf
+sed "s/cocoon-kiosk/cckg$T/" "$EXAMPLE" | policy_write cocoon.conf
 
 # The example is clean, and explain shows the command.
 run "$CTL" check
 is "$RC" 0 "cocoonctl check accepts the installed example"
 like "$OUT" "0 warnings" "with no warning"
-run "$CTL" explain cck1
+run "$CTL" explain cck1$T
 like "$OUT" "command      $MENU" "explain shows the forced command"
-run "$CTL" explain --service sshd cck1
+run "$CTL" explain --service sshd cck1$T
 like "$OUT" "never the command: close them with the sshd Match block" \
 	"explain for sshd points at the Match block"
 # The example's tmpfs home and limits have no bubblewrap equivalent: the
 # command alone, on the default profile.
 printf '[profile k]\nprofile = default\ncommand = %s\n[default]\nprofile = k\n' "$MENU" |
 	policy_write cocoon.conf
-run "$CTL" explain --bwrap cck1
+run "$CTL" explain --bwrap cck1$T
 like "$OUT" "--die-with-parent -- $MENU" "the bwrap rendering runs the command"
-sed 's/cocoon-kiosk/cckg/' "$EXAMPLE" | policy_write cocoon.conf
+sed "s/cocoon-kiosk/cckg$T/" "$EXAMPLE" | policy_write cocoon.conf
 
 # ---- cocoon-shell, through su as root ----
-run su cck1 -c id </dev/null
+run su cck1$T -c id </dev/null
 like "$OUT" "kiosk menu" "su USER -c id runs the menu"
 like "$OUT" "you asked for: id" "which is told what was asked"
 unlike "$OUT" "uid=" "id never runs"
-run su - cck1 </dev/null
+run su - cck1$T </dev/null
 like "$OUT" "kiosk menu" "su - USER runs the menu"
 unlike "$OUT" "you asked for" "a login asks for nothing"
 like "$OUT" "goodbye" "and the end of input ends it"
-run su -l cck1 -c 'echo ES""CAPED' </dev/null
+run su -l cck1$T -c 'echo ES""CAPED' </dev/null
 unlike "$OUT" "ESCAPED" "su -l USER -c CMD runs the menu only"
-run su -f cck1 -c 'echo ES""CAPED' </dev/null
+run su -f cck1$T -c 'echo ES""CAPED' </dev/null
 unlike "$OUT" "ESCAPED" "su -f USER -c CMD too"
-run su -s "$SHELL_BIN" cck1 -c 'echo ES""CAPED' </dev/null
+run su -s "$SHELL_BIN" cck1$T -c 'echo ES""CAPED' </dev/null
 unlike "$OUT" "ESCAPED" "su -s cocoon-shell USER -c CMD too"
 like "$OUT" "kiosk menu" "(the menu ran)"
-run runuser -u cck1 -- "$SHELL_BIN" --norc -i -x -c 'echo ES""CAPED' </dev/null
+run runuser -u cck1$T -- "$SHELL_BIN" --norc -i -x -c 'echo ES""CAPED' </dev/null
 unlike "$OUT" "ESCAPED" "unknown options do not matter"
-run runuser -u cck1 -- "$SHELL_BIN" -c 'echo ES""CAPED; cat /proc/1/comm' </dev/null
+run runuser -u cck1$T -- "$SHELL_BIN" -c 'echo ES""CAPED; cat /proc/1/comm' </dev/null
 unlike "$OUT" "ESCAPED" "run directly, cocoon-shell runs the menu"
 # The menu's own status is the session's.
-run su cck1 -c x <<<'q'
+run su cck1$T -c x <<<'q'
 is "$RC" 0 "the menu's exit status is the session's"
-run su cck1 -c 'pid 1?' <<<'1'
+run su cck1$T -c 'pid 1?' <<<'1'
 like "$OUT" "UTC" "a choice runs (date)"
 # su -s SHELL as root runs that shell instead of any login shell: root's
 # choice, which no login shell sees. (A non-root caller cannot: su ignores
 # -s for a target whose shell is not in /etc/shells, as cocoon-shell must
 # not be.)
-run su -s /bin/sh cck1 -c 'echo ROOT-CHOSE-SH'
+run su -s /bin/sh cck1$T -c 'echo ROOT-CHOSE-SH'
 like "$OUT" "ROOT-CHOSE-SH" "su -s /bin/sh as root bypasses the login shell (root's choice)"
 grep -qx "$SHELL_BIN" /etc/shells; ok $((! $?)) "cocoon-shell is not in /etc/shells"
 # Control: a user outside the group runs what was asked.
-run su cck2 -c 'id -un; cat /proc/1/comm'
-is "$OUT" "cck2
+run su cck2$T -c 'id -un; cat /proc/1/comm'
+is "$OUT" "cck2$T
 cocoon-init" "control: a non-kiosk user's su -c id runs id, sandboxed"
 
 # argv is exactly the policy's, and the command's status is the session's.
-printf '[user cck1]\nprofile = kiosk\ncommand = /bin/echo "a  b" c\n' |
+printf '[user %s]\nprofile = kiosk\ncommand = /bin/echo "a  b" c\n' "cck1$T" |
 	policy_write cocoon.d/argv.conf
-run su - cck1 -c 'echo ES""CAPED' x y
+run su - cck1$T -c 'echo ES""CAPED' x y
 is "$OUT" "a  b c" "the command gets the policy's argv, nothing of the caller's"
-printf '[user cck1]\nprofile = kiosk\ncommand = /bin/sh -c "exit 7"\n' |
+printf '[user %s]\nprofile = kiosk\ncommand = /bin/sh -c "exit 7"\n' "cck1$T" |
 	policy_write cocoon.d/argv.conf
-run su cck1 -c true
+run su cck1$T -c true
 is "$RC" 7 "the command's exit status is the session's"
 rm -f "$CONF_DIR/cocoon.d/argv.conf"
 
@@ -110,8 +111,8 @@ kiosk_sshd() {
 	for i in $(seq 50); do
 		sleep 0.1; ss -ltn | grep -q "127.0.0.1:$SSHD_PORT " && break
 	done
-	sshd_allow cck3
-	sshd_allow cck4
+	sshd_allow cck3$T
+	sshd_allow cck4$T
 }
 SCP() { # SCP scp|sftp ARGS: they take -P for the port
 	local prog=$1; shift
@@ -119,8 +120,8 @@ SCP() { # SCP scp|sftp ARGS: they take -P for the port
 	timeout 30 "$prog" $(SSH_OPTS | sed 's/-p /-P /') "$@"
 }
 kiosk_sshd /usr/lib/openssh/sftp-server
-sshd_allow cck5
-run ssh_as cck5 id </dev/null
+sshd_allow cck5$T
+run ssh_as cck5$T id </dev/null
 [ "$RC" -ne 0 ]; ok $? "pam_cocoon refuses a kiosk whose login shell /etc/shells lists (su -s would escape)"
 unlike "$OUT" "uid=" "and id never runs"
 
@@ -132,63 +133,63 @@ on_pty() { # on_pty INPUT USER [ssh args]: OUT, RC
 		"ssh -tt $(SSH_OPTS) -l $user 127.0.0.1 $*" /dev/null 2>&1 | tr -d '\r')
 	RC=$?
 }
-on_pty $'2\nq\n' cck3
+on_pty $'2\nq\n' cck3$T
 like "$OUT" "kiosk menu" "a pty login through sshd runs the menu"
 like "$OUT" "load average" "a choice runs (uptime)"
 like "$OUT" "goodbye" "quitting leaves the menu"
 unlike "$OUT" "you asked for" "a login asks for nothing"
-for i in $(seq 50); do ps -o stat= -u cck3 | grep -vq '^Z' || break; sleep 0.1; done
-is "$(ps -o stat= -u cck3 | grep -vc '^Z')" "0" "and the session ended: no live process of the user"
+for i in $(seq 50); do ps -o stat= -u cck3$T | grep -vq '^Z' || break; sleep 0.1; done
+is "$(ps -o stat= -u cck3$T | grep -vc '^Z')" "0" "and the session ended: no live process of the user"
 
-run ssh_as cck3 id </dev/null
+run ssh_as cck3$T id </dev/null
 like "$OUT" "you asked for: id" "ssh host id runs the menu, told what was asked"
 unlike "$OUT" "uid=" "id never runs"
-run ssh_as cck3 'echo ES""CAPED; cat /proc/1/comm' </dev/null
+run ssh_as cck3$T 'echo ES""CAPED; cat /proc/1/comm' </dev/null
 unlike "$OUT" "ESCAPED" "nor does any other command"
 echo "payload" > "$work/up"; chmod 0644 "$work/up"
-run SCP scp -q "$work/up" cck3@127.0.0.1:up.txt
+run SCP scp -q "$work/up" cck3$T@127.0.0.1:up.txt
 ok $((! RC)) "scp (sftp protocol, sftp-server through the shell) fails"
-run SCP scp -O -q "$work/up" cck3@127.0.0.1:up2.txt
+run SCP scp -O -q "$work/up" cck3$T@127.0.0.1:up2.txt
 ok $((! RC)) "scp -O (scp -t through the shell) fails"
-ls /home/cck3/up.txt /home/cck3/up2.txt >/dev/null 2>&1; ok $((! $?)) "no file arrived"
-run SCP sftp -b - cck3@127.0.0.1 <<<'ls /'
+ls /home/cck3$T/up.txt /home/cck3$T/up2.txt >/dev/null 2>&1; ok $((! $?)) "no file arrived"
+run SCP sftp -b - cck3$T@127.0.0.1 <<<'ls /'
 ok $((! RC)) "sftp through the shell gets the menu, not a server"
 # The command running the login shell's path (nologin, covered by the
 # launcher) again gets the real shell: a nested launch, not the command
 # once more.
 nested='/usr/sbin/nologin -c "/usr/sbin/nologin -c %s"'
-printf "[user cck3]\nprofile = kiosk\ncommand = $nested\n" \
+printf "[user cck3$T]\nprofile = kiosk\ncommand = $nested\n" \
 	"'echo nested-\$((6*7)); readlink /proc/\$\$/exe; true'" | policy_write cocoon.d/nested.conf
-run ssh_as cck3 id </dev/null
+run ssh_as cck3$T id </dev/null
 like "$OUT" "This account is currently not available" \
 	"the example's shell = nologin: a nested shell refuses"
 unlike "$OUT" "nested-42" "(nothing ran)"
-printf "[user cck3]\nprofile = kiosk\nshell = /bin/bash\ncommand = $nested\n" \
+printf "[user cck3$T]\nprofile = kiosk\nshell = /bin/bash\ncommand = $nested\n" \
 	"'echo nested-\$((6*7)); readlink /proc/\$\$/exe; true'" | policy_write cocoon.d/nested.conf
-run ssh_as cck3 id </dev/null
+run ssh_as cck3$T id </dev/null
 is "$OUT" "nested-42
 /run/cocoon/shell" "control: with shell = bash a nested launch runs the real shell"
 rm -f "$CONF_DIR/cocoon.d/nested.conf"
 # Control: a user without the command.
-run ssh_as cck4 id -un </dev/null
-is "$OUT" "cck4" "control: ssh host id runs id for a non-kiosk user"
-run SCP scp -q "$work/up" cck4@127.0.0.1:up.txt
+run ssh_as cck4$T id -un </dev/null
+is "$OUT" "cck4$T" "control: ssh host id runs id for a non-kiosk user"
+run SCP scp -q "$work/up" cck4$T@127.0.0.1:up.txt
 is "$RC" 0 "control: scp works for a non-kiosk user"
 
 # What sshd runs without the shell: internal-sftp and forwarding.
 # Forwards aim at the host's loopback sshd (its banner: SSH-2.0).
 forwards() {
 	# FWD_W: ssh -W's complaint; FWD_R: ssh -R's status
-	FWD_W=$(ssh_as cck3 -v -W "127.0.0.1:$SSHD_PORT" </dev/null 2>&1 |
+	FWD_W=$(ssh_as cck3$T -v -W "127.0.0.1:$SSHD_PORT" </dev/null 2>&1 |
 		grep -E '^SSH-2.0|open failed')
-	ssh_as cck3 -o ExitOnForwardFailure=yes -R "127.0.0.1:0:127.0.0.1:$SSHD_PORT" x \
+	ssh_as cck3$T -o ExitOnForwardFailure=yes -R "127.0.0.1:0:127.0.0.1:$SSHD_PORT" x \
 		</dev/null >/dev/null 2>&1
 	FWD_R=$?
 }
 # Control, without the Match block: internal-sftp serves the sandbox's
 # files, forwarding lands in the session's own network namespace.
 kiosk_sshd internal-sftp
-run SCP sftp -b - cck3@127.0.0.1 <<<'ls /run/cocoon'
+run SCP sftp -b - cck3$T@127.0.0.1 <<<'ls /run/cocoon'
 is "$RC" 0 "control: without the Match block internal-sftp serves the kiosk user"
 like "$OUT" "launch" "inside the sandbox's file system"
 forwards
@@ -196,21 +197,21 @@ like "$FWD_W" "connect failed" "control: ssh -W is attempted, inside the session
 unlike "$FWD_W" "SSH-2.0" "(where the host's loopback sshd is out of reach)"
 is "$FWD_R" 0 "control: ssh -R is accepted"
 
-kiosk_sshd internal-sftp "Match User cck3
+kiosk_sshd internal-sftp "Match User cck3$T
 	DisableForwarding yes
 	ForceCommand $MENU"
-run SCP sftp -b - cck3@127.0.0.1 <<<'ls /run/cocoon'
+run SCP sftp -b - cck3$T@127.0.0.1 <<<'ls /run/cocoon'
 ok $((! RC)) "with the Match block internal-sftp never runs"
 unlike "$OUT" "launch" "and lists nothing"
 forwards
 like "$FWD_W" "administratively prohibited" "ssh -W (as -L) is refused"
 ok $((! FWD_R)) "ssh -R is refused"
-run ssh_as cck3 id </dev/null
+run ssh_as cck3$T id </dev/null
 like "$OUT" "you asked for: id" "with ForceCommand, sshd's SSH_ORIGINAL_COMMAND is kept"
-on_pty $'q\n' cck3
+on_pty $'q\n' cck3$T
 like "$OUT" "kiosk menu" "a pty login still runs the menu"
 unlike "$OUT" "you asked for" "and asks for nothing"
-run SCP sftp -b - cck4@127.0.0.1 <<<'ls /'
+run SCP sftp -b - cck4$T@127.0.0.1 <<<'ls /'
 is "$RC" 0 "control: the block leaves other users' internal-sftp alone"
 
 done_testing

@@ -5,7 +5,7 @@
 # the host stays responsive; memory-max stops an allocation. Controls run
 # without the limit where that is safe (never a fork bomb).
 . "$(dirname "$0")/../lib.sh"
-SSHD_SERVICE=cocoon-test-sshd-limits
+SSHD_SERVICE=cocoon-test-sshd-limits-$T
 work=$(mktemp -d /run/cocoon-limits-test.XXXXXX)
 chmod 0755 "$work"
 bg_pid=""
@@ -18,13 +18,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-add_user ccl5
-add_user ccl6
-limits_policy '[user ccl5]
+add_user ccl5$T
+add_user ccl6$T
+limits_policy "[user ccl5$T]
 profile = default
 pids-max = 30
 memory-max = 64M
-cpu-max = 50%'
+cpu-max = 50%"
 
 # cg_dir PID CONTROLLER: the directory of PID's cgroup holding CONTROLLER
 # (v2: the one hierarchy).
@@ -52,9 +52,9 @@ first_proc() {
 
 # ---- the session's cgroup while it runs, and after ----
 caller_cg=$(cg_dir $$ pids)
-"$CTL" run --user ccl5 -- /bin/sleep 30 >/dev/null 2>&1 &
+"$CTL" run --user ccl5$T -- /bin/sleep 30 >/dev/null 2>&1 &
 bg_pid=$!
-p=$(first_proc ccl5)
+p=$(first_proc ccl5$T)
 pids_dir=$(cg_dir "$p" pids)
 mem_dir=$(cg_dir "$p" memory)
 cpu_dir=$(cg_dir "$p" cpu)
@@ -80,49 +80,49 @@ for i in range(40):
     except OSError:
         break
 print(n)'
-run "$CTL" run --user ccl5 -- /usr/bin/python3 -c "$FORKS"
+run "$CTL" run --user ccl5$T -- /usr/bin/python3 -c "$FORKS"
 ok $([ "$OUT" -lt 30 ] 2>/dev/null; echo $?) "pids-max stops new processes at the limit ($OUT forked)"
-run "$CTL" run --user ccl6 -- /usr/bin/python3 -c "$FORKS"
+run "$CTL" run --user ccl6$T -- /usr/bin/python3 -c "$FORKS"
 is "$OUT" 40 "control: without pids-max all 40 start"
-ok $(wait_gone ccl6; echo $?) "the control's processes end with its session"
+ok $(wait_gone ccl6$T; echo $?) "the control's processes end with its session"
 
 # ---- a fork bomb: held, the host responsive, ended cleanly ----
-"$CTL" run --user ccl5 -- /bin/bash -c ':(){ :|:& };:; exec sleep 30' >/dev/null 2>&1 &
+"$CTL" run --user ccl5$T -- /bin/bash -c ':(){ :|:& };:; exec sleep 30' >/dev/null 2>&1 &
 bg_pid=$!
-p=$(first_proc ccl5)
+p=$(first_proc ccl5$T)
 pids_dir=$(cg_dir "$p" pids)
 sleep 2
 start=$(date +%s%N)
 /bin/ls / >/dev/null && /usr/bin/id >/dev/null && /bin/sh -c true
 ms=$((($(date +%s%N) - start) / 1000000))
 ok $([ "$ms" -lt 1000 ]; echo $?) "the host runs commands while the bomb goes on (${ms} ms)"
-live=$(live_procs ccl5)
+live=$(live_procs ccl5$T)
 ok $([ "$live" -le 30 ] && [ "$live" -gt 5 ]; echo $?) "the bomb is held at pids-max ($live processes)"
 like "$(cat "$pids_dir/pids.events" 2>/dev/null)" "max" "the cgroup counted refused forks"
 kill -TERM "$bg_pid"
 wait "$bg_pid"
 bg_pid=""
-ok $(wait_gone ccl5; echo $?) "ending the session leaves no process of the user"
+ok $(wait_gone ccl5$T; echo $?) "ending the session leaves no process of the user"
 ok $([ ! -e "$pids_dir" ]; echo $?) "and removes its cgroup"
 
 # ---- memory-max ----
 ALLOC='b = b"x" * (200 << 20); print("allocated")'
-run "$CTL" run --user ccl5 -- /usr/bin/python3 -c "$ALLOC"
+run "$CTL" run --user ccl5$T -- /usr/bin/python3 -c "$ALLOC"
 unlike "$OUT" "allocated" "memory-max stops a 200M allocation"
 is "$RC" 137 "the allocating process is killed"
-run "$CTL" run --user ccl6 -- /usr/bin/python3 -c "$ALLOC"
+run "$CTL" run --user ccl6$T -- /usr/bin/python3 -c "$ALLOC"
 is "$OUT" "allocated" "control: without memory-max it succeeds"
 
 # ---- pam_cocoon: the service process carries the session in ----
 sshd_start "session required $PAMDIR/pam_cocoon.so" || { echo "Bail out! sshd"; exit 1; }
 sed -i "0,/^session/s||session required $PAMDIR/pam_cocoon.so return\n&|" /etc/pam.d/$SSHD_SERVICE
-sshd_allow ccl5
-sshd_allow ccl6
+sshd_allow ccl5$T
+sshd_allow ccl6$T
 # The session's pids cgroup as the shell sees it (v2: the one hierarchy).
 CG_LINE=$([ -n "$V2" ] && echo 'grep "^0::" /proc/self/cgroup' ||
 	echo 'grep -E "^[0-9]+:pids:" /proc/self/cgroup')
 sshd_cg=$(cg_dir "$SSHD_PID" pids)
-run ssh_as ccl5 "$CG_LINE; /usr/bin/python3 -" <<< "$FORKS"
+run ssh_as ccl5$T "$CG_LINE; /usr/bin/python3 -" <<< "$FORKS"
 cg=$(echo "$OUT" | head -n 1 | cut -d: -f3)
 if [ -d /run/systemd/system ]; then
 	# systemd owns the tree: pam_systemd's scope for the login holds the
@@ -135,11 +135,11 @@ else
 fi
 n=$(echo "$OUT" | tail -1)
 ok $([ "$n" -lt 30 ] 2>/dev/null; echo $?) "PAM: pids-max holds ($n forked)"
-ok $(wait_gone ccl5; echo $?) "PAM: nothing of the user is left after logout"
+ok $(wait_gone ccl5$T; echo $?) "PAM: nothing of the user is left after logout"
 for i in $(seq 50); do [ -e "$gone" ] || break; sleep 0.1; done
 ok $([ -n "$cg" ] && [ ! -e "$gone" ]; echo $?) "PAM: the session's cgroup is removed ($cg)"
 is "$(cg_dir "$SSHD_PID" pids)" "$sshd_cg" "PAM: sshd itself stays where it was"
-run ssh_as ccl6 "$CG_LINE"
+run ssh_as ccl6$T "$CG_LINE"
 unlike "$OUT" "/cocoon/" "PAM control: without cgroup limits no cgroup is made"
 
 done_testing

@@ -4,7 +4,7 @@
 # its pid namespace, a SIGHUP-ignoring one too) when the time runs out,
 # through cocoonctl run, cocoon-shell and pam_cocoon in a real sshd.
 . "$(dirname "$0")/../lib.sh"
-SSHD_SERVICE=cocoon-test-sshd-limits
+SSHD_SERVICE=cocoon-test-sshd-limits-$T
 work=$(mktemp -d /run/cocoon-limits-test.XXXXXX)
 chmod 0755 "$work"
 cleanup() {
@@ -14,11 +14,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-add_user ccl4
-add_user ccl2
-limits_policy '[user ccl4]
+add_user ccl4$T
+add_user ccl2$T
+limits_policy "[user ccl4$T]
 profile = default
-max-session-time = 2s'
+max-session-time = 2s"
 
 # elapsed CMD...: run CMD (as `run`) and put its wall time in whole
 # seconds in SECS.
@@ -28,45 +28,45 @@ elapsed() {
 	SECS=$((SECONDS - start))
 }
 
-elapsed "$CTL" run --user ccl4 -- /bin/sh -c 'sleep 30 & sleep 30; echo survived'
+elapsed "$CTL" run --user ccl4$T -- /bin/sh -c 'sleep 30 & sleep 30; echo survived'
 is "$RC" 129 "cocoonctl run: the session is hung up (128+SIGHUP)"
 unlike "$OUT" "survived" "its command did not run on"
 like "$OUT" "reached its max-session-time" "the reason is on stderr"
 ok $([ "$SECS" -le 5 ] && echo 0 || echo 1) "it ended at the deadline ($SECS s)"
-ok $(wait_gone ccl4; echo $?) "no process of the user is left"
+ok $(wait_gone ccl4$T; echo $?) "no process of the user is left"
 
-elapsed "$CTL" run --user ccl4 -- /bin/sh -c 'trap "" HUP; sleep 30; echo survived'
+elapsed "$CTL" run --user ccl4$T -- /bin/sh -c 'trap "" HUP; sleep 30; echo survived'
 unlike "$OUT" "survived" "a process that ignores SIGHUP is killed after the grace period"
 ok $([ "$SECS" -le 7 ] && echo 0 || echo 1) "within the grace period ($SECS s)"
-ok $(wait_gone ccl4; echo $?) "nothing is left"
+ok $(wait_gone ccl4$T; echo $?) "nothing is left"
 
-elapsed "$CTL" run --user ccl2 -- /bin/sh -c 'sleep 3; echo survived'
+elapsed "$CTL" run --user ccl2$T -- /bin/sh -c 'sleep 3; echo survived'
 is "$OUT" "survived" "control: without max-session-time a session outlives that time"
 
-elapsed runuser -u ccl4 -- "$SHELL_BIN" -c 'sleep 30; echo survived'
+elapsed runuser -u ccl4$T -- "$SHELL_BIN" -c 'sleep 30; echo survived'
 is "$RC" 129 "cocoon-shell: the session is ended"
 like "$OUT" "reached its max-session-time" "with the reason"
-ok $(wait_gone ccl4; echo $?) "and nothing is left"
+ok $(wait_gone ccl4$T; echo $?) "and nothing is left"
 
 # ---- pam_cocoon: cocoon-init in hold mode ends the session ----
 have_syslog=yes
 syslog_capture "$work/syslog" || have_syslog=""
 sshd_start "session required $PAMDIR/pam_cocoon.so" || { echo "Bail out! sshd"; exit 1; }
 sed -i "0,/^session/s||session required $PAMDIR/pam_cocoon.so return\n&|" /etc/pam.d/$SSHD_SERVICE
-sshd_allow ccl4
-sshd_allow ccl2
-elapsed ssh_as ccl4 'cat /proc/1/comm; sleep 30 & sleep 30; echo survived'
+sshd_allow ccl4$T
+sshd_allow ccl2$T
+elapsed ssh_as ccl4$T 'cat /proc/1/comm; sleep 30 & sleep 30; echo survived'
 like "$OUT" "cocoon-init" "PAM: the session ran in the sandbox"
 unlike "$OUT" "survived" "PAM: the session is ended at the deadline"
 ok $([ "$SECS" -le 8 ] && echo 0 || echo 1) "PAM: promptly ($SECS s)"
-ok $(wait_gone ccl4; echo $?) "PAM: no process of the user is left"
+ok $(wait_gone ccl4$T; echo $?) "PAM: no process of the user is left"
 if [ -n "$have_syslog" ]; then
 	sleep 0.5
-	like_re "$(cat "$work/syslog")" "user=ccl4 .*result=expired reason=max-session-time" "PAM: the reason goes to syslog"
+	like_re "$(cat "$work/syslog")" "user=ccl4$T .*result=expired reason=max-session-time" "PAM: the reason goes to syslog"
 else
 	skip "/dev/log exists: syslog not captured"
 fi
-run ssh_as ccl2 'sleep 3; echo survived'
+run ssh_as ccl2$T 'sleep 3; echo survived'
 is "$OUT" "survived" "PAM control: without the limit the session goes on"
 
 done_testing

@@ -17,28 +17,28 @@ cleanup() {
 }
 trap cleanup EXIT
 
-add_user ccft1
+add_user ccft1$T
 policy_reset
 M=$((1 << 20))
 
 # ---- the defaults, as the kernel sees them ----
 printf '[default]\nprofile = default\n' | policy_write cocoon.conf
 # stat -f: total blocks and block size of the file system holding each path.
-run "$CTL" run --user ccft1 -- /bin/sh -c \
+run "$CTL" run --user ccft1$T -- /bin/sh -c \
 	'for p in / /tmp /dev /dev/shm; do echo "$p $(($(stat -f -c "%b*%S" $p)))"; done'
 is "$OUT" "/ $((16 * M))
 /tmp $((256 * M))
 /dev 65536
 /dev/shm $((256 * M))" "default bounds: root 16M, tmpfs and /dev/shm 256M, /dev 64K"
-run "$CTL" explain ccft1
+run "$CTL" explain ccft1$T
 like "$OUT" "root-size    $((16 * M))" "explain shows root-size"
 like "$OUT" "tmpfs-size   $((256 * M))" "and tmpfs-size"
 
 # ---- filling each one ----
-policy_write cocoon.conf <<'CONF'
+policy_write cocoon.conf <<CONF
 [default]
 profile = default
-[user ccft1]
+[user ccft1$T]
 profile = default
 root-size = 4M
 tmpfs-size = 8M
@@ -60,12 +60,12 @@ echo filled
 exec sleep 30'
 avail() { echo $(($(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo) * 1024)); }
 before=$(avail)
-"$CTL" run --user ccft1 -- /bin/bash -c "$FILL" > "$work/fill.out" 2>&1 &
+"$CTL" run --user ccft1$T -- /bin/bash -c "$FILL" > "$work/fill.out" 2>&1 &
 bg_pid=$!
 for i in $(seq 100); do grep -q filled "$work/fill.out" && break; sleep 0.1; done
 sleep 0.5
 during=$(avail)
-home=$(getent passwd ccft1 | cut -d: -f6)
+home=$(getent passwd ccft1$T | cut -d: -f6)
 # Each file stops within a page or so of its bound (the directory and
 # the page rounding of the tmpfs take some).
 within() { # within GOT BOUND
@@ -102,17 +102,17 @@ ok $([ $((before - after)) -le $((16 * M)) ]; echo $?) \
 
 # ---- inodes: a tmpfs runs out of them at one per 4K of size ----
 INODES='cd "$1" && i=0; while { : > "f$i"; } 2>/dev/null; do i=$((i + 1)); done; echo "$i"; { : > x; } 2>&1 | grep -o "No space left on device"'
-run "$CTL" run --user ccft1 -- /bin/bash -c "$INODES" - /scratch
+run "$CTL" run --user ccft1$T -- /bin/bash -c "$INODES" - /scratch
 # 5M / 4K = 1280 inodes, one of which is the root directory.
 like "$OUT" "1279" "a 5M tmpfs holds 1279 files"
 like "$OUT" "No space left on device" "then ENOSPC"
-run "$CTL" run --user ccft1 -- /bin/bash -c "$INODES" - /dev
+run "$CTL" run --user ccft1$T -- /bin/bash -c "$INODES" - /dev
 n=$(echo "$OUT" | head -1)
 ok $([ "$n" -lt 1024 ] 2>/dev/null; echo $?) "/dev runs out of inodes below 1024 ($n files)"
 
 # ---- the control: a larger bound lets the same writer go further ----
 sed -i 's/^tmpfs-size = 8M/tmpfs-size = 12M/' "$CONF_DIR/cocoon.conf"
-run "$CTL" run --user ccft1 -- /bin/bash -c 'dd if=/dev/zero of=/run/fill bs=64k 2>/dev/null; stat -c %s /run/fill'
+run "$CTL" run --user ccft1$T -- /bin/bash -c 'dd if=/dev/zero of=/run/fill bs=64k 2>/dev/null; stat -c %s /run/fill'
 ok $(within "$OUT" $((12 * M)); echo $?) "control: with tmpfs-size = 12M the same write stops at 12M ($OUT)"
 
 done_testing

@@ -5,6 +5,7 @@
 # command runs in the sandbox, its status comes back, and nothing of the
 # session is left afterwards.
 . "$(dirname "$0")/../lib.sh"
+pam_services_lock
 services="login runuser-l sudo-i"
 backups=$(mktemp -d /run/cocoon-pam-services.XXXXXX)
 restore() {
@@ -24,14 +25,14 @@ for s in $services; do
 	} > "/etc/pam.d/$s"
 done
 
-add_user ccsvc1
+add_user ccsvc1$T
 policy_reset
-live() { ps -o stat= -u ccsvc1 | grep -vc '^Z'; }
+live() { ps -o stat= -u ccsvc1$T | grep -vc '^Z'; }
 after() { # after NAME: nothing of the session is left
 	local i
 	for i in $(seq 50); do [ "$(live)" = 0 ] && break; sleep 0.1; done
 	is "$(live)" "0" "$1: no live process of the user afterwards"
-	[ "$(live)" = 0 ] || ps -o pid,ppid,stat,args -u ccsvc1 | sed 's/^/# /'
+	[ "$(live)" = 0 ] || ps -o pid,ppid,stat,args -u ccsvc1$T | sed 's/^/# /'
 	is "$(inits_back_to "$inits_before")" "$inits_before" "$1: no cocoon-init is left"
 	is "$(wc -l < /proc/self/mountinfo)" "$mounts" "$1: no new mount on the host"
 }
@@ -50,19 +51,19 @@ login_as() { # login_as USER COMMANDS: OUT and RC
 }
 login_as root true
 want=$RC
-login_as ccsvc1 "$probe"
+login_as ccsvc1$T "$probe"
 like "$OUT" "cocoon-init" "login: the shell runs in the sandbox"
 like "$OUT" "NoNewPrivs:	1" "login: with no_new_privs"
 is "$RC" "$want" "login: exits as it does without the sandbox"
 after login
 
-run runuser -l ccsvc1 -c "$probe; exit 6"
+run runuser -l ccsvc1$T -c "$probe; exit 6"
 like "$OUT" "cocoon-init" "runuser -l: in the sandbox"
 like "$OUT" "NoNewPrivs:	1" "runuser -l: with no_new_privs"
 is "$RC" 6 "runuser -l: the exit status comes back"
 after "runuser -l"
 
-run sudo -i -u ccsvc1 sh -c "$probe; exit 5"
+run sudo -i -u ccsvc1$T sh -c "$probe; exit 5"
 like "$OUT" "cocoon-init" "sudo -i: in the sandbox"
 like "$OUT" "NoNewPrivs:	1" "sudo -i: with no_new_privs"
 is "$RC" 5 "sudo -i: the exit status comes back"

@@ -6,7 +6,7 @@
 # paths covered are those that read and resolve the policy and then let
 # the session through or refuse it.
 . "$(dirname "$0")/../lib.sh"
-SERVICE=cocoon-test-vg
+SERVICE=cocoon-test-vg-$T
 if ! command -v valgrind >/dev/null || ! command -v pamtester >/dev/null; then
 	echo "1..0 # skip valgrind and pamtester are needed"
 	exit 0
@@ -17,13 +17,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-add_user ccvg1
-add_user ccvg2
+add_user ccvg1$T
+add_user ccvg2$T
 policy_reset
 cat > "/etc/pam.d/$SERVICE" <<PAM
 auth required pam_permit.so
 account required pam_permit.so
-session required $PAMDIR/pam_cocoon.so exempt=ccvg2
+session required $PAMDIR/pam_cocoon.so exempt=ccvg2$T
 session optional pam_permit.so
 PAM
 
@@ -38,9 +38,9 @@ vg() {
 
 vg "root, not sandboxed" root 0
 printf '[default]\nservice = sshd\nprofile = default\n' | policy_write cocoon.conf
-vg "a user no rule covers" ccvg1 0
+vg "a user no rule covers" ccvg1$T 0
 printf '[default]\nprofile = nosuch\n' | policy_write cocoon.conf
-vg "a broken policy" ccvg1 1
-vg "an exempt user, broken policy" ccvg2 0
+vg "a broken policy" ccvg1$T 1
+vg "an exempt user, broken policy" ccvg2$T 0
 
 done_testing

@@ -125,11 +125,11 @@ run "$CTL" check
 is "$RC" 1 "a world-writable policy directory is refused"
 like "$OUT" "$CONF_DIR is writable by others (mode 0757)" "naming the directory"
 chmod 0755 "$CONF_DIR"
-add_user ccchk1
-chown ccchk1 "$CONF_DIR/cocoon.conf"
+add_user ccchk1$T
+chown ccchk1$T "$CONF_DIR/cocoon.conf"
 run "$CTL" check
 is "$RC" 1 "a policy file owned by a user is refused"
-like "$OUT" "is owned by uid $(id -u ccchk1), not root" "naming the owner"
+like "$OUT" "is owned by uid $(id -u ccchk1$T), not root" "naming the owner"
 chown root "$CONF_DIR/cocoon.conf"
 
 rm -f "$CONF_DIR/cocoon.conf"

@@ -7,14 +7,14 @@
 img=$(mktemp -d /run/cocoon-edit.XXXXXX)
 trap 'rm -rf "$img"; policy_reset; cleanup_users' EXIT
 
-add_user cced1 || { echo "Bail out! useradd"; exit 1; }
-add_user cced2
-add_user cced3
+add_user cced1$T || { echo "Bail out! useradd"; exit 1; }
+add_user cced2$T
+add_user cced3$T
 policy_reset
-policy_write cocoon.conf <<'CONF'
-[user cced1]
+policy_write cocoon.conf <<CONF
+[user cced1$T]
 profile = default
-[user cced2]
+[user cced2$T]
 sandbox = none
 [default]
 profile = default
@@ -23,13 +23,13 @@ CONF
 # --- explain --all
 run "$CTL" explain --all
 is "$RC" 0 "explain --all exits 0"
-like_re "$OUT" "cced1 +[0-9]+  sandboxed by \[user cced1\] at $CONF_DIR/cocoon.conf:1, profile default, plan [0-9a-f]{16}" \
+like_re "$OUT" "cced1$T +[0-9]+  sandboxed by \[user cced1$T\] at $CONF_DIR/cocoon.conf:1, profile default, plan [0-9a-f]{16}" \
 	"a user rule, with its place, profile and plan hash"
-like_re "$OUT" "cced2 +[0-9]+  unconfined: sandbox = none, by \[user cced2\]" "sandbox = none is said"
-like_re "$OUT" "cced3 +[0-9]+  sandboxed by \[default\]" "everyone else: [default]"
+like_re "$OUT" "cced2$T +[0-9]+  unconfined: sandbox = none, by \[user cced2$T\]" "sandbox = none is said"
+like_re "$OUT" "cced3$T +[0-9]+  sandboxed by \[default\]" "everyone else: [default]"
 like_re "$OUT" "root +0  never sandboxed" "root is never sandboxed"
 like_re "$OUT" "daemon .*only \[user\] rules match" "system accounts are explained"
-run "$CTL" explain --all cced1
+run "$CTL" explain --all cced1$T
 is "$RC" 2 "--all takes no user"
 
 # --- edit
@@ -85,6 +85,6 @@ complete_line() {
 }
 is "$(complete_line cocoonctl ex)" "explain" "completion: commands"
 is "$(complete_line cocoonctl check --)" "--config --pam --root" "completion: check's options"
-like "$(complete_line cocoonctl explain cced)" "cced1" "completion: explain completes user names"
+like "$(complete_line cocoonctl explain cced)" "cced1$T" "completion: explain completes user names"
 
 done_testing

@@ -5,22 +5,22 @@
 . "$(dirname "$0")/../lib.sh"
 trap 'policy_reset; cleanup_users' EXIT
 
-add_group ccexg1
-add_group ccexg2
-add_user ccex1 -G ccexg1,ccexg2
-add_user ccexsys -r -m
-uid=$(id -u ccex1)
+add_group ccexg1$T
+add_group ccexg2$T
+add_user ccex1$T -G ccexg1$T,ccexg2$T
+add_user ccexsys$T -r -m
+uid=$(id -u ccex1$T)
 
 policy_reset
-run "$CTL" explain ccex1
+run "$CTL" explain ccex1$T
 is "$RC" 0 "explain on the embedded default"
 like "$OUT" "rule:        [default] at <embedded default>:1" "the embedded [default] rule matches"
-like "$OUT" "bind /home/ccex1" "the home is bound"
+like "$OUT" "bind /home/ccex1$T" "the home is bound"
 like "$OUT" "dir /run/user/$uid mode=0700" "%U expands"
 embedded_hash=$(printf '%s\n' "$OUT" | sed -n 's/^plan hash: *//p')
 
 policy_write cocoon.conf < "$(dirname "$0")/../../conf/cocoon.conf"
-run "$CTL" explain ccex1
+run "$CTL" explain ccex1$T
 shipped_hash=$(printf '%s\n' "$OUT" | sed -n 's/^plan hash: *//p')
 is "$shipped_hash" "$embedded_hash" "the shipped cocoon.conf gives the embedded default's plan"
 [ -n "$embedded_hash" ]; ok $? "the plan has a hash"
@@ -35,55 +35,55 @@ case $abi in
 esac
 like "$OUT" "this kernel: $want" "explain says which Landlock walls this kernel raises (ABI $abi)"
 printf '[default]\nprofile = default\nlandlock-scope = none\n' | policy_write cocoon.conf
-run "$CTL" explain ccex1
+run "$CTL" explain ccex1$T
 like "$OUT" "landlock     best-effort, scope none" "landlock-scope = none shows"
 [ "$abi" -ge 2 ] && like "$OUT" "the file-system wall (no scope asked for)" "and the kernel line follows it" ||
 	skip "no Landlock on this kernel"
 
-policy_write cocoon.conf <<'CONF'
+policy_write cocoon.conf <<CONF
 [default]
 profile = default
 
-[group ccexg2]
+[group ccexg2$T]
 profile = default
 unshare = pid ipc uts net
 
-[group ccexg1]
+[group ccexg1$T]
 profile = default
 hostname = g1
 unshare = pid ipc uts
 
-[user ccex1]
+[user ccex1$T]
 profile = default
 service = sshd
 CONF
-run "$CTL" explain ccex1
-like "$OUT" "rule:        [group ccexg2] at $CONF_DIR/cocoon.conf:4" \
+run "$CTL" explain ccex1$T
+like "$OUT" "rule:        [group ccexg2$T] at $CONF_DIR/cocoon.conf:4" \
 	"the first matching group in file order wins (supplementary groups from NSS)"
-like "$OUT" "lost:        [user ccex1] at $CONF_DIR/cocoon.conf:13: its service list excludes this service" \
+like "$OUT" "lost:        [user ccex1$T] at $CONF_DIR/cocoon.conf:13: its service list excludes this service" \
 	"the user rule for another service lost"
-like "$OUT" "lost:        [group ccexg1] at $CONF_DIR/cocoon.conf:8: an earlier [group] rule matched first" \
+like "$OUT" "lost:        [group ccexg1$T] at $CONF_DIR/cocoon.conf:8: an earlier [group] rule matched first" \
 	"the later group lost"
 like "$OUT" "namespaces:  mount pid net ipc uts" "the winning rule's namespaces"
-run "$CTL" explain --service sshd ccex1
-like "$OUT" "rule:        [user ccex1] at $CONF_DIR/cocoon.conf:13" "--service selects the user rule"
+run "$CTL" explain --service sshd ccex1$T
+like "$OUT" "rule:        [user ccex1$T] at $CONF_DIR/cocoon.conf:13" "--service selects the user rule"
 
-run "$CTL" explain --json ccex1
+run "$CTL" explain --json ccex1$T
 is "$RC" 0 "--json"
 json_user=$(printf '%s' "$OUT" | perl -MJSON::PP -0e 'my $j = decode_json(<STDIN>); print "$j->{user} $j->{sandbox} $j->{namespaces} ", scalar @{$j->{operations}}')
-like "$json_user" "ccex1 1 pid net ipc uts " "--json is valid JSON with the plan"
+like "$json_user" "ccex1$T 1 pid net ipc uts " "--json is valid JSON with the plan"
 
-run "$CTL" explain --bwrap ccex1
+run "$CTL" explain --bwrap ccex1$T
 like "$OUT" "bwrap --ro-bind /usr /usr --ro-bind /etc /etc --symlink usr/bin /bin" "--bwrap prints a bubblewrap command"
 like "$OUT" "--unshare-pid --unshare-net --unshare-ipc --unshare-uts" "with the namespaces"
 
-run "$CTL" explain --service sshd ccex1
+run "$CTL" explain --service sshd ccex1$T
 like "$OUT" "what it does itself (internal-sftp, port forwarding) gets the namespaces only" \
 	"explain --service says what a PAM service's own work gets"
-run "$CTL" explain --service sshd "$(id -u ccex1)"
-like "$OUT" "user:        ccex1 (uid $(id -u ccex1)" "a numeric uid names the user"
+run "$CTL" explain --service sshd "$(id -u ccex1$T)"
+like "$OUT" "user:        ccex1$T (uid $(id -u ccex1$T)" "a numeric uid names the user"
 
-run "$CTL" explain ccexsys
+run "$CTL" explain ccexsys$T
 like "$OUT" "sandbox:     no (not covered by the policy)" "a system account is not matched by [default]"
 like "$OUT" "system accounts (uid below UID_MIN) match only [user] rules" "and explain says why"
 
@@ -94,11 +94,11 @@ run "$CTL" explain no-such-user-cc
 is "$RC" 1 "an unknown user is an error"
 like "$OUT" "unknown user 'no-such-user-cc'" "naming the user"
 
-chown root /home/ccex1
-run "$CTL" explain ccex1
+chown root /home/ccex1$T
+run "$CTL" explain ccex1$T
 is "$RC" 1 "a home the user does not own refuses"
-like "$OUT" "home directory /home/ccex1 is owned by uid 0, not by ccex1" "with the reason"
-chown ccex1 /home/ccex1
+like "$OUT" "home directory /home/ccex1$T is owned by uid 0, not by ccex1$T" "with the reason"
+chown ccex1$T /home/ccex1$T
 
 policy_write cocoon.conf <<'CONF'
 [default]
@@ -106,7 +106,7 @@ profile = default
 [user nobody-cc]
 profile = missing
 CONF
-run "$CTL" explain ccex1
+run "$CTL" explain ccex1$T
 is "$RC" 1 "a policy with an error yields no plan"
 like "$OUT" "cocoon.conf:4: unknown profile 'missing'" "and the error is given"
 
@@ -114,7 +114,7 @@ policy_write cocoon.conf <<'CONF'
 [default]
 sandbox = none
 CONF
-run "$CTL" explain ccex1
+run "$CTL" explain ccex1$T
 like "$OUT" "sandbox:     no (sandbox = none)" "sandbox = none is shown as a choice"
 
 done_testing

@@ -17,13 +17,13 @@ if ! command -v bwrap >/dev/null; then
 	exit
 fi
 
-add_user ccbw1
-uid=$(id -u ccbw1)
+add_user ccbw1$T
+uid=$(id -u ccbw1$T)
 policy_reset
 cp "$here/../../conf/examples/bwrap-readme.conf" "$CONF_DIR/cocoon.conf"
 
 # The article's own command line, as the article gives it.
-run runuser -u ccbw1 -- bwrap --ro-bind /usr /usr --dir /tmp --proc /proc --dev /dev \
+run runuser -u ccbw1$T -- bwrap --ro-bind /usr /usr --dir /tmp --proc /proc --dev /dev \
 	--ro-bind /etc/resolv.conf /etc/resolv.conf \
 	--symlink usr/lib /lib --symlink usr/lib64 /lib64 \
 	--symlink usr/bin /bin --symlink usr/sbin /sbin --chdir / \
@@ -32,7 +32,7 @@ run runuser -u ccbw1 -- bwrap --ro-bind /usr /usr --dir /tmp --proc /proc --dev 
 bwrap_view=$OUT
 is "$RC" 0 "bwrap runs the article's example"
 
-run "$CTL" run --user ccbw1 -- /bin/sh -c "$probe"
+run "$CTL" run --user ccbw1$T -- /bin/sh -c "$probe"
 cocoon_view=$OUT
 is "$RC" 0 "cocoonctl run runs the same policy"
 is "$cocoon_view" "$bwrap_view" "cocoon and bwrap show the same view"
@@ -45,9 +45,9 @@ like "$cocoon_view" "if lo" "only loopback in the new network namespace"
 like "$cocoon_view" "dir /run/user/$uid writable" "the created /run/user/UID is the user's"
 
 # explain --bwrap, run as a command, gives the same view.
-bwrap_cmd=$("$CTL" explain --bwrap ccbw1)
+bwrap_cmd=$("$CTL" explain --bwrap ccbw1$T)
 like "$bwrap_cmd" "bwrap --ro-bind /usr /usr --dir /tmp --proc /proc" "explain --bwrap prints the options in order"
-run runuser -u ccbw1 -- bash -c "${bwrap_cmd% /bin/sh} /bin/sh -c \"\$1\"" _ "$probe"
+run runuser -u ccbw1$T -- bash -c "${bwrap_cmd% /bin/sh} /bin/sh -c \"\$1\"" _ "$probe"
 is "$OUT" "$cocoon_view" "explain --bwrap output run as a command gives the same view"
 
 # The article's chroot form: bwrap --bind DIR / CMD.
@@ -65,10 +65,10 @@ bind = $root /
 [default]
 profile = chroot
 CONF
-run runuser -u ccbw1 -- bwrap --bind "$root" / /bin/sh -c "$probe"
+run runuser -u ccbw1$T -- bwrap --bind "$root" / /bin/sh -c "$probe"
 bwrap_view=$OUT
 is "$RC" 0 "bwrap runs the chroot form"
-run "$CTL" run --user ccbw1 -- /bin/sh -c "$probe"
+run "$CTL" run --user ccbw1$T -- /bin/sh -c "$probe"
 is "$RC" 0 "cocoonctl run runs the chroot form"
 is "$OUT" "$bwrap_view" "the chroot form looks the same in both"
 if [ "$OUT" != "$bwrap_view" ]; then

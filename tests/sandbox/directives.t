@@ -9,11 +9,11 @@ work=$(mktemp -d /run/cocoon-directives-test.XXXXXX)
 chmod 0755 "$work"
 trap 'policy_reset; cleanup_users; rm -rf "$work"' EXIT
 
-add_group ccdirg
-add_user ccdir1 -G ccdirg
-uid=$(id -u ccdir1)
-gid=$(id -g ccdir1)
-home=/home/ccdir1
+add_group ccdirg$T
+add_user ccdir1$T -G ccdirg$T
+uid=$(id -u ccdir1$T)
+gid=$(id -g ccdir1$T)
+home=/home/ccdir1$T
 mounts_before=$(wc -l < /proc/self/mountinfo)
 
 BASE='[profile base]
@@ -36,12 +36,12 @@ policy() {
 }
 # inside CMD: run CMD with sh -c in ccdir1's sandbox.
 inside() {
-	run "$CTL" run --user ccdir1 -- /bin/sh -c "$1"
+	run "$CTL" run --user ccdir1$T -- /bin/sh -c "$1"
 }
 
 mkdir -p "$work/data" "$work/ro"
 echo host-data > "$work/data/file"
-chown ccdir1 "$work/data"
+chown ccdir1$T "$work/data"
 echo host-ro > "$work/ro/file"
 
 # bind / ro-bind / bind-try
@@ -105,7 +105,7 @@ symlink = /made/deeper /link
 file = /etc-motd \"hello from the policy\" mode=0640
 chmod = 0700 /made"
 inside 'stat -c "%a %U" /made/deeper; readlink /link; cat /etc-motd; stat -c %a /etc-motd /made'
-like "$OUT" "711 ccdir1" "dir: created with its mode, owned as bwrap would"
+like "$OUT" "711 ccdir1$T" "dir: created with its mode, owned as bwrap would"
 like "$OUT" "/made/deeper" "symlink: points where the policy says"
 like "$OUT" "hello from the policy" "file: holds its content"
 like "$OUT" "640
@@ -136,16 +136,16 @@ unshare = pid uts
 hostname = cocoon-%u
 setenv = GREETING \"hello world\"
 unsetenv = TERM"
-run env TERM=xterm "$CTL" run --user ccdir1 -- /bin/sh -c 'pwd; cat /proc/sys/kernel/hostname; echo "$GREETING"; echo "term=${TERM-unset}"'
+run env TERM=xterm "$CTL" run --user ccdir1$T -- /bin/sh -c 'pwd; cat /proc/sys/kernel/hostname; echo "$GREETING"; echo "term=${TERM-unset}"'
 like "$OUT" "/usr/share" "chdir"
-like "$OUT" "cocoon-ccdir1" "hostname (with a token)"
+like "$OUT" "cocoon-ccdir1$T" "hostname (with a token)"
 like "$OUT" "hello world" "setenv"
 like "$OUT" "term=unset" "unsetenv"
 policy "clearenv = yes"
-run env TERM=xterm LANG=C.UTF-8 "$CTL" run --user ccdir1 -- /bin/sh -c 'echo "term=${TERM-unset} lang=${LANG-unset} home=$HOME"'
+run env TERM=xterm LANG=C.UTF-8 "$CTL" run --user ccdir1$T -- /bin/sh -c 'echo "term=${TERM-unset} lang=${LANG-unset} home=$HOME"'
 like "$OUT" "term=unset lang=unset home=$home" "clearenv drops what the caller passed, keeps HOME"
 policy ""
-run env TERM=xterm LANG=C.UTF-8 BASH_ENV=/x "$CTL" run --user ccdir1 -- /bin/sh -c 'echo "term=${TERM-unset} bash_env=${BASH_ENV-unset}"'
+run env TERM=xterm LANG=C.UTF-8 BASH_ENV=/x "$CTL" run --user ccdir1$T -- /bin/sh -c 'echo "term=${TERM-unset} bash_env=${BASH_ENV-unset}"'
 like "$OUT" "term=xterm bash_env=unset" "without clearenv, only allow-listed variables pass"
 
 # namespaces: each compared with the host's
@@ -198,7 +198,7 @@ like "$OUT" "userns=0" "seccomp = none: the same call works without the filter"
 policy "landlock = required"
 inside 'echo walled'
 is "$OUT" "walled" "landlock = required: the session runs where the kernel has Landlock"
-run "$CTL" explain ccdir1
+run "$CTL" explain ccdir1$T
 like "$OUT" "landlock     required" "and explain shows it"
 
 # sandbox = none: run refuses rather than run unconfined
@@ -225,13 +225,13 @@ like "$OUT" "$home" "naming the home"
 chmod 0750 "$home"
 
 mkdir -p "$home/shared"
-chown ccdir1 "$home/shared"
+chown ccdir1$T "$home/shared"
 policy "bind = %h/shared /shared"
 inside 'echo ok'
 is "$OUT" "ok" "a bind of a directory in the home works"
 rmdir "$home/shared"
 ln -s /root "$home/shared"
-chown -h ccdir1 "$home/shared"
+chown -h ccdir1$T "$home/shared"
 inside 'ls /shared'
 is "$RC" 1 "a symlink swapped in for a bound directory refuses the next session"
 like "$OUT" "shared" "naming the source"
@@ -240,6 +240,6 @@ rm -f "$home/shared"
 is "$(wc -l < /proc/self/mountinfo)" "$mounts_before" "no mount is left on the host"
 # Count live processes: this machine's pid 1 never reaps, so zombies of
 # earlier tests (bwrap's) can carry a reused uid.
-is "$(ps -o stat= -u ccdir1 | grep -vc '^Z')" 0 "no process of the user is left"
+is "$(ps -o stat= -u ccdir1$T | grep -vc '^Z')" 0 "no process of the user is left"
 
 done_testing

@@ -10,9 +10,9 @@ if [ "$(uname -m)" != x86_64 ]; then
 	exit 0
 fi
 
-engine_user cceng7
-uid=$(id -u cceng7)
-gid=$(id -g cceng7)
+engine_user cceng7$T
+uid=$(id -u cceng7$T)
+gid=$(id -g cceng7$T)
 
 # Prints the session keyring's id and what a search for the caller's key
 # finds (possessing a keyring lets one search it).
@@ -43,7 +43,7 @@ ok "$([ -n "$ring" ] && [ -n "$key" ]; echo $?)" "the caller has a keyring with 
 like "$OUT" "ring=$ring
 key=$key" "a plain child of the caller, switched to the user, shares its keyring and finds the key"
 
-OUT=$(caller "$ENGINE_DRIVER" --user cceng7 $BASE --ro-bind "$WORK/probe.pl" /probe.pl \
+OUT=$(caller "$ENGINE_DRIVER" --user cceng7$T $BASE --ro-bind "$WORK/probe.pl" /probe.pl \
 	-- perl /probe.pl 2>&1)
 ring=$(echo "$OUT" | sed -n 's/^caller-ring=//p')
 inner=$(echo "$OUT" | sed -n 's/^ring=//p')
@@ -60,18 +60,18 @@ open(my $keys, '<', '/proc/keys') or die "/proc/keys: $!\n";
 while (<$keys>) { print if /^$id / }
 PERL
 chmod 0644 "$WORK/own.pl"
-OUT=$("$ENGINE_DRIVER" --user cceng7 $BASE --ro-bind "$WORK/own.pl" /own.pl -- perl /own.pl 2>&1)
+OUT=$("$ENGINE_DRIVER" --user cceng7$T $BASE --ro-bind "$WORK/own.pl" /own.pl -- perl /own.pl 2>&1)
 like "$OUT" "keyring   _ses: empty" "the session's keyring is empty"
 ok "$(echo "$OUT" | awk -v u="$uid" -v g="$gid" '$6 != u || $7 != g { bad = 1 } END { exit bad || NR != 1 }'; echo $?)" \
 	"and belongs to the user, not to root"
 
 # With a user namespace the keyring is joined before it too.
-OUT=$(caller "$ENGINE_DRIVER" --user cceng7 $BASE --unshare user \
+OUT=$(caller "$ENGINE_DRIVER" --user cceng7$T $BASE --unshare user \
 	--ro-bind "$WORK/probe.pl" /probe.pl -- perl /probe.pl 2>&1)
 like "$OUT" "key=none" "with a user namespace too"
 
 # The seccomp filter refuses keyctl: the keyring is joined before it.
-sandbox cceng7 --seccomp default -- /bin/true
+sandbox cceng7$T --seccomp default -- /bin/true
 is "$RC" 0 "a session with the seccomp filter starts"
 
 done_testing

@@ -15,13 +15,13 @@ if ! [ -x /usr/bin/python3 ]; then
 	exit 0
 fi
 
-engine_user cceng8
-uid=$(id -u cceng8)
-gid=$(id -g cceng8)
+engine_user cceng8$T
+uid=$(id -u cceng8$T)
+gid=$(id -g cceng8$T)
 as_user() { setpriv --reuid="$uid" --regid="$gid" --clear-groups "$@"; }
 
 mkdir "$WORK/xfer"
-chown cceng8: "$WORK/xfer"
+chown cceng8$T: "$WORK/xfer"
 echo "host secret" >"$WORK/secret"
 chmod 0644 "$WORK/secret"
 
@@ -68,7 +68,7 @@ pass() {
 pass run as_user /usr/bin/python3 "$WORK/recv.py" "$WORK/xfer/s" secret
 like "$OUT" "read: host secret" "outside the sandbox the descriptor reaches the host file"
 
-pass sandbox cceng8 --bind "$WORK/xfer" /xfer --ro-bind "$WORK/recv.py" /recv.py \
+pass sandbox cceng8$T --bind "$WORK/xfer" /xfer --ro-bind "$WORK/recv.py" /recv.py \
 	-- /usr/bin/python3 /recv.py /xfer/s secret
 is "$RC" 0 "the receiver runs in the sandbox"
 like "$OUT" "refused: Permission denied" "inside, the received descriptor reaches no host file"
@@ -76,7 +76,7 @@ like "$OUT" "refused: Permission denied" "inside, the received descriptor reache
 like "$OUT" "listed: " "the received descriptor itself still lists its directory (a known limit)"
 
 # Without a pid namespace (and a user namespace, and no seccomp) alike.
-pass run "$ENGINE_DRIVER" --user cceng8 --ro-bind /usr /usr --symlink usr/lib /lib \
+pass run "$ENGINE_DRIVER" --user cceng8$T --ro-bind /usr /usr --symlink usr/lib /lib \
 	--symlink usr/lib64 /lib64 --symlink usr/bin /bin --dev /dev --unshare user \
 	--bind "$WORK/xfer" /xfer --ro-bind "$WORK/recv.py" /recv.py \
 	-- /usr/bin/python3 /recv.py /xfer/s secret
@@ -84,7 +84,7 @@ like "$OUT" "refused: Permission denied" "the same in a user namespace without a
 
 # The sandbox's own tree stays fully usable, renames across directories
 # included (Landlock's REFER right).
-sandbox cceng8 --tmpfs /tmp -- /bin/sh -c '
+sandbox cceng8$T --tmpfs /tmp -- /bin/sh -c '
 	mkdir /tmp/a /tmp/b && echo hi >/tmp/a/f && mv /tmp/a/f /tmp/b/f &&
 	ln /tmp/b/f /tmp/a/g && cat /tmp/a/g && : >/tmp/b/f && mkfifo /tmp/p && echo done'
 is "$OUT" "hi
@@ -92,8 +92,8 @@ done" "inside the sandbox: create, rename and link across directories, truncate,
 
 # The standard descriptors may be host files: reopening them works.
 : >"$WORK/out"
-chown cceng8: "$WORK/out"
-"$ENGINE_DRIVER" --user cceng8 $BASE -- /bin/sh -c 'echo via-proc >/dev/stderr' 2>"$WORK/out"
+chown cceng8$T: "$WORK/out"
+"$ENGINE_DRIVER" --user cceng8$T $BASE -- /bin/sh -c 'echo via-proc >/dev/stderr' 2>"$WORK/out"
 is "$(cat "$WORK/out")" "via-proc" "a host file on descriptor 2 reopens through /dev/stderr"
 
 done_testing

@@ -5,15 +5,15 @@
 # an operation fails.
 . "$(dirname "$0")/../lib.sh" engine
 
-engine_user cceng1
-uid=$(id -u cceng1)
-gid=$(id -g cceng1)
+engine_user cceng1$T
+uid=$(id -u cceng1$T)
+gid=$(id -g cceng1$T)
 
 # ---- read-only binds, submounts included, and mount flags ----
 mkdir -p "$WORK/ro/sub" && echo data > "$WORK/ro/file"
 mount -t tmpfs -o size=64k cceng-sub "$WORK/ro/sub"
 echo subdata > "$WORK/ro/sub/f"
-sandbox cceng1 --ro-bind "$WORK/ro" /data --bind "$WORK/ro" /rw -- /bin/sh -c '
+sandbox cceng1$T --ro-bind "$WORK/ro" /data --bind "$WORK/ro" /rw -- /bin/sh -c '
 	cat /data/file /data/sub/f
 	touch /data/x 2>/dev/null && echo "top writable" || echo "top read-only"
 	touch /data/sub/x 2>/dev/null && echo "sub writable" || echo "sub read-only"
@@ -30,13 +30,13 @@ like "$OUT" "/rw rw,nosuid,nodev" "bind is rw, nosuid, nodev"
 like "$OUT" "/usr ro,nosuid,nodev" "/usr is ro, nosuid, nodev"
 [ ! -e "$WORK/ro/x" ]; ok $? "nothing was written to the host through ro-bind"
 
-sandbox cceng1 --dev-bind /dev/null /null --bind /dev/zero /zero -- /bin/sh -c '
+sandbox cceng1$T --dev-bind /dev/null /null --bind /dev/zero /zero -- /bin/sh -c '
 	echo x > /null && echo "dev-bind usable"
 	head -c1 /zero >/dev/null 2>&1 || echo "bind nodev refused"'
 like "$OUT" "dev-bind usable" "dev-bind allows the device"
 like "$OUT" "bind nodev refused" "a plain bind of a device node is nodev"
 
-sandbox cceng1 --tmpfs /t --dir /t/d --remount-ro /t --dir /u --remount-ro /u -- /bin/sh -c '
+sandbox cceng1$T --tmpfs /t --dir /t/d --remount-ro /t --dir /u --remount-ro /u -- /bin/sh -c '
 	touch /t/d/x 2>/dev/null && echo "t writable" || echo "t read-only"
 	touch /u/x 2>/dev/null && echo "u writable" || echo "u read-only"'
 is "$RC" 0 "remount-ro runs on a mount point and on a plain directory"
@@ -44,7 +44,7 @@ like "$OUT" "t read-only" "remount-ro makes a tmpfs read-only"
 like "$OUT" "u read-only" "remount-ro of a directory that is not a mount point"
 
 # ---- ownership of what operations create (as bubblewrap's) ----
-sandbox cceng1 --dir /tmp --dir "/run/user/$uid" --mode 0700 --dir /m700 \
+sandbox cceng1$T --dir /tmp --dir "/run/user/$uid" --mode 0700 --dir /m700 \
 	--file /etc/motd "hello" --mode 0600 --file /etc/secret "s" \
 	--symlink /etc/motd /motd --tmpfs /tt --mode 1777 --size 1048576 --tmpfs /t2 \
 	--dir /c --chmod 0711 /c -- /bin/sh -c '
@@ -70,7 +70,7 @@ like "$OUT" "size=1024k" "tmpfs takes size="
 like "$OUT" "created dirs writable" "the user can write in created directories"
 
 # ---- /dev ----
-sandbox cceng1 -- /bin/sh -c '
+sandbox cceng1$T -- /bin/sh -c '
 	cd /dev && ls -1 | tr "\n" " "; echo
 	stat -c "%n %t:%T" null zero full random urandom tty
 	readlink ptmx fd stdin stdout stderr
@@ -90,7 +90,7 @@ like "$OUT" "/dev/null rw,nosuid,noexec,relatime devtmpfs" "device nodes are nos
 like "$OUT" "4" "the devices work"
 
 # ---- proc ----
-sandbox cceng1 -- /bin/sh -c '
+sandbox cceng1$T -- /bin/sh -c '
 	mawk "\$5 ~ /^\/proc/ {print \$5, \$6}" /proc/self/mountinfo
 	echo 1 > /proc/sys/kernel/hostname 2>/dev/null || echo "sys read-only"'
 like "$OUT" "/proc rw,nosuid,nodev,noexec,relatime" "proc is nosuid, nodev, noexec"
@@ -100,14 +100,14 @@ like "$OUT" "/proc/bus ro," "/proc/bus is read-only"
 like "$OUT" "sys read-only" "/proc/sys cannot be written"
 
 # ---- mqueue and tmp-overlay ----
-sandbox cceng1 --mqueue /dev/mqueue --unshare ipc -- /bin/sh -c '
+sandbox cceng1$T --mqueue /dev/mqueue --unshare ipc -- /bin/sh -c '
 	mawk "\$5 == \"/dev/mqueue\" {print \$9}" /proc/self/mountinfo'
 is "$OUT" "mqueue" "mqueue mounts an mqueue file system"
-run "$ENGINE_DRIVER" --user cceng1 --mqueue /mq -- /bin/true
+run "$ENGINE_DRIVER" --user cceng1$T --mqueue /mq -- /bin/true
 like "$OUT" "needs an ipc namespace" "mqueue without an ipc namespace is refused"
 
-mkdir -p "$WORK/ov" && echo orig > "$WORK/ov/f" && chown -R cceng1 "$WORK/ov"
-sandbox cceng1 --bind "$WORK/ov" /ov --tmp-overlay /ov -- /bin/sh -c '
+mkdir -p "$WORK/ov" && echo orig > "$WORK/ov/f" && chown -R cceng1$T "$WORK/ov"
+sandbox cceng1$T --bind "$WORK/ov" /ov --tmp-overlay /ov -- /bin/sh -c '
 	echo changed > /ov/f && echo new > /ov/g && cat /ov/f /ov/g'
 is "$RC" 0 "tmp-overlay runs"
 like "$OUT" "changed
@@ -121,7 +121,7 @@ f" "changes to the overlay never reach the host"
 # root is what ".." at the root leads to).
 mkdir -p "$WORK/chroot/proc" "$WORK/chroot/dev" "$WORK/chroot/usr" "$WORK/chroot/marker-root"
 for l in lib lib64 bin sbin; do ln -s "usr/$l" "$WORK/chroot/$l"; done
-run "$ENGINE_DRIVER" --user cceng1 --dir /before --ro-bind "$WORK/chroot" / \
+run "$ENGINE_DRIVER" --user cceng1$T --dir /before --ro-bind "$WORK/chroot" / \
 	--ro-bind /usr /usr --proc /proc --dev /dev --unshare pid -- /bin/sh -c '
 	ls / | tr "\n" " "; echo; ls /.. | tr "\n" " "; echo
 	cut -d" " -f5 /proc/self/mountinfo | tr "\n" " "'
@@ -132,54 +132,54 @@ is "$(echo "$OUT" | sed -n 3p)" "/ /usr /proc /proc/sys /proc/irq /proc/bus /dev
 	"only the sandbox's mounts exist in its namespace"
 rm -rf "$WORK/chroot"
 # shellcheck disable=SC2086
-run "$ENGINE_DRIVER" --user cceng1 --tmp-overlay / $BASE -- /bin/sh -c 'touch /new && ls /.. | tr "\n" " "'
+run "$ENGINE_DRIVER" --user cceng1$T --tmp-overlay / $BASE -- /bin/sh -c 'touch /new && ls /.. | tr "\n" " "'
 is "$RC" 0 "tmp-overlay of the root runs"
 like "$OUT" "new " "the overlaid root is writable, and still the root at /.."
 
 # ---- bind-try and failures ----
 before=$(host_mounts)
-sandbox cceng1 --ro-bind-try /nonexistent/src /opt --tmpfs /x -- /bin/sh -c '
+sandbox cceng1$T --ro-bind-try /nonexistent/src /opt --tmpfs /x -- /bin/sh -c '
 	test -e /opt && echo "opt exists" || echo "opt skipped"'
 is "$RC" 0 "ro-bind-try of a missing source runs"
 like "$OUT" "opt skipped" "ro-bind-try skips a missing source"
 
-sandbox cceng1 --tmpfs /x --dir /x/y --ro-bind /nonexistent/src /opt -- /bin/true
+sandbox cceng1$T --tmpfs /x --dir /x/y --ro-bind /nonexistent/src /opt -- /bin/true
 is "$RC" 125 "bind of a missing source fails"
 like "$OUT" "ro-bind /nonexistent/src /opt: open_tree /nonexistent/src: No such file or directory" \
 	"the error names the operation, the path and the reason"
 like "$OUT" "engine-driver:" "the error comes back from the sandbox to the caller"
 after=$(host_mounts)
 is "$after" "$before" "a failed build leaves no mount on the host"
-is "$(live_procs cceng1)" 0 "a failed build leaves no process"
+is "$(live_procs cceng1$T)" 0 "a failed build leaves no process"
 
 # ---- user-writable sources: as the user, no symlinks ----
-install -d -o cceng1 -m 0755 "$WORK/home" "$WORK/home/real"
+install -d -o cceng1$T -m 0755 "$WORK/home" "$WORK/home/real"
 echo mine > "$WORK/home/real/f"
 ln -s /etc "$WORK/home/swapped"
 ln -s real "$WORK/home/swapped-dir"
 install -d -o root -m 0700 "$WORK/home/rootonly" "$WORK/home/rootonly/sub"
-sandbox cceng1 --user-writable --bind "$WORK/home/real" /h -- /bin/cat /h/f
+sandbox cceng1$T --user-writable --bind "$WORK/home/real" /h -- /bin/cat /h/f
 is "$OUT" "mine" "a user-writable source binds"
-sandbox cceng1 --user-writable --bind "$WORK/home/swapped" /h -- /bin/ls /h
+sandbox cceng1$T --user-writable --bind "$WORK/home/swapped" /h -- /bin/ls /h
 is "$RC" 125 "a symlink swapped in for a user-writable source is refused"
 like "$OUT" "refusing symlinks: Too many levels of symbolic links" "the error says why"
-sandbox cceng1 --user-writable --bind "$WORK/home/swapped-dir/f" /h -- /bin/true
+sandbox cceng1$T --user-writable --bind "$WORK/home/swapped-dir/f" /h -- /bin/true
 is "$RC" 125 "a symlink in a directory of the source's path is refused"
-sandbox cceng1 --user-writable --bind-try "$WORK/home/swapped" /h -- /bin/true
+sandbox cceng1$T --user-writable --bind-try "$WORK/home/swapped" /h -- /bin/true
 is "$RC" 125 "bind-try refuses the symlink too (it is not a missing source)"
-sandbox cceng1 --user-writable --bind "$WORK/home/rootonly/sub" /h -- /bin/true
+sandbox cceng1$T --user-writable --bind "$WORK/home/rootonly/sub" /h -- /bin/true
 is "$RC" 125 "a user-writable source is opened with the user's rights"
 like "$OUT" "Permission denied" "the user could not open it, so neither does the engine"
-sandbox cceng1 --bind "$WORK/home/rootonly/sub" /h -- /bin/true
+sandbox cceng1$T --bind "$WORK/home/rootonly/sub" /h -- /bin/true
 is "$RC" 0 "a root-controlled source is opened as root"
 
 # A destination inside a bind the user controls: a symlink there must
 # not redirect the mount.
 ln -s /tmp "$WORK/home/real/link"
-sandbox cceng1 --user-writable --bind "$WORK/home/real" /h --tmpfs /h/link/x -- /bin/true
+sandbox cceng1$T --user-writable --bind "$WORK/home/real" /h --tmpfs /h/link/x -- /bin/true
 is "$RC" 125 "a symlink on a destination's path is refused"
 like "$OUT" "tmpfs /h/link/x: /h/link/x: Too many levels of symbolic links" "the error names the destination"
-sandbox cceng1 --user-writable --bind "$WORK/home/real" /h --tmpfs /h/newdir/x -- /bin/true
-is "$(stat -c %U "$WORK/home/real/newdir" 2>/dev/null)" "cceng1" "directories made in the user's tree are the user's"
+sandbox cceng1$T --user-writable --bind "$WORK/home/real" /h --tmpfs /h/newdir/x -- /bin/true
+is "$(stat -c %U "$WORK/home/real/newdir" 2>/dev/null)" "cceng1$T" "directories made in the user's tree are the user's"
 
 done_testing

@@ -4,15 +4,15 @@
 # what it sees of other processes, how its end and its signals travel.
 . "$(dirname "$0")/../lib.sh" engine
 
-add_group ccenggrp || bail_out "groupadd ccenggrp"
-engine_user cceng2 -G ccenggrp
-uid=$(id -u cceng2)
-gid=$(id -g cceng2)
-ggid=$(getent group ccenggrp | cut -d: -f3)
-home=$(getent passwd cceng2 | cut -d: -f6)
+add_group ccenggrp$T || bail_out "groupadd ccenggrp$T"
+engine_user cceng2$T -G ccenggrp$T
+uid=$(id -u cceng2$T)
+gid=$(id -g cceng2$T)
+ggid=$(getent group ccenggrp$T | cut -d: -f3)
+home=$(getent passwd cceng2$T | cut -d: -f6)
 
 # ---- identity and privileges ----
-sandbox cceng2 -- /bin/sh -c '
+sandbox cceng2$T -- /bin/sh -c '
 	id -u; id -g; id -G
 	grep -E "^(Cap(Inh|Prm|Eff|Bnd|Amb)|NoNewPrivs|Seccomp):" /proc/self/status
 	ls /proc/self/fd | tr "\n" " "; echo
@@ -29,45 +29,45 @@ like "$OUT" "0 1 2 3 " "the command gets descriptors 0, 1 and 2 only (3 is ls's 
 is "$(echo "$OUT" | tail -1)" "/" "without chdir and with no home inside, the command starts in /"
 
 exec 7</dev/null
-sandbox cceng2 -- /bin/sh -c 'ls /proc/self/fd | tr "\n" " "'
+sandbox cceng2$T -- /bin/sh -c 'ls /proc/self/fd | tr "\n" " "'
 exec 7<&-
 is "$OUT" "0 1 2 3 " "descriptors the caller leaked are closed"
 
-sandbox cceng2 --no-new-privs 0 -- /bin/grep NoNewPrivs /proc/self/status
+sandbox cceng2$T --no-new-privs 0 -- /bin/grep NoNewPrivs /proc/self/status
 like "$OUT" "NoNewPrivs:	0" "no_new_privs off when the plan says so"
 
-sandbox cceng2 --seccomp default -- /bin/sh -c 'grep Seccomp: /proc/self/status; unshare -U true 2>&1 || echo "userns refused"'
+sandbox cceng2$T --seccomp default -- /bin/sh -c 'grep Seccomp: /proc/self/status; unshare -U true 2>&1 || echo "userns refused"'
 like "$OUT" "Seccomp:	2" "the seccomp filter is loaded"
 like "$OUT" "userns refused" "the filter applies to the command"
-sandbox cceng2 --seccomp default --no-new-privs 0 -- /bin/grep -E "Seccomp:|NoNewPrivs" /proc/self/status
+sandbox cceng2$T --seccomp default --no-new-privs 0 -- /bin/grep -E "Seccomp:|NoNewPrivs" /proc/self/status
 like "$OUT" "NoNewPrivs:	0
 Seccomp:	2" "the filter loads without no_new_privs"
 
-sandbox cceng2 --session-nofile 77 -- /bin/sh -c 'ulimit -n'
+sandbox cceng2$T --session-nofile 77 -- /bin/sh -c 'ulimit -n'
 is "$OUT" "77" "session_rlimits reach the command"
 
 # A setuid-root program gains nothing: binds are nosuid.
 install -m 4755 /usr/bin/id "$WORK/suid-id"
-sandbox cceng2 --no-new-privs 0 --ro-bind "$WORK/suid-id" /suid-id -- /suid-id -u
+sandbox cceng2$T --no-new-privs 0 --ro-bind "$WORK/suid-id" /suid-id -- /suid-id -u
 is "$OUT" "$uid" "a setuid-root program inside runs as the user (nosuid)"
-sandbox cceng2 -- /bin/sh -c 'kill -KILL 1 2>/dev/null && echo killed || echo refused; kill -STOP 1 2>/dev/null || echo refused'
+sandbox cceng2$T -- /bin/sh -c 'kill -KILL 1 2>/dev/null && echo killed || echo refused; kill -STOP 1 2>/dev/null || echo refused'
 is "$OUT" "refused
 refused" "the session cannot signal cocoon-init"
 
 # ---- working directory ----
-sandbox cceng2 --bind "$home" "$home" -- /bin/pwd
+sandbox cceng2$T --bind "$home" "$home" -- /bin/pwd
 is "$OUT" "$home" "the command starts in the home when it exists inside"
-sandbox cceng2 --bind "$home" "$home" --chdir /usr -- /bin/pwd
+sandbox cceng2$T --bind "$home" "$home" --chdir /usr -- /bin/pwd
 is "$OUT" "/usr" "chdir wins over the home"
-sandbox cceng2 --chdir /nowhere -- /bin/true
+sandbox cceng2$T --chdir /nowhere -- /bin/true
 like "$OUT" "chdir /nowhere: No such file or directory" "a chdir that fails refuses the session"
 install -d -o root -m 0700 "$WORK/private"
-sandbox cceng2 --bind "$WORK/private" /private --chdir /private -- /bin/true
+sandbox cceng2$T --bind "$WORK/private" /private --chdir /private -- /bin/true
 like "$OUT" "chdir /private: Permission denied" "chdir happens as the user, after the switch"
 
 # ---- processes, hostname, network ----
 host_name=$(cat /proc/sys/kernel/hostname)
-sandbox cceng2 --hostname cocoon-box --unshare uts,net,ipc -- /bin/sh -c '
+sandbox cceng2$T --hostname cocoon-box --unshare uts,net,ipc -- /bin/sh -c '
 	ps -eo pid=,uid=,comm= | tr -s " "
 	hostname
 	cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d " "
@@ -82,30 +82,30 @@ like "$OUT" "cocoon-box" "hostname in the uts namespace"
 [ "$host_name" != cocoon-box ]; ok $? "control: the host is not already named cocoon-box"
 is "$(cat /proc/sys/kernel/hostname)" "$host_name" "the host's name is untouched"
 like "$OUT" "lo" "only the loopback interface in the network namespace"
-run "$ENGINE_DRIVER" --user cceng2 --hostname x -- /bin/true
+run "$ENGINE_DRIVER" --user cceng2$T --hostname x -- /bin/true
 like "$OUT" "'hostname' needs a uts namespace" "hostname without a uts namespace is refused"
 
-sandbox cceng2 -- /bin/sh -c 'cat /proc/1/environ; ls /proc/1/fd; cat /proc/1/status | grep -c ^Name'
+sandbox cceng2$T -- /bin/sh -c 'cat /proc/1/environ; ls /proc/1/fd; cat /proc/1/status | grep -c ^Name'
 like "$OUT" "Permission denied" "cocoon-init's memory, environment and descriptors are out of reach"
 
 # ---- status, signals, the end of a session ----
-sandbox cceng2 -- /bin/sh -c 'exit 7'
+sandbox cceng2$T -- /bin/sh -c 'exit 7'
 is "$RC" 7 "the command's exit status comes back"
-sandbox cceng2 -- /bin/sh -c 'kill -SEGV $$'
+sandbox cceng2$T -- /bin/sh -c 'kill -SEGV $$'
 is "$RC" 139 "death by signal N comes back as 128+N"
-sandbox cceng2 -- /nonexistent
+sandbox cceng2$T -- /nonexistent
 is "$RC" 125 "a command that cannot be executed fails the run"
 like "$OUT" "exec /nonexistent: No such file or directory" "with the reason"
-sandbox cceng2 -- sh -c 'echo found'
+sandbox cceng2$T -- sh -c 'echo found'
 is "$OUT" "found" "a command without a directory is looked up in PATH"
 
-install -d -o cceng2 -m 0755 "$WORK/out"
-sandbox cceng2 --bind "$WORK/out" /out -- /bin/sh -c '(sleep 2; touch /out/survived) & exit 0'
+install -d -o cceng2$T -m 0755 "$WORK/out"
+sandbox cceng2$T --bind "$WORK/out" /out -- /bin/sh -c '(sleep 2; touch /out/survived) & exit 0'
 sleep 2.5
 [ ! -e "$WORK/out/survived" ]; ok $? "processes left behind die with the session's main process"
-is "$(live_procs cceng2)" 0 "no process of the user remains"
+is "$(live_procs cceng2$T)" 0 "no process of the user remains"
 
-"$ENGINE_DRIVER" --user cceng2 $BASE --bind "$WORK/out" /out -- /bin/sh -c \
+"$ENGINE_DRIVER" --user cceng2$T $BASE --bind "$WORK/out" /out -- /bin/sh -c \
 	'trap "echo got TERM > /out/term; exit 3" TERM; echo ready > /out/ready; while :; do sleep 0.1; done' &
 drv=$!
 for _ in $(seq 50); do [ -e "$WORK/out/ready" ] && break; sleep 0.1; done
@@ -120,7 +120,7 @@ is "$rc" 3 "and the session's status comes back"
 slow=0
 for d in 0.001 0.002 0.004 0.008; do
 	start=$(date +%s)
-	"$ENGINE_DRIVER" --user cceng2 $BASE -- /bin/sleep 30 &
+	"$ENGINE_DRIVER" --user cceng2$T $BASE -- /bin/sleep 30 &
 	drv=$!
 	sleep "$d"
 	kill -TERM "$drv"
@@ -129,11 +129,11 @@ for d in 0.001 0.002 0.004 0.008; do
 done
 is "$slow" 0 "SIGTERM during the build ends the session"
 
-sandbox cceng2 --new-session -- /bin/sh -c 'ps -o sid= -p $$; ps -o pid= -p $$'
+sandbox cceng2$T --new-session -- /bin/sh -c 'ps -o sid= -p $$; ps -o pid= -p $$'
 is "$(echo "$OUT" | tr -s ' \n' ' ')" " 2 2 " "new-session makes the command a session leader"
 
 # ---- user namespace ----
-sandbox cceng2 --unshare user --seccomp default -- /bin/sh -c '
+sandbox cceng2$T --unshare user --seccomp default -- /bin/sh -c '
 	cat /proc/self/uid_map /proc/self/gid_map /proc/self/setgroups | tr -s " "
 	id -u; id -G
 	grep -E "^Cap(Eff|Prm|Bnd)" /proc/self/status; grep Seccomp: /proc/self/status
@@ -148,12 +148,12 @@ CapBnd:	0000000000000000" "no capability inside it either"
 like "$OUT" "Seccomp:	2" "the filter is loaded inside it"
 userns=$(echo "$OUT" | grep '^user:')
 [ -n "$userns" ] && [ "$userns" != "$(readlink /proc/self/ns/user)" ]; ok $? "a new user namespace"
-sandbox cceng2 --unshare user --seccomp default --no-new-privs 0 -- /bin/grep -E "Seccomp:|NoNewPrivs" /proc/self/status
+sandbox cceng2$T --unshare user --seccomp default --no-new-privs 0 -- /bin/grep -E "Seccomp:|NoNewPrivs" /proc/self/status
 like "$OUT" "NoNewPrivs:	0
 Seccomp:	2" "in a user namespace the filter loads without no_new_privs too"
 
 # ---- without a pid namespace: the caller's child is the session ----
-run "$ENGINE_DRIVER" --user cceng2 --ro-bind /usr /usr --symlink usr/lib /lib \
+run "$ENGINE_DRIVER" --user cceng2$T --ro-bind /usr /usr --symlink usr/lib /lib \
 	--symlink usr/lib64 /lib64 --symlink usr/bin /bin --dev /dev --unshare user,net \
 	-- /bin/sh -c 'id -u; exit 6'
 is "$RC" 6 "without a pid namespace the status comes back too"

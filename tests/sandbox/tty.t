@@ -10,7 +10,7 @@ if ! command -v script >/dev/null; then
 	done_testing
 	exit
 fi
-engine_user cceng3
+engine_user cceng3$T
 
 # on_tty INPUT-SCRIPT COMMAND: run COMMAND on a new pseudo-terminal
 # (script(1)), feeding it what INPUT-SCRIPT prints; output in OUT. The
@@ -22,14 +22,14 @@ on_tty() {
 	OUT=$( (eval "$1") | SHELL=/bin/bash timeout 20 env --default-signal=INT,QUIT,TSTP \
 		script -qec "$2" /dev/null 2>&1 | tr -d '\r')
 }
-drv="$ENGINE_DRIVER --user cceng3 $(echo $BASE)"
+drv="$ENGINE_DRIVER --user cceng3$T $(echo $BASE)"
 
 on_tty : "$drv -- /bin/sh -c 'tty; stty size >/dev/null && echo stty-ok; echo via-tty > /dev/tty'"
 like "$OUT" "/dev/console" "the session's terminal is reachable as /dev/console"
 like "$OUT" "stty-ok" "terminal ioctls work"
 like "$OUT" "via-tty" "/dev/tty is the controlling terminal"
 
-sandbox cceng3 -- /bin/sh -c 'test -e /dev/console && echo console || echo "no console"' </dev/null
+sandbox cceng3$T -- /bin/sh -c 'test -e /dev/console && echo console || echo "no console"' </dev/null
 is "$OUT" "no console" "no /dev/console when stdin is not a terminal"
 
 on_tty "printf 'sleep 0.3 &\njobs\nfg\necho fg-done\nset -o | grep monitor\nexit 5\n'" \

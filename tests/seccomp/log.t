@@ -5,7 +5,7 @@
 # through cocoonctl run and through pam_cocoon's launcher; without it,
 # the same refusal leaves no record.
 . "$(dirname "$0")/../lib.sh"
-SSHD_SERVICE=cocoon-test-sshd-seclog
+SSHD_SERVICE=cocoon-test-sshd-seclog-$T
 trap 'sshd_cleanup; policy_reset; cleanup_users' EXIT
 
 if ! dmesg >/dev/null 2>&1; then
@@ -13,8 +13,8 @@ if ! dmesg >/dev/null 2>&1; then
 	done_testing
 	exit
 fi
-add_user ccslog1 || { echo "Bail out! useradd"; exit 1; }
-uid=$(id -u ccslog1)
+add_user ccslog1$T || { echo "Bail out! useradd"; exit 1; }
+uid=$(id -u ccslog1$T)
 policy_reset
 with_log() {
 	printf '[profile p]\nprofile = default\nseccomp-log = %s\n[default]\nprofile = p\n' "$1" |
@@ -39,29 +39,29 @@ records() {
 
 with_log no
 before=$(mark)
-run "$CTL" run --user ccslog1 -- /usr/bin/unshare -U true
+run "$CTL" run --user ccslog1$T -- /usr/bin/unshare -U true
 like "$OUT" "Operation not permitted" "control: unshare -U is refused by the filter"
 is "$(records "$before")" 0 "control: without seccomp-log, no audit record"
 
 with_log yes
-run "$CTL" explain ccslog1
+run "$CTL" explain ccslog1$T
 like "$OUT" "(refusals logged)" "explain shows seccomp-log"
 before=$(mark)
-run "$CTL" run --user ccslog1 -- /usr/bin/unshare -U true
+run "$CTL" run --user ccslog1$T -- /usr/bin/unshare -U true
 like "$OUT" "Operation not permitted" "with seccomp-log the call is still refused"
 is "$(records "$before")" 1 "and the kernel logs the refusal, with the uid, command and call"
 
 # Through pam_cocoon, where cocoon-launch loads the filter.
 sshd_start "session required $PAMDIR/pam_cocoon.so" || { echo "Bail out! sshd"; exit 1; }
 sed -i "0,/^session/s||session required $PAMDIR/pam_cocoon.so return\n&|" /etc/pam.d/$SSHD_SERVICE
-sshd_allow ccslog1
+sshd_allow ccslog1$T
 before=$(mark)
-run ssh_as ccslog1 "/usr/bin/unshare -U true; cat /proc/1/comm"
+run ssh_as ccslog1$T "/usr/bin/unshare -U true; cat /proc/1/comm"
 like "$OUT" "cocoon-init" "an ssh session in the sandbox"
 is "$(records "$before")" 1 "through pam_cocoon the refusal is logged too"
 with_log no
 before=$(mark)
-run ssh_as ccslog1 "/usr/bin/unshare -U true"
+run ssh_as ccslog1$T "/usr/bin/unshare -U true"
 is "$(records "$before")" 0 "control: and not without seccomp-log"
 
 done_testing

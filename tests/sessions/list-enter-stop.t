@@ -6,7 +6,8 @@
 # as root with a host binary and a fresh pty), stop ends them. Stale,
 # forged and badly owned records are refused.
 . "$(dirname "$0")/../lib.sh"
-SSHD_SERVICE=cocoon-test-sshd-sessions
+pam_services_lock
+SSHD_SERVICE=cocoon-test-sshd-sessions-$T
 RECORDS=$COCOON_ROOT/run/cocoon
 work=$(mktemp -d /var/lib/cocoon-sessions-test.XXXXXX) # not /run: noexec under systemd
 chmod 0755 "$work"
@@ -22,16 +23,16 @@ cleanup() {
 }
 trap cleanup EXIT
 
-add_user ccsn1 || { echo "Bail out! useradd"; exit 1; }
-add_user ccsn2 -s "$SHELL_BIN"
-add_user ccsn3
-add_user ccsn4
+add_user ccsn1$T || { echo "Bail out! useradd"; exit 1; }
+add_user ccsn2$T -s "$SHELL_BIN"
+add_user ccsn3$T
+add_user ccsn4$T
 policy_reset
 # sessions_policy [LINE...]: the test's policy, LINEs added to [default]
 # (changing them changes the plan of a session already running).
 sessions_policy() {
-	{ cat <<'CONF'
-[user ccsn4]
+	{ cat <<CONF
+[user ccsn4$T]
 profile = nopid
 [profile nopid]
 ro-bind = /usr
@@ -49,8 +50,8 @@ syslog_capture "$work/syslog"
 
 sshd_start "session required $PAMDIR/pam_cocoon.so" || { echo "Bail out! sshd"; exit 1; }
 sed -i "0,/^session/s||session required $PAMDIR/pam_cocoon.so return\n&|" /etc/pam.d/$SSHD_SERVICE
-sshd_allow ccsn1
-sshd_allow ccsn3
+sshd_allow ccsn1$T
+sshd_allow ccsn3$T
 
 # session_of USER: the id of USER's live session, waiting for it to appear.
 session_of() {
@@ -62,31 +63,34 @@ session_of() {
 	done
 	return 1
 }
+# records_of USER: the records (published or not) of USER's sessions; the
+# tree's directory may hold other users' too (an installed cocoon's).
+records_of() { grep -lsx "user=$1" "$RECORDS"/* "$RECORDS"/.[!.]*; }
 # live USER: how many processes USER has that are not zombies.
 live() { ps -u "$1" -o stat= 2>/dev/null | grep -vc '^Z'; }
 
-ssh_as ccsn1 'echo up; sleep 60' > "$work/ssh.out" 2>&1 &
+ssh_as ccsn1$T 'echo up; sleep 60' > "$work/ssh.out" 2>&1 &
 ssh_pid=$!
 BG_PIDS="$BG_PIDS $ssh_pid"
-su - ccsn2 -c 'sleep 60' > "$work/su.out" 2>&1 &
+su - ccsn2$T -c 'sleep 60' > "$work/su.out" 2>&1 &
 su_pid=$!
 BG_PIDS="$BG_PIDS $su_pid"
-pam_id=$(session_of ccsn1)
+pam_id=$(session_of ccsn1$T)
 ok $? "the sshd session is recorded"
-shell_id=$(session_of ccsn2)
+shell_id=$(session_of ccsn2$T)
 ok $? "the cocoon-shell session is recorded"
 
 # --- list
 run "$CTL" list
 is "$RC" 0 "list succeeds"
-pam_hash=$("$CTL" explain --service $SSHD_SERVICE ccsn1 | awk '/^plan hash:/ { print $3 }')
-shell_hash=$("$CTL" explain ccsn2 | awk '/^plan hash:/ { print $3 }')
-like_re "$OUT" "^$pam_id +ccsn1 +$SSHD_SERVICE +[0-9-]+ [0-9:]+ +default +$pam_hash +running$" \
+pam_hash=$("$CTL" explain --service $SSHD_SERVICE ccsn1$T | awk '/^plan hash:/ { print $3 }')
+shell_hash=$("$CTL" explain ccsn2$T | awk '/^plan hash:/ { print $3 }')
+like_re "$OUT" "^$pam_id +ccsn1$T +$SSHD_SERVICE +[0-9-]+ [0-9:]+ +default +$pam_hash +running$" \
 	"the sshd session: id, user, service, start, profile, plan hash, state"
-like_re "$OUT" "^$shell_id +ccsn2 +shell +[0-9-]+ [0-9:]+ +default +$shell_hash +running$" \
+like_re "$OUT" "^$shell_id +ccsn2$T +shell +[0-9-]+ [0-9:]+ +default +$shell_hash +running$" \
 	"the cocoon-shell session likewise"
 run "$CTL" list --json
-like "$OUT" "\"id\": \"$pam_id\", \"user\": \"ccsn1\", \"uid\": $(id -u ccsn1), \"service\": \"$SSHD_SERVICE\"" \
+like "$OUT" "\"id\": \"$pam_id\", \"user\": \"ccsn1$T\", \"uid\": $(id -u ccsn1$T), \"service\": \"$SSHD_SERVICE\"" \
 	"list --json"
 is "$(stat -c '%U %a' "$RECORDS" "$RECORDS/$pam_id" | tr '\n' ' ')" "root 700 root 600 " \
 	"the records are root's alone"
@@ -104,7 +108,7 @@ like "$(complete_line cocoonctl st)" "stop" "completion: the new commands"
 
 # --- enter, as the user
 probe='id -u; cat /proc/1/comm; grep -E "^(Seccomp|NoNewPrivs):" /proc/self/status; echo "$HOME $PATH"'
-for who in ccsn1:$pam_id ccsn2:$shell_id; do
+for who in ccsn1$T:$pam_id ccsn2$T:$shell_id; do
 	user=${who%%:*}
 	run "$CTL" enter "${who#*:}" -- sh -c "$probe" < /dev/null
 	is "$RC" 0 "enter runs a command in $user's session"
@@ -118,7 +122,7 @@ run env LD_LIBRARY_PATH=/nonexistent SECRET=x "$CTL" enter "${pam_id:0:8}" -- sh
 is "$(echo $OUT)" "none none 0 1 2 3" "an 8-character prefix works; no caller environment or descriptor comes in (3 is ls's own)"
 run sh -c "printf 'id -un; exit 5\\n' | $CTL enter $pam_id"
 is "$RC" 5 "without a command the session's shell runs, on the pty, reading the input"
-like "$OUT" "ccsn1" "as the user"
+like "$OUT" "ccsn1$T" "as the user"
 run "$CTL" enter "$pam_id" -- sh -c 'exit 7' < /dev/null
 is "$RC" 7 "enter returns the command's status"
 run "$CTL" enter "$pam_id" -- sh -c 'kill -KILL $$' < /dev/null
@@ -157,16 +161,16 @@ run "$CTL" enter "$shell_id" --root -- /usr/bin/id < /dev/null
 like "$OUT" "the session's / is not root's alone" "--root refuses a session whose system paths its user can write"
 unlike "$OUT" "uid=0" "and runs nothing"
 run "$CTL" enter "$shell_id" -- stat -c %U / < /dev/null
-is "$OUT" "ccsn2" "(cocoon-shell builds the tree as the user: the user could swap the loader)"
+is "$OUT" "ccsn2$T" "(cocoon-shell builds the tree as the user: the user could swap the loader)"
 # Below a system path, a tmpfs others may write (01777 by default in
 # service mode) is where the session's user could leave a file that a
 # root shell, or the service's own modules, read. pam_cocoon refuses such
 # a plan at login (enter --root would too: tests/unit/test_resolve.c).
-printf '[user ccsn3]\nprofile = default\ntmpfs = /usr/local/share\n' |
-	policy_write cocoon.d/ccsn3.conf
-run "$CTL" run --user ccsn3 -- /bin/sh -c 'touch /usr/local/share/x && echo WROTE'
+printf '[user %s]\nprofile = default\ntmpfs = /usr/local/share\n' "ccsn3$T" |
+	policy_write cocoon.d/ccsn3$T.conf
+run "$CTL" run --user ccsn3$T -- /bin/sh -c 'touch /usr/local/share/x && echo WROTE'
 is "$OUT" "WROTE" "(the control: in the plan's tree the user can write there)"
-run ssh_as ccsn3 'echo LOGGED-IN'
+run ssh_as ccsn3$T 'echo LOGGED-IN'
 unlike "$OUT" "LOGGED-IN" "a PAM login under a plan with a tmpfs others can write below a system path is refused"
 if [ -n "$SYSLOG_PID" ]; then
 	syslog_wait "$work/syslog" "tmpfs /usr/local/share: a tmpfs there"
@@ -174,7 +178,7 @@ if [ -n "$SYSLOG_PID" ]; then
 else
 	skip "no syslog capture"
 fi
-rm -f "$CONF_DIR/cocoon.d/ccsn3.conf"
+rm -f "$CONF_DIR/cocoon.d/ccsn3$T.conf"
 run "$CTL" enter "$pam_id" --root -- id < /dev/null
 like "$OUT" "absolute path" "--root refuses a relative command"
 install -m 0755 /usr/bin/id "$work/id"
@@ -193,18 +197,18 @@ sessions_policy
 # --- stop
 run "$CTL" stop "$pam_id"
 is "$RC" 0 "stop ends the sshd session"
-like "$OUT" "stopped session $pam_id (user ccsn1" "and says which"
+like "$OUT" "stopped session $pam_id (user ccsn1$T" "and says which"
 for i in $(seq 100); do kill -0 "$ssh_pid" 2>/dev/null || break; sleep 0.1; done
 ! kill -0 "$ssh_pid" 2>/dev/null
 ok $? "the ssh client returns"
 like "$(cat "$work/ssh.out")" "up" "(it had run)"
-for i in $(seq 50); do [ "$(live ccsn1)" -eq 0 ] && break; sleep 0.1; done
-is "$(live ccsn1)" 0 "no process of the user remains"
+for i in $(seq 50); do [ "$(live ccsn1$T)" -eq 0 ] && break; sleep 0.1; done
+is "$(live ccsn1$T)" 0 "no process of the user remains"
 [ ! -e "$RECORDS/$pam_id" ]
 ok $? "the record is gone"
 if [ -n "$SYSLOG_PID" ]; then
-	syslog_wait "$work/syslog" "event=end user=ccsn1"
-	like "$(cat "$work/syslog")" "event=end user=ccsn1" "stop is audited"
+	syslog_wait "$work/syslog" "event=end user=ccsn1$T"
+	like "$(cat "$work/syslog")" "event=end user=ccsn1$T" "stop is audited"
 	like "$(grep "session=$pam_id" "$work/syslog" | grep stopped)" 'result=stopped reason="cocoonctl stop"' \
 		"as stopped by cocoonctl"
 else
@@ -216,28 +220,29 @@ for i in $(seq 100); do kill -0 "$su_pid" 2>/dev/null || break; sleep 0.1; done
 ! kill -0 "$su_pid" 2>/dev/null
 ok $? "su returns"
 run "$CTL" list
-unlike "$OUT" "ccsn" "no session is listed any more"
+unlike "$OUT" " ccsn1$T " "no session is listed any more"
+unlike "$OUT" " ccsn2$T " "  neither"
 
 # Sessions that end by themselves, or never start, leave no record.
-run ssh_as ccsn3 'cat /run/cocoon/id'
+run ssh_as ccsn3$T 'cat /run/cocoon/id'
 is "$RC" 0 "a short ssh session runs"
 # sshd closes the PAM session just after the client has its status.
 for i in $(seq 50); do [ -e "$RECORDS/$OUT" ] || break; sleep 0.1; done
 [ -n "$OUT" ] && [ ! -e "$RECORDS/$OUT" ]
 ok $? "its record is gone once it logged out"
-run su - ccsn2 -c 'cat /run/cocoon/id 2>/dev/null; echo "$COCOON_SESSION_ID"'
-is "$(ls "$RECORDS")" "" "a cocoon-shell session leaves none either"
-"$CTL" run --user ccsn4 -- /nonexistent-command > /dev/null 2>&1
-is "$(ls -A "$RECORDS")" "" "nor does a session that fails to start"
+run su - ccsn2$T -c 'cat /run/cocoon/id 2>/dev/null; echo "$COCOON_SESSION_ID"'
+is "$(records_of ccsn2$T)" "" "a cocoon-shell session leaves none either"
+"$CTL" run --user ccsn4$T -- /nonexistent-command > /dev/null 2>&1
+is "$(records_of ccsn4$T)" "" "nor does a session that fails to start"
 
 # A session without a pid namespace: listed and stoppable, not enterable.
-"$CTL" run --user ccsn4 -- sleep 60 > /dev/null 2>&1 &
+"$CTL" run --user ccsn4$T -- sleep 60 > /dev/null 2>&1 &
 run_pid=$!
 BG_PIDS="$BG_PIDS $run_pid"
-nopid_id=$(session_of ccsn4)
+nopid_id=$(session_of ccsn4$T)
 ok $? "a session without a pid namespace is recorded"
 run "$CTL" list
-like_re "$OUT" "^$nopid_id +ccsn4 +shell .* running \(no pid namespace\)$" "and listed as such"
+like_re "$OUT" "^$nopid_id +ccsn4$T +shell .* running \(no pid namespace\)$" "and listed as such"
 run "$CTL" enter "$nopid_id" -- id
 like "$OUT" "has no pid namespace" "enter refuses it"
 run "$CTL" stop "$nopid_id"
@@ -251,8 +256,8 @@ sleep 60 &
 unrelated=$!
 BG_PIDS="$BG_PIDS $unrelated"
 forge() { # forge ID PID: a well-formed record of a session that is gone
-	{ echo v=1; echo "id=$1"; echo user=ccsn3; echo "uid=$(id -u ccsn3)"
-	  echo "gid=$(id -g ccsn3)"; echo service=shell; echo started=1; echo boottime=1
+	{ echo v=1; echo "id=$1"; echo user=ccsn3$T; echo "uid=$(id -u ccsn3$T)"
+	  echo "gid=$(id -g ccsn3$T)"; echo service=shell; echo started=1; echo boottime=1
 	  echo rule=x; echo profile=default; echo plan=0123456789abcdef
 	  echo "ns=pid ipc uts"; echo "pid=$2"; echo start=1; echo pidns=1; echo mntns=1
 	} > "$RECORDS/$1"
@@ -289,7 +294,7 @@ mv "$RECORDS/deadbeef05" "$RECORDS/.deadbeef05.new"
 : > "$RECORDS/.deadbeef07.new"
 touch -d '-2 minutes' "$RECORDS/.deadbeef07.new"
 : > "$RECORDS/.deadbeef08.new"
-run "$CTL" run --user ccsn1 -- true
+run "$CTL" run --user ccsn1$T -- true
 is "$RC" 0 "a session runs and ends"
 [ ! -e "$RECORDS/.deadbeef04.new" ]
 ok $? "its end sweeps the unpublished record of a dead pid 1"
@@ -305,7 +310,7 @@ rm -f "$RECORDS/.deadbeef05.new" "$RECORDS/.deadbeef08.new"
 
 # --- forged records and a loosened directory
 forge deadbeef03 "$unrelated"
-chown ccsn3 "$RECORDS/deadbeef03"
+chown ccsn3$T "$RECORDS/deadbeef03"
 run "$CTL" list
 like "$OUT" "deadbeef03 is not a regular file of root's" "a record not owned by root is refused"
 run "$CTL" stop deadbeef03

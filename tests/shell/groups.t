@@ -8,10 +8,10 @@
 . "$(dirname "$0")/../lib.sh"
 trap 'policy_reset; cleanup_users' EXIT
 
-add_user ccgrp1
-add_group ccgrpa
-usermod -aG ccgrpa ccgrp1
-gid_a=$(getent group ccgrpa | cut -d: -f3)
+add_user ccgrp1$T
+add_group ccgrpa$T
+usermod -aG ccgrpa$T ccgrp1$T
+gid_a=$(getent group ccgrpa$T | cut -d: -f3)
 
 # Without [group] rules.
 policy_write cocoon.conf <<'CONF'
@@ -19,11 +19,11 @@ policy_write cocoon.conf <<'CONF'
 profile = default
 setenv = CCGRP_RULE default
 CONF
-run runuser -u ccgrp1 -- "$SHELL_BIN" -c 'id -G; echo "rule=$CCGRP_RULE"'
+run runuser -u ccgrp1$T -- "$SHELL_BIN" -c 'id -G; echo "rule=$CCGRP_RULE"'
 is "$RC" 0 "cocoon-shell runs"
 like " $(echo "$OUT" | head -1) " " $gid_a " "cocoon-shell's session has the supplementary group"
 like "$OUT" "rule=default" "the default rule applies"
-run "$CTL" run --user ccgrp1 -- /usr/bin/id -G
+run "$CTL" run --user ccgrp1$T -- /usr/bin/id -G
 is "$RC" 0 "cocoonctl run runs"
 like " $OUT " " $gid_a " "cocoonctl run's session has the supplementary group"
 
@@ -40,23 +40,23 @@ unshare = net ipc uts
 [default]
 profile = nopid
 CONF
-run "$CTL" run --user ccgrp1 -- /usr/bin/id -G
+run "$CTL" run --user ccgrp1$T -- /usr/bin/id -G
 is "$RC" 0 "a plan without a pid namespace runs"
 like " $OUT " " $gid_a " "and its session has the supplementary group"
 
 # With a [group] rule: looked up before the rule is picked.
-policy_write cocoon.conf <<'CONF'
-[group ccgrpa]
+policy_write cocoon.conf <<CONF
+[group ccgrpa$T]
 profile = default
 setenv = CCGRP_RULE group
 [default]
 profile = default
 setenv = CCGRP_RULE default
 CONF
-run runuser -u ccgrp1 -- "$SHELL_BIN" -c 'id -G; echo "rule=$CCGRP_RULE"'
+run runuser -u ccgrp1$T -- "$SHELL_BIN" -c 'id -G; echo "rule=$CCGRP_RULE"'
 like "$OUT" "rule=group" "a [group] rule matches through cocoon-shell"
 like " $(echo "$OUT" | head -1) " " $gid_a " "with the supplementary group"
-run "$CTL" run --user ccgrp1 -- /bin/sh -c 'echo "rule=$CCGRP_RULE"'
+run "$CTL" run --user ccgrp1$T -- /bin/sh -c 'echo "rule=$CCGRP_RULE"'
 like "$OUT" "rule=group" "a [group] rule matches through cocoonctl run"
 
 # Where the modules load: with a group source besides files in
@@ -66,7 +66,7 @@ nss_modules() { # PID: the NSS modules mapped by the process
 	grep -o 'libnss_[a-z]*' "/proc/$1/maps" 2>/dev/null | grep -v libnss_files | sort -u | tr '\n' ' '
 }
 modules_while_running() { # the modules the session's cocoonctl maps
-	"$CTL" run --user ccgrp1 -- /bin/sleep 3 &
+	"$CTL" run --user ccgrp1$T -- /bin/sleep 3 &
 	local pid=$! m="" i
 	for i in $(seq 30); do
 		m=$(nss_modules "$pid")

@@ -10,7 +10,7 @@
 # numbers are also written there.
 #   usage: soak.sh [N [C]]   (make soak: 200 20; soak.t: 30 10)
 . "$(dirname "$0")/../lib.sh"
-SSHD_SERVICE=cocoon-test-sshd-soak
+SSHD_SERVICE=cocoon-test-sshd-soak-$T
 N=${1:-200}
 C=${2:-20}
 work=$(mktemp -d /run/cocoon-soak-test.XXXXXX)
@@ -27,7 +27,7 @@ trap cleanup EXIT
 # The reasons of failed sessions, when /dev/log is free to capture.
 syslog_capture "$work/syslog" || echo "# /dev/log is taken: failures come without pam_cocoon's reasons"
 users=""
-for u in $(seq 20); do add_user "ccsk$u"; users="$users ccsk$u"; done
+for u in $(seq 20); do add_user "ccsk$T$u"; users="$users ccsk$T$u"; done
 guest_policy $users
 # Up to C connections being set up at once, none dropped for it.
 SSHD_EXTRA_CONFIG="MaxStartups 200" guest_sshd_start || { echo "Bail out! sshd"; exit 1; }
@@ -44,7 +44,7 @@ want_own() { printf 'cocoon-init\nown-%s\n' "$1"; }
 
 # session I: one of four kinds by I mod 5; a line "I KIND ok|FAIL why".
 session() {
-	local i=$1 user="ccsk$(($1 % 20 + 1))" out="$work/s$1" own=${OWN//SESSION/$1}
+	local i=$1 user="ccsk$T$(($1 % 20 + 1))" out="$work/s$1" own=${OWN//SESSION/$1}
 	case $(($1 % 5)) in
 	0) # killed mid-way
 		ssh_bg "$out" "$user" "$own; sleep 60"
