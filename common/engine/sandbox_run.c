@@ -407,6 +407,15 @@ static int run_sandbox(const struct sandbox_request *req,
 	if (open_reports(&run, sv, err) < 0 || limits_prepare(&run, true, err) < 0 ||
 	    FAULT("clone", err) < 0)
 		goto early_fail;
+	/* Without a pid namespace only a cgroup finds what the session
+	 * started: a child that ignores SIGHUP, or a double fork, would
+	 * outlive the login (login_over signals the cgroup and the first
+	 * process, nothing else). */
+	if (req->login && !run.pid_ns && !cgroup_holds(run.cgroup)) {
+		cc_fail(err, "a login's session without a pid namespace needs a cgroup "
+			"to end with its login: set pids-max (or 'unshare = pid')");
+		goto early_fail;
+	}
 	/* A cgroup can only be removed once pid 1 has left it: then its
 	 * end is waited for. */
 	if (run.pid_ns && !run.cgroup) {

@@ -63,9 +63,10 @@ unlike "$OUT" "attached" "strace -p of the host pid fails inside"
 # Without a pid namespace the host process is in sight: Landlock's
 # signal scope is what keeps the session from signalling it.
 no_pidns() { # the default's root, without the /proc only a pid namespace may have
+	# (pids-max: a login without a pid namespace needs a cgroup to end)
 	printf '[profile t]\nro-bind = /usr\nsymlink = usr/bin /bin\nsymlink = usr/lib /lib
 symlink = usr/lib64 /lib64\ndev = /dev\ntmpfs = /tmp\nbind = %%h\nchdir = %%h
-unshare = ipc uts\n%s\n[default]\nprofile = t\n' "$1" | policy_write cocoon.conf
+unshare = ipc uts\npids-max = 1000\n%s\n[default]\nprofile = t\n' "$1" | policy_write cocoon.conf
 }
 no_pidns "landlock-scope = abstract-unix"
 inside "$P kill $spid"
