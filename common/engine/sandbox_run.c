@@ -169,6 +169,12 @@ static int login_watch_open(const struct sandbox_request *req,
 	*w = (struct login_watch){ .parent = -1, .tty = -1 };
 	if (!req->login)
 		return 0;
+	/* An orphan: the login's process ended before cocoon-shell started
+	 * (sshd's session child gone while its shell child ran ~/.ssh/rc),
+	 * and pid 1, which never ends, took it. */
+	if (req->login_parent == 1)
+		return cc_fail(err, "the login is over: its process ended before the "
+			       "shell started (the parent is pid 1)");
 	if (req->login_parent > 0) {
 		w->parent = sys_pidfd_open(req->login_parent, 0);
 		if (w->parent < 0 && errno != ESRCH)
