@@ -195,6 +195,16 @@ int main(int argc, char **argv)
 	 * user's own. */
 	if (syscall(SYS_close_range, 3U, ~0U, 0U) < 0)
 		die("closing inherited descriptors");
+	/* Nor a directory as a standard descriptor (root's `runuser -l USER
+	 * < DIR`): the same way into the host's tree, as cocoon-shell
+	 * refuses it too. */
+	for (int fd = 0; fd <= 2; fd++) {
+		struct stat st;
+		if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+			errno = EISDIR;
+			die("a standard descriptor is a directory; refusing");
+		}
+	}
 	/* 128 bytes to spare beyond the writer's largest text. */
 	static char settings[LAUNCH_SETTINGS_SIZE + 128];
 	size_t n = read_root_file(LAUNCH_SETTINGS_PATH, settings, sizeof(settings) - 1);

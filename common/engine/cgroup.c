@@ -455,6 +455,11 @@ static void signal_member(const struct hierarchy *h, const char *pid_text, int s
 	close(pidfd);
 }
 
+bool cgroup_holds(const struct cgroup *cg)
+{
+	return cg && cg->n && cg->h[0].dir;
+}
+
 void cgroup_signal(const struct cgroup *cg, int sig)
 {
 	if (!cg || !cg->n || !cg->h[0].dir)

@@ -41,6 +41,9 @@ void cgroup_destroy(struct cgroup *cg);
 /* Send SIG to every process in the cgroup (its first hierarchy), each
  * checked to be inside once a pidfd holds it. NULL is fine. */
 void cgroup_signal(const struct cgroup *cg, int sig);
+/* Whether CG lists the session's processes, so that cgroup_signal
+ * reaches them. NULL is fine (false). */
+bool cgroup_holds(const struct cgroup *cg);
 /* Move the calling process into the cgroups the session's pid 1 (PIDFD)
  * is in, where limits can bound it: those cgroup_create made, or, under
  * systemd, the logind session's scope (pam_cocoon). A hierarchy's root is

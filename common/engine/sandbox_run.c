@@ -169,6 +169,12 @@ static int login_watch_open(const struct sandbox_request *req,
 	*w = (struct login_watch){ .parent = -1, .tty = -1 };
 	if (!req->login)
 		return 0;
+	/* An orphan: the login's process ended before cocoon-shell started
+	 * (sshd's session child gone while its shell child ran ~/.ssh/rc),
+	 * and pid 1, which never ends, took it. */
+	if (req->login_parent == 1)
+		return cc_fail(err, "the login is over: its process ended before the "
+			       "shell started (the parent is pid 1)");
 	if (req->login_parent > 0) {
 		w->parent = sys_pidfd_open(req->login_parent, 0);
 		if (w->parent < 0 && errno != ESRCH)
@@ -407,6 +413,15 @@ static int run_sandbox(const struct sandbox_request *req,
 	if (open_reports(&run, sv, err) < 0 || limits_prepare(&run, true, err) < 0 ||
 	    FAULT("clone", err) < 0)
 		goto early_fail;
+	/* Without a pid namespace only a cgroup finds what the session
+	 * started: a child that ignores SIGHUP, or a double fork, would
+	 * outlive the login (login_over signals the cgroup and the first
+	 * process, nothing else). */
+	if (req->login && !run.pid_ns && !cgroup_holds(run.cgroup)) {
+		cc_fail(err, "a login's session without a pid namespace needs a cgroup "
+			"to end with its login: set pids-max (or 'unshare = pid')");
+		goto early_fail;
+	}
 	/* A cgroup can only be removed once pid 1 has left it: then its
 	 * end is waited for. */
 	if (run.pid_ns && !run.cgroup) {

@@ -113,6 +113,23 @@ for c in "su:$SU" "su -:$SUL" "runuser -u USER -- bash:$RU" "runuser -l:$RUL" \
 done
 is "$(stat -c %a "$T/dir/victim")" "600" "victim's mode is root's last chmod, not the session's"
 
+# A directory as fd 0 (root's `runuser -l USER < DIR`) is the same way
+# in: the shell moves it to fd 3 and lists, stats and chmods through it.
+dirprobe='python3 -c "
+import os
+print(\"list:\", sorted(os.listdir(3)))
+os.chmod(\"victim\", 0o606, dir_fd=3)
+print(\"chmod:\", oct(os.stat(\"victim\", dir_fd=3).st_mode & 0o777))
+" 3<&0 </dev/null; cat /proc/1/comm'
+use plain
+reset_victim; run runuser -l lfdfd1 -c "$dirprobe" < "$T/dir"
+like "$OUT" "chmod: 0o606" "control: runuser -l < DIR, the shell chmods through fd 0"
+use cocoon
+reset_victim; run runuser -l lfdfd1 -c "$dirprobe" < "$T/dir"
+like "$OUT" "a standard descriptor is a directory; refusing" "runuser -l < DIR: cocoon-launch refuses the directory"
+unlike "$OUT" "list:" "and nothing lists through it"
+is "$(stat -c %a "$T/dir/victim")" "600" "nor chmods through it"
+
 # Nested launches in the session keep the user's own descriptors: the
 # login shell and /bin/sh are the launcher there too.
 run su lfdfd1 -c 'cd; echo own > mine; exec 7<mine; /bin/sh -c "cat <&7"; bash -c "cat /proc/self/fd/7"'
