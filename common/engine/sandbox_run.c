@@ -132,6 +132,9 @@ struct supervisor {
 	struct record_pending record;
 	bool prepared, recorded;
 	struct cc_error record_err;
+	/* The session's ptys, whose user's lock is let go once the record
+	 * holding them is written. */
+	struct pty_quota *quota;
 };
 
 static enum msg_result read_message(struct supervisor *s)
@@ -186,8 +189,9 @@ static int supervise(struct run *run, struct supervisor *s, pid_t pid,
 	/* Without its record a session is not run: a failure kills it
 	 * before anything of it execs. One that already failed (pid 1 ended
 	 * early) has its own reason, which wins. */
-	s->prepared = record_prepare(s->plan, s->session_id, pid, pidfd, &s->record,
-				     &s->record_err) == 0;
+	s->prepared = record_prepare(s->plan, s->session_id, pid, pidfd, s->quota->ptys,
+				     &s->record, &s->record_err) == 0;
+	pty_quota_release(s->quota);
 	if (!s->prepared)
 		sys_pidfd_send_signal(pidfd, SIGKILL);
 	while (!exited) {
@@ -272,10 +276,13 @@ static int run_sandbox(const struct sandbox_request *req,
 	if (!(run.filter = seccomp_prepare(plan, err)))
 		return -1;
 	int sv[2] = { -1, -1 }, ended[2] = { -1, -1 };
+	struct pty_quota quota = { .lock = -1 };
 	run.pid_ns = plan->namespaces & NS_PID;
-	if (open_reports(&run, sv, err) < 0 || limits_prepare(&run, true, err) < 0 ||
+	if (pty_quota_take(plan, req->session_id, &quota, err) < 0 ||
+	    open_reports(&run, sv, err) < 0 || limits_prepare(&run, true, err) < 0 ||
 	    FAULT("clone", err) < 0)
 		goto early_fail;
+	run.ptys = quota.ptys;
 	/* A cgroup can only be removed once pid 1 has left it: then its
 	 * end is waited for. */
 	if (run.pid_ns && !run.cgroup) {
@@ -320,11 +327,13 @@ static int run_sandbox(const struct sandbox_request *req,
 
 	int rc = -1, wstatus = 0;
 	struct supervisor s = { .who = &plan->who, .sock = sv[0], .plan = plan,
-				.session_id = req->session_id, .record = { .dir = -1 } };
+				.session_id = req->session_id, .record = { .dir = -1 },
+				.quota = &quota };
 	if (pid < 0)
 		cc_fail_errno(err, "clone");
 	else
 		rc = supervise(&run, &s, pid, pidfd, ended[0], &wstatus, err);
+	pty_quota_release(&quota);
 	record_end(&s.record, req->session_id);
 	if (pid > 0 && !s.recorded && !s.have_error && s.record_err.msg[0]) {
 		*err = s.record_err;
@@ -355,6 +364,7 @@ static int run_sandbox(const struct sandbox_request *req,
 	return 0;
 
 early_fail:
+	pty_quota_release(&quota);
 	if (sv[0] >= 0) {
 		close(sv[0]);
 		close(sv[1]);
