@@ -18,11 +18,12 @@
 #include "error.h"
 #include "plan.h"
 
-/* How long a login waits for another of the same user's to be written
- * before it is refused: writing takes milliseconds, so a holder that
- * long is stopped (the user can stop a setuid cocoon-shell, whose real
- * uid is theirs) and harms only that user's logins. */
-#define PTY_QUOTA_WAIT_MS 5000
+/* How long a login waits for the user's other logins to be written
+ * before it is refused. One holds the lock for milliseconds, but 100
+ * logins of one user at once on two busy cores queue for 4 s (measured);
+ * a holder stopped for longer (the user can stop a setuid cocoon-shell,
+ * whose real uid is theirs) harms only that user's logins. */
+#define PTY_QUOTA_WAIT_MS 30000
 
 struct pty_quota {
 	int lock;      /* the user's lock, held; -1: none */
