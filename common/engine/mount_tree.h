@@ -23,10 +23,9 @@
  * homes and private tmp by theirs. Inodes cost memory too (and the
  * kernel's default count ignores size=): one per 4 KiB of size, at
  * least 1024. /dev holds device nodes and symlinks only; its devpts
- * takes at most DEVPTS_MAX ptys (the kernel's pty.max bounds all). */
+ * takes at most the ptys the session was granted (pty_quota.h). */
 #define DEV_SIZE "64k"
 #define DEV_INODES "1024"
-#define DEVPTS_MAX "1024"
 #define TMPFS_BYTES_PER_INODE 4096ULL
 #define TMPFS_MIN_INODES 1024ULL
 
@@ -38,6 +37,7 @@ struct build {
 	int rootfd; /* the topmost mount at the sandbox's root */
 	const struct fs_op *op; /* the operation running, for messages */
 	struct cc_error *err;
+	unsigned ptys; /* the most the session's devpts holds, never 0 */
 	/* Service mode (MOUNTS_SERVICE): a root service process lives in the
 	 * result, so what the build creates is root's, not the user's. */
 	bool service;

@@ -333,9 +333,15 @@ static int op_dev(struct build *b, const struct fs_op *op)
 
 	if (mkdirat(dev, "pts", 0755) < 0)
 		return fail(b, errno, "mkdir pts");
-	static const struct fs_opt pts_opts[] = {
+	/* devpts reads max=0 as no limit at all: the session's share of
+	 * the host's pool is never 0 here. */
+	char max[16];
+	if (b->ptys == 0)
+		return fail(b, 0, "no ptys granted to the session's devpts");
+	snprintf(max, sizeof(max), "%u", b->ptys);
+	const struct fs_opt pts_opts[] = {
 		{ "newinstance", NULL }, { "ptmxmode", "0666" }, { "mode", "0620" },
-		{ "max", DEVPTS_MAX },
+		{ "max", max },
 	};
 	int pts AUTOCLOSE = fs_new(b, "devpts", pts_opts, 4,
 				   MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
@@ -466,11 +472,11 @@ static int run_op(struct build *b, const struct fs_op *op)
 	return fail(b, 0, "unknown operation type %d", (int)op->type);
 }
 
-int mounts_build(const struct plan *plan, unsigned flags, int *rootfd,
+int mounts_build(const struct plan *plan, unsigned flags, unsigned ptys, int *rootfd,
 		 struct cc_error *err)
 {
 	struct build b = { .plan = plan, .who = &plan->who, .rootfd = -1, .err = err,
-			   .service = flags & MOUNTS_SERVICE };
+			   .service = flags & MOUNTS_SERVICE, .ptys = ptys };
 	if (b.service && creds_fs_root(err) < 0)
 		return -1;
 	/* Owned by the user, mode 0755, as bubblewrap's root is (root's in

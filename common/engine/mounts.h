@@ -11,9 +11,11 @@
 /* Mount the root tmpfs and run every operation of PLAN on it. On success
  * *rootfd is the topmost mount at the sandbox's root (what pivot_root
  * makes the new root). Expects creds_build_begin() to have run: the
- * user's file-system identity is the default while building. */
+ * user's file-system identity is the default while building. A `dev`
+ * gets a devpts of at most PTYS ptys (the session's grant, pty_quota.h;
+ * 0 fails). */
 #define MOUNTS_SERVICE 1u /* a root service process will live in the result */
-int mounts_build(const struct plan *plan, unsigned flags, int *rootfd,
+int mounts_build(const struct plan *plan, unsigned flags, unsigned ptys, int *rootfd,
 		 struct cc_error *err);
 
 /* Service mode, after mounts_build: what a PAM service inside needs.

@@ -22,6 +22,8 @@
 #include "util.h"
 
 #define RECORD_MAX 16384
+/* Bits of the keys every record has (parse_field's first fifteen). */
+#define RECORD_KEYS_NEEDED ((1u << 15) - 1)
 
 int session_id_new(char id[33], struct cc_error *err)
 {
@@ -160,6 +162,7 @@ static void format_record(const struct live_record *r, struct strbuf *sb)
 	add_line(sb, "ns", ns);
 	sb_addf(sb, "pid=%d\nstart=%llu\npidns=%llu\nmntns=%llu\n", (int)r->pid,
 		r->start_ticks, r->pidns, r->mntns);
+	sb_addf(sb, "ptys=%u\n", r->ptys);
 }
 
 static void temp_name(char *buf, size_t size, const char *id)
@@ -168,7 +171,7 @@ static void temp_name(char *buf, size_t size, const char *id)
 }
 
 int record_prepare(const struct plan *plan, const char *id, pid_t pid, int pidfd,
-		   struct record_pending *pending, struct cc_error *err)
+		   unsigned ptys, struct record_pending *pending, struct cc_error *err)
 {
 	pending->dir = -1;
 	pending->id[0] = '\0';
@@ -183,7 +186,7 @@ int record_prepare(const struct plan *plan, const char *id, pid_t pid, int pidfd
 	struct live_record r = {
 		.user = plan->who.user, .uid = plan->who.uid, .gid = plan->who.gid,
 		.service = plan->service, .rule = plan->rule, .profile = plan->profile,
-		.namespaces = plan->namespaces, .pid = pid,
+		.namespaces = plan->namespaces, .pid = pid, .ptys = ptys,
 	};
 	snprintf(r.id, sizeof(r.id), "%s", id);
 	snprintf(r.hash, sizeof(r.hash), "%s", plan->hash);
@@ -378,9 +381,11 @@ static int parse_number(const char *v, unsigned long long max, unsigned long lon
 static int parse_field(struct live_record *r, const char *key, const char *v,
 		       unsigned *seen)
 {
+	/* The first RECORD_KEYS_NEEDED are in every record; ptys came
+	 * later. */
 	static const char *const keys[] = { "id", "user", "uid", "gid", "service",
 		"started", "boottime", "rule", "profile", "plan", "ns", "pid",
-		"start", "pidns", "mntns" };
+		"start", "pidns", "mntns", "ptys" };
 	size_t k;
 	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
 		if (strcmp(key, keys[k]) == 0)
@@ -420,7 +425,8 @@ static int parse_field(struct live_record *r, const char *key, const char *v,
 	}
 	bool signed_time = k == 5 || k == 6;
 	if (parse_number(v, signed_time ? LLONG_MAX : k == 11 ? INT_MAX :
-			 k == 2 || k == 3 ? UINT_MAX : ULLONG_MAX, &n) < 0)
+			 k == 2 || k == 3 ? UINT_MAX : k == 15 ? PTY_COUNT_LIMIT :
+			 ULLONG_MAX, &n) < 0 || (k == 15 && n == 0))
 		return -1;
 	switch (k) {
 	case 2: r->uid = (uid_t)n; break;
@@ -431,6 +437,7 @@ static int parse_field(struct live_record *r, const char *key, const char *v,
 	case 12: r->start_ticks = n; break;
 	case 13: r->pidns = n; break;
 	case 14: r->mntns = n; break;
+	case 15: r->ptys = (unsigned)n; break;
 	}
 	return 0;
 }
@@ -455,8 +462,10 @@ static int parse_record(char *text, struct live_record *r, const char *name,
 			return cc_fail(err, "%s/%s:%d: bad or repeated %s", COCOON_RUNDIR,
 				       name, lineno, line);
 	}
-	if (seen != (1u << 15) - 1)
+	if ((seen & RECORD_KEYS_NEEDED) != RECORD_KEYS_NEEDED)
 		return cc_fail(err, "%s/%s: fields are missing", COCOON_RUNDIR, name);
+	if (!r->ptys)
+		r->ptys = RECORD_PTYS_BEFORE;
 	if (strcmp(r->id, name) != 0)
 		return cc_fail(err, "%s/%s: holds the id %s", COCOON_RUNDIR, name, r->id);
 	return 0;
@@ -599,6 +608,42 @@ void records_free(struct record_list *list)
 		record_free(&list->items[i]);
 	free(list->items);
 	memset(list, 0, sizeof(*list));
+}
+
+int records_ptys_held(int dir, uid_t uid, unsigned long long *ptys, size_t *sessions,
+		      struct cc_error *err)
+{
+	*ptys = 0;
+	*sessions = 0;
+	int fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return cc_fail_errno(err, "reading %s", COCOON_RUNDIR);
+	}
+	struct dirent *e;
+	while ((errno = 0, e = readdir(d))) {
+		char id[RECORD_ID_MAX + 1];
+		struct live_record rec;
+		struct cc_error why;
+		/* One that cannot be read is no session's: records are written
+		 * whole before anyone but their writer, who holds the user's
+		 * lock, looks for them (a half-written one is another user's). */
+		if (!entry_id(e->d_name, id) || read_named(dir, e->d_name, id, &rec, &why) < 0)
+			continue;
+		int pidfd = -1;
+		if (rec.uid == uid && record_attach(&rec, &pidfd, &why) != 0) {
+			*ptys += rec.ptys;
+			(*sessions)++;
+		}
+		if (pidfd >= 0)
+			close(pidfd);
+		record_free(&rec);
+	}
+	int rc = errno ? cc_fail_errno(err, "reading %s", COCOON_RUNDIR) : 0;
+	closedir(d);
+	return rc;
 }
 
 int records_find(const struct record_list *list, const char *prefix,

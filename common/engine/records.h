@@ -40,7 +40,12 @@ struct live_record {
 	pid_t pid;            /* pid 1 of the session (host pid) */
 	unsigned long long start_ticks; /* field 22 of /proc/PID/stat */
 	unsigned long long pidns, mntns; /* inodes of /proc/PID/ns/{pid,mnt} */
+	unsigned ptys;        /* the most its devpts holds (pty_quota.h); a
+			       * record written before there was a grant
+			       * says none: RECORD_PTYS_BEFORE */
 };
+/* What a session's devpts held before ptys were granted. */
+#define RECORD_PTYS_BEFORE 1024u
 
 /* 16 random bytes in hex. */
 int session_id_new(char id[33], struct cc_error *err);
@@ -64,7 +69,7 @@ struct record_pending {
 	bool published;
 };
 int record_prepare(const struct plan *plan, const char *id, pid_t pid, int pidfd,
-		   struct record_pending *pending, struct cc_error *err);
+		   unsigned ptys, struct record_pending *pending, struct cc_error *err);
 int record_publish(struct record_pending *pending, struct cc_error *err);
 void record_discard(struct record_pending *pending);
 void record_end(struct record_pending *pending, const char *id);
@@ -97,6 +102,13 @@ int records_load(int dir, struct record_list *list,
 		 void (*bad)(const char *name, const struct cc_error *err),
 		 struct cc_error *err);
 void records_free(struct record_list *list);
+
+/* The ptys the live sessions of UID hold (their records' grants), and
+ * how many sessions they are, published or still being written; a stale
+ * record counts for nothing, one whose liveness cannot be told counts
+ * in full. For pty_quota, under the user's lock. */
+int records_ptys_held(int dir, uid_t uid, unsigned long long *ptys, size_t *sessions,
+		      struct cc_error *err);
 
 /* The one record whose id starts with PREFIX (at least RECORD_PREFIX_MIN
  * characters, or the whole id); -1 with err when none or several do. */

@@ -42,6 +42,7 @@
 #include "mounts.h"
 #include "plan.h"
 #include "plan_check.h"
+#include "pty_quota.h"
 #include "records.h"
 #include "report.h"
 #include "rlimits.h"
@@ -106,6 +107,9 @@ struct run {
 	 * reaped every other process (-1: none; the caller then waits for
 	 * pid 1 itself). */
 	int status_fd;
+	/* The ptys the session's devpts may hold: its share of the user's
+	 * total, granted before the clone (pty_quota.h). */
+	unsigned ptys;
 };
 
 /* The session process (session_setup.c): never returns. */

@@ -237,6 +237,9 @@ struct supervisor {
 	struct record_pending record;
 	bool prepared, recorded;
 	struct cc_error record_err;
+	/* The session's ptys, whose user's lock is let go once the record
+	 * holding them is written. */
+	struct pty_quota *quota;
 };
 
 static enum msg_result read_message(struct supervisor *s)
@@ -294,8 +297,9 @@ static int supervise(struct run *run, struct supervisor *s, pid_t pid,
 	/* Without its record a session is not run: a failure kills it
 	 * before anything of it execs. One that already failed (pid 1 ended
 	 * early) has its own reason, which wins. */
-	s->prepared = record_prepare(s->plan, s->session_id, pid, pidfd, &s->record,
-				     &s->record_err) == 0;
+	s->prepared = record_prepare(s->plan, s->session_id, pid, pidfd, s->quota->ptys,
+				     &s->record, &s->record_err) == 0;
+	pty_quota_release(s->quota);
 	if (!s->prepared)
 		sys_pidfd_send_signal(pidfd, SIGKILL);
 	while (!exited) {
@@ -399,6 +403,7 @@ static int run_sandbox(const struct sandbox_request *req,
 	if (!(run.filter = seccomp_prepare(plan, err)))
 		return -1;
 	int sv[2] = { -1, -1 }, ended[2] = { -1, -1 };
+	struct pty_quota quota = { .lock = -1 };
 	run.pid_ns = plan->namespaces & NS_PID;
 	/* From here a hangup, TERM, INT or QUIT waits for the supervisor
 	 * (a login's end included): none may kill the caller half-way,
@@ -410,9 +415,11 @@ static int run_sandbox(const struct sandbox_request *req,
 		signals_restore(&run.saved);
 		return -1;
 	}
-	if (open_reports(&run, sv, err) < 0 || limits_prepare(&run, true, err) < 0 ||
+	if (pty_quota_take(plan, req->session_id, &quota, err) < 0 ||
+	    open_reports(&run, sv, err) < 0 || limits_prepare(&run, true, err) < 0 ||
 	    FAULT("clone", err) < 0)
 		goto early_fail;
+	run.ptys = quota.ptys;
 	/* Without a pid namespace only a cgroup finds what the session
 	 * started: a child that ignores SIGHUP, or a double fork, would
 	 * outlive the login (login_over signals the cgroup and the first
@@ -465,12 +472,14 @@ static int run_sandbox(const struct sandbox_request *req,
 
 	int rc = -1, wstatus = 0;
 	struct supervisor s = { .who = &plan->who, .sock = sv[0], .plan = plan,
-				.session_id = req->session_id, .record = { .dir = -1 } };
+				.session_id = req->session_id, .record = { .dir = -1 },
+				.quota = &quota };
 	if (pid < 0)
 		cc_fail_errno(err, "clone");
 	else
 		rc = supervise(&run, &s, pid, pidfd, ended[0], &login, &wstatus, err);
 	login_watch_close(&login);
+	pty_quota_release(&quota);
 	record_end(&s.record, req->session_id);
 	if (pid > 0 && !s.recorded && !s.have_error && s.record_err.msg[0]) {
 		*err = s.record_err;
@@ -503,6 +512,7 @@ static int run_sandbox(const struct sandbox_request *req,
 early_fail:
 	login_watch_close(&login);
 	signals_restore(&run.saved);
+	pty_quota_release(&quota);
 	if (sv[0] >= 0) {
 		close(sv[0]);
 		close(sv[1]);

@@ -435,6 +435,7 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	setup.id = req->session_id;
 	run.service = &setup;
 
+	struct pty_quota quota = { .lock = -1 };
 	struct sandbox_handle *h = xcalloc(1, sizeof(*h));
 	h->owner = getpid();
 	h->pidfd = -1;
@@ -448,6 +449,9 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	if (!(h->cwd = getcwd(NULL, 0)))
 		h->cwd = xstrdup("/");
 	run.pid_ns = true;
+	if (pty_quota_take(plan, req->session_id, &quota, err) < 0)
+		goto fail;
+	run.ptys = quota.ptys;
 	if ((run.initfd = open_init(req->init_path, err)) < 0)
 		goto fail;
 	if ((run.service_pidfd = sys_pidfd_open(getpid(), 0)) < 0) {
@@ -497,8 +501,11 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 		rc = service_wait(sv[0], &h->pidfd, &built, &chrooted, err);
 		if (rc == 0 && !had_pidfd && h->pidfd >= 0)
 			rc = record_prepare(plan, req->session_id, pidfd_pid(h->pidfd),
-					    h->pidfd, &record, err);
+					    h->pidfd, quota.ptys, &record, err);
+		if (h->pidfd >= 0)
+			pty_quota_release(&quota);
 	}
+	pty_quota_release(&quota);
 	if (rc == 0)
 		rc = record_publish(&record, err);
 	record_discard(&record);
@@ -529,6 +536,7 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	*out = h;
 	return 0;
 fail:
+	pty_quota_release(&quota);
 	if (run.initfd >= 0)
 		close(run.initfd);
 	if (run.service_pidfd >= 0)

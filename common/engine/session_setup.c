@@ -289,7 +289,8 @@ static int step_build(struct setup *s, struct cc_error *err)
 {
 	if (FAULT("namespaces", err) < 0 ||
 	    (s->user_build && creds_build_begin(s->who, err) < 0) ||
-	    mounts_build(s->plan, s->run->service ? MOUNTS_SERVICE : 0, &s->rootfd, err) < 0)
+	    mounts_build(s->plan, s->run->service ? MOUNTS_SERVICE : 0, s->run->ptys,
+			 &s->rootfd, err) < 0)
 		return -1;
 	if (s->run->service && mounts_service_setup(s->plan, s->rootfd, s->run->service, err) < 0)
 		return -1;

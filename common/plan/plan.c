@@ -27,6 +27,8 @@ void plan_init(struct plan *plan)
 	plan->tmp_size = COCOON_DEFAULT_TMP_SIZE;
 	plan->root_size = COCOON_DEFAULT_ROOT_SIZE;
 	plan->tmpfs_size = COCOON_DEFAULT_TMPFS_SIZE;
+	plan->pty_max = COCOON_DEFAULT_PTY_MAX;
+	plan->pty_max_user = COCOON_DEFAULT_PTY_MAX_USER;
 }
 
 void plan_free(struct plan *plan)
@@ -129,6 +131,8 @@ void plan_hash(struct plan *plan)
 	hash_u64(&h, plan->tmp_size);
 	hash_u64(&h, plan->root_size);
 	hash_u64(&h, plan->tmpfs_size);
+	hash_u64(&h, plan->pty_max);
+	hash_u64(&h, plan->pty_max_user);
 	const struct session_limits *lim = &plan->limits;
 	for (int r = 0; r < RLIM_NLIMITS; r++)
 		if (lim->rlimit[r].set) {

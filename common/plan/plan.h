@@ -92,6 +92,15 @@ enum private_tmp { PRIVATE_TMP_NO, PRIVATE_TMP_SESSION, PRIVATE_TMP_PERSISTENT }
  * tmpfs-size unless they say otherwise. */
 #define COCOON_DEFAULT_ROOT_SIZE (16ULL << 20)
 #define COCOON_DEFAULT_TMPFS_SIZE (256ULL << 20)
+/* ptys: each session's devpts holds at most pty_max (a heavy tmux
+ * layout, 16 windows of 4 panes, holds 64: one per pane); the sessions
+ * of one user hold at most pty_max_user together, a third of the pool
+ * that every devpts but the host's shares on a default kernel
+ * (kernel.pty.max 4096 - kernel.pty.reserve 1024). The kernel takes no
+ * more than PTY_COUNT_LIMIT in one instance (NR_UNIX98_PTY_MAX). */
+#define COCOON_DEFAULT_PTY_MAX 128u
+#define COCOON_DEFAULT_PTY_MAX_USER 1024u
+#define PTY_COUNT_LIMIT (1u << 20)
 /* The smallest memory-max a session can be set up in. */
 #define MEMORY_MAX_FLOOR (32ULL << 20)
 #ifndef COCOON_STATEDIR
@@ -131,6 +140,10 @@ struct plan {
 	/* Bounds of the root tmpfs and of tmpfs without size= (bytes). */
 	unsigned long long root_size;
 	unsigned long long tmpfs_size;
+	/* ptys: the most one session's devpts holds (never 0), and the most
+	 * the live sessions of the user hold together (0: no total). */
+	unsigned pty_max;
+	unsigned pty_max_user;
 	/* `command`: the session runs only this argv (NULL-terminated; NULL:
 	 * the shell runs whatever was asked). */
 	char **command;

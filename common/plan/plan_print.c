@@ -196,6 +196,11 @@ void plan_print_text(const struct plan *plan, struct strbuf *out)
 		sb_addf(out, " (size %llu)", plan->tmp_size);
 	sb_addf(out, "\n  root-size    %llu\n  tmpfs-size   %llu\n", plan->root_size,
 		plan->tmpfs_size);
+	sb_addf(out, "  ptys         %u per session, ", plan->pty_max);
+	if (plan->pty_max_user)
+		sb_addf(out, "%u per user\n", plan->pty_max_user);
+	else
+		sb_addf(out, "no total per user\n");
 	limit_lines(&plan->limits, text_limit, out);
 	if (plan->command) {
 		sb_addf(out, "  command     ");
@@ -307,7 +312,13 @@ void plan_print_json(const struct plan *plan, struct strbuf *out)
 		       : COCOON_DEFAULT_SKEL, true);
 	json_str_field(out, "private_tmp", private_tmp_name(plan->private_tmp), true);
 	sb_addf(out, "\"tmp_size\":%llu,\"root_size\":%llu,\"tmpfs_size\":%llu,"
-		"\"limits\":{", plan->tmp_size, plan->root_size, plan->tmpfs_size);
+		"\"pty_max\":%u,\"pty_max_user\":", plan->tmp_size, plan->root_size,
+		plan->tmpfs_size, plan->pty_max);
+	if (plan->pty_max_user)
+		sb_addf(out, "%u", plan->pty_max_user);
+	else
+		sb_addf(out, "null");
+	sb_addf(out, ",\"limits\":{");
 	limit_lines(&plan->limits, json_limit, out);
 	sb_addf(out, "},\"command\":");
 	if (!plan->command)

@@ -57,6 +57,8 @@ static const struct directive_spec directives[] = {
 	{ "seccomp-log", D_SECCOMP_LOG, 1, 1, BOTH, "yes|no" },
 	{ "root-size", D_ROOT_SIZE, 1, 1, BOTH, "SIZE" },
 	{ "tmpfs-size", D_TMPFS_SIZE, 1, 1, BOTH, "SIZE" },
+	{ "pty-max", D_PTY_MAX, 1, 1, BOTH, "COUNT" },
+	{ "pty-max-user", D_PTY_MAX_USER, 1, 1, BOTH, "COUNT|none" },
 };
 
 const struct directive_spec *directive_lookup(const char *name)
@@ -97,6 +99,28 @@ int limit_parse(enum directive_id id, const char *word, unsigned long long *out,
 		return cc_fail(err, "memory-max %s is too small to set up a session (at "
 			       "least %lluM)", word, MEMORY_MAX_FLOOR >> 20);
 	*out = id == D_CPU_MAX ? percent : v;
+	return 0;
+}
+
+int pty_parse(enum directive_id id, const char *word, unsigned *out,
+	      struct cc_error *err)
+{
+	unsigned long long v = 0;
+	if (id != D_PTY_MAX && id != D_PTY_MAX_USER)
+		return cc_fail(err, "not a pty limit");
+	/* A session always has a limit of its own: devpts takes max=0 as
+	 * no limit at all. */
+	if (id == D_PTY_MAX_USER && strcmp(word, "none") == 0) {
+		*out = 0;
+		return 0;
+	}
+	if (parse_count(word, &v, err) < 0)
+		return -1;
+	if (v > PTY_COUNT_LIMIT)
+		return cc_fail(err, "%s %s is above the kernel's %u ptys",
+			       id == D_PTY_MAX ? "pty-max" : "pty-max-user", word,
+			       PTY_COUNT_LIMIT);
+	*out = (unsigned)v;
 	return 0;
 }
 
@@ -385,6 +409,8 @@ int directive_parse_words(const struct directive_spec *spec, char *const *words,
 		return parse_private_tmp(words[0], &v->private_tmp, err);
 	case D_HOME_SIZE: case D_TMP_SIZE: case D_ROOT_SIZE: case D_TMPFS_SIZE:
 		return parse_size(words[0], &v->number, err);
+	case D_PTY_MAX: case D_PTY_MAX_USER:
+		return pty_parse(spec->id, words[0], &v->count, err);
 	case D_HOME_SKEL:
 		if (strchr(words[0], '%'))
 			return cc_fail(err, "home-skel takes no tokens: one skeleton "

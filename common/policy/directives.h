@@ -64,6 +64,9 @@ enum directive_id {
 	/* Bounds of the in-memory file systems without a size of their own. */
 	D_ROOT_SIZE,
 	D_TMPFS_SIZE,
+	/* The session's share of the host's pty pool, and the user's. */
+	D_PTY_MAX,
+	D_PTY_MAX_USER,
 };
 
 /* Bits of where a directive may appear. */
@@ -90,6 +93,10 @@ int limit_parse(enum directive_id id, const char *word, unsigned long long *out,
 		struct cc_error *err);
 /* VALUE of limit ID into its field of L. */
 void limit_store(enum directive_id id, unsigned long long value, struct session_limits *l);
+/* pty-max: a count of at most PTY_COUNT_LIMIT; pty-max-user: the
+ * same, or none (0). */
+int pty_parse(enum directive_id id, const char *word, unsigned *out,
+	      struct cc_error *err);
 /* A positive decimal count. */
 int parse_count(const char *word, unsigned long long *out, struct cc_error *err);
 /* Seconds: a number, then s, m, h or d (none: seconds). */
@@ -114,6 +121,7 @@ struct directive_value {
 	bool flag;                   /* yes|no settings; landlock = required */
 	unsigned bits;               /* unshare: NS_*; landlock-scope: LL_SCOPE_* */
 	unsigned long long number;   /* *-size; session limits (limit_parse) */
+	unsigned count;              /* pty-max, pty-max-user (0: none) */
 	enum home_mode home;
 	enum private_tmp private_tmp;
 	enum seccomp_mode seccomp;   /* SECCOMP_FILE: the file is the word */

@@ -179,6 +179,8 @@ static void apply(struct merge *m, const struct directive *d)
 	case D_TMP_SIZE: plan->tmp_size = v->number; break;
 	case D_ROOT_SIZE: plan->root_size = v->number; break;
 	case D_TMPFS_SIZE: plan->tmpfs_size = v->number; break;
+	case D_PTY_MAX: plan->pty_max = v->count; break;
+	case D_PTY_MAX_USER: plan->pty_max_user = v->count; break;
 	case D_RLIMIT_NPROC: case D_RLIMIT_NOFILE: case D_RLIMIT_AS:
 	case D_RLIMIT_FSIZE: case D_RLIMIT_CPU: case D_RLIMIT_CORE:
 	case D_RLIMIT_MEMLOCK: {

@@ -8,6 +8,7 @@
 
 #include <grp.h>
 #include <pwd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -191,8 +192,185 @@ static void check_group_fallback(const struct policy *policy, struct diag_list *
 	}
 }
 
+/* ---- The host's pty pool ---- */
+
+/* What every devpts but the host's shares: kernel.pty.max less
+ * kernel.pty.reserve. */
+struct pty_pool {
+	unsigned long long max, reserve, size;
+	char says[96]; /* "3072 (kernel.pty.max 4096 - kernel.pty.reserve 1024)" */
+};
+
+static int read_number(const char *path, unsigned long long *out)
+{
+	FILE *f = fopen(path, "re");
+	int rc = f && fscanf(f, "%llu", out) == 1 ? 0 : -1;
+	if (f)
+		fclose(f);
+	return rc;
+}
+
+static bool pty_pool_read(struct pty_pool *pool)
+{
+	if (read_number("/proc/sys/kernel/pty/max", &pool->max) < 0 ||
+	    read_number("/proc/sys/kernel/pty/reserve", &pool->reserve) < 0)
+		return false;
+	pool->size = pool->max > pool->reserve ? pool->max - pool->reserve : 0;
+	snprintf(pool->says, sizeof(pool->says), "%llu (kernel.pty.max %llu - "
+		 "kernel.pty.reserve %llu)", pool->size, pool->max, pool->reserve);
+	return true;
+}
+
+/* A pty-max or pty-max-user that alone reaches past the pool. */
+static void check_pty_directives(const struct section *s, const struct pty_pool *pool,
+				 struct diag_list *diags)
+{
+	for (size_t k = 0; k < s->ndirs; k++) {
+		const struct directive *d = &s->dirs[k];
+		bool per_user = d->spec->id == D_PTY_MAX_USER;
+		if (d->spec->id != D_PTY_MAX && !per_user)
+			continue;
+		if (per_user && !d->value.count)
+			diag_add(diags, DIAG_WARNING, d->file, d->line, "pty-max-user = none: "
+				 "the sessions of one user together can take this host's "
+				 "whole pty pool of %s", pool->says);
+		else if (d->value.count > pool->size)
+			diag_add(diags, DIAG_WARNING, d->file, d->line, "%s = %u is above this "
+				 "host's pty pool of %s: %s can take every pty that other "
+				 "sessions and containers share", d->spec->name, d->value.count,
+				 pool->says, per_user ? "one user's sessions" : "one session");
+	}
+}
+
+/* The per-user totals of the accounts the policy confines, summed. An
+ * account counts when it can log in (its login shell is in /etc/shells,
+ * or is cocoon-shell) and a rule confines it on some service; it counts
+ * for the largest pty-max-user of its rules on the services the policy
+ * names, `shell` and any other (none: not summed, warned where it is
+ * set). The warning goes to the rule counting for most of the sum. */
+struct pty_tally {
+	const char *rule; /* plan->rule of the rule, in plan */
+	unsigned long long sum;
+	size_t accounts;
+};
+
+static const struct section *section_of_rule(const struct policy *policy,
+					     const char *rule)
+{
+	for (size_t i = 0; i < policy->nsections; i++) {
+		const struct section *s = &policy->sections[i];
+		char title[300], *name;
+		name = xasprintf("%s at %s:%d", section_title(s, title, sizeof(title)),
+				 s->file, s->line);
+		bool same = strcmp(name, rule) == 0;
+		free(name);
+		if (same)
+			return s;
+	}
+	return NULL;
+}
+
+/* The largest per-user total WHO gets on any service: 0 when confined
+ * on none, ~0 for none. Its rule into *rule (caller frees). */
+static unsigned long long account_pty_total(const struct policy *policy,
+					    const struct identity *who, uid_t uid_min,
+					    char **services, size_t nservices, char **rule)
+{
+	unsigned long long worst = 0;
+	*rule = NULL;
+	for (size_t i = 0; i < nservices; i++) {
+		struct plan plan;
+		struct cc_error err;
+		if (policy_resolve(policy, who, services[i], uid_min, &plan, &err) != RESOLVE_PLAN)
+			continue;
+		unsigned long long total = !plan.sandboxed ? 0 : plan.pty_max_user
+						   ? plan.pty_max_user : ~0ULL;
+		if (total > worst) {
+			worst = total;
+			free(*rule);
+			*rule = xstrdup(plan.rule);
+		}
+		plan_free(&plan);
+	}
+	return worst;
+}
+
+static void check_pty_totals(const struct policy *policy, const struct pty_pool *pool,
+			     struct diag_list *diags)
+{
+	size_t nservices = 0, cap = 0;
+	char **services = NULL;
+	*ARRAY_PUSH(services, nservices, cap) = xstrdup("shell");
+	/* Not a word a policy can write: no rule's service list has it. */
+	*ARRAY_PUSH(services, nservices, cap) = xstrdup("*");
+	for (size_t i = 0; i < policy->nsections; i++) {
+		const struct directive *d = section_find(&policy->sections[i], D_SERVICE);
+		for (size_t w = 0; d && w < d->nwords; w++)
+			*ARRAY_PUSH(services, nservices, cap) = xstrdup(d->words[w]);
+	}
+	uid_t uid_min = login_defs_uid_min(COCOON_LOGIN_DEFS);
+	size_t naccounts = 0, acap = 0, ntally = 0, tcap = 0, counted = 0;
+	char **names = NULL;
+	struct pty_tally *tally = NULL;
+	struct passwd *pw;
+	setpwent();
+	while ((pw = getpwent()))
+		if (pw->pw_uid != 0 && pw->pw_shell &&
+		    (shells_lists(COCOON_SHELLS_FILE, pw->pw_shell) ||
+		     is_cocoon_shell(pw->pw_shell, COCOON_SHELL_PATH)))
+			*ARRAY_PUSH(names, naccounts, acap) = xstrdup(pw->pw_name);
+	endpwent();
+	unsigned long long sum = 0;
+	for (size_t i = 0; i < naccounts; i++) {
+		struct identity who;
+		struct cc_error err;
+		char *rule;
+		if (identity_lookup(names[i], GROUPS_NOW, &who, &err) < 0)
+			continue;
+		unsigned long long total = account_pty_total(policy, &who, uid_min, services,
+							     nservices, &rule);
+		identity_free(&who);
+		if (total && total != ~0ULL) {
+			size_t t = 0;
+			while (t < ntally && strcmp(tally[t].rule, rule) != 0)
+				t++;
+			if (t == ntally)
+				*ARRAY_PUSH(tally, ntally, tcap) = (struct pty_tally){ xstrdup(rule), 0, 0 };
+			tally[t].sum += total;
+			tally[t].accounts++;
+			sum += total;
+			counted++;
+		}
+		free(rule);
+	}
+	size_t most = 0;
+	for (size_t t = 1; t < ntally; t++)
+		if (tally[t].sum > tally[most].sum)
+			most = t;
+	if (ntally && sum > pool->size) {
+		const struct section *s = section_of_rule(policy, tally[most].rule);
+		diag_add(diags, DIAG_WARNING, s ? s->file : NULL, s ? s->line : 0,
+			 "the pty-max-user totals of the %zu accounts that can log in and "
+			 "that the policy confines add up to %llu (%llu for %zu of them by "
+			 "this rule), above this host's pty pool of %s: together they can "
+			 "exhaust it; raise kernel.pty.max or lower pty-max-user", counted,
+			 sum, tally[most].sum, tally[most].accounts, pool->says);
+	}
+	for (size_t t = 0; t < ntally; t++)
+		free((char *)tally[t].rule);
+	free(tally);
+	for (size_t i = 0; i < naccounts; i++)
+		free(names[i]);
+	free(names);
+	for (size_t i = 0; i < nservices; i++)
+		free(services[i]);
+	free(services);
+}
+
 void policy_check_host(const struct policy *policy, struct diag_list *diags)
 {
+	struct pty_pool pool;
+	bool have_pool = pty_pool_read(&pool);
 	check_group_fallback(policy, diags);
 	for (size_t i = 0; i < policy->nsections; i++) {
 		const struct section *s = &policy->sections[i];
@@ -217,6 +395,8 @@ void policy_check_host(const struct policy *policy, struct diag_list *diags)
 				check_seccomp_file(&s->dirs[k], diags);
 		check_rule_plan(policy, s, diags);
 		check_cgroup_limits(s, diags);
+		if (have_pool)
+			check_pty_directives(s, &pool, diags);
 		const struct directive *nnp = section_find_last(s, D_NO_NEW_PRIVS);
 		if (nnp && strcmp(nnp->words[0], "no") == 0)
 			diag_add(diags, DIAG_WARNING, nnp->file, nnp->line,
@@ -224,4 +404,6 @@ void policy_check_host(const struct policy *policy, struct diag_list *diags)
 				 "(every mount is nosuid and the bounding set is empty), "
 				 "and pam_cocoon then refuses a seccomp filter");
 	}
+	if (have_pool)
+		check_pty_totals(policy, &pool, diags);
 }

@@ -25,7 +25,11 @@ policy_reset
 sed "s/^\\[group cocoon-guest\\]\$/[group ccgg$T]/" "$(dirname "$0")/../../conf/examples/guest.conf" |
 	policy_write cocoon.conf
 run "$CTL" check
-is "$OUT" "policy OK (1 file, 3 sections, 0 warnings)" "the example guest policy passes check without a warning"
+# Whether the accounts' pty totals fit the host's pty pool depends on how
+# many accounts the host has, not on the policy (tests/limits/pty.t).
+others=$(printf '%s\n' "$OUT" | grep ': warning: ' | grep -v 'pty-max-user totals of the')
+is "$others" "" "the example guest policy passes check without a warning"
+like "$OUT" "policy OK (1 file, 3 sections, " "and check passes it"
 # The host ipc namespace's message queues, to look for survivors.
 mount -t mqueue mqueue "$work/mq"
 mounts_before=$(wc -l < /proc/self/mountinfo)

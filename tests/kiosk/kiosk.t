@@ -33,7 +33,10 @@ sed "s/cocoon-kiosk/cckg$T/" "$EXAMPLE" | policy_write cocoon.conf
 # The example is clean, and explain shows the command.
 run "$CTL" check
 is "$RC" 0 "cocoonctl check accepts the installed example"
-like "$OUT" "0 warnings" "with no warning"
+# Whether the accounts' pty totals fit the host's pty pool depends on how
+# many accounts the host has, not on the policy (tests/limits/pty.t).
+others=$(printf '%s\n' "$OUT" | grep ': warning: ' | grep -v 'pty-max-user totals of the')
+is "$others" "" "with no warning"
 run "$CTL" explain cck1$T
 like "$OUT" "command      $MENU" "explain shows the forced command"
 run "$CTL" explain --service sshd cck1$T

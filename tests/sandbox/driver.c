@@ -84,6 +84,8 @@ int main(int argc, char **argv)
 	struct plan plan;
 	plan_init(&plan);
 	plan.seccomp = SECCOMP_NONE;
+	/* No session id, so no record to count a per-user pty total in. */
+	plan.pty_max_user = 0;
 	const char *user = NULL;
 	char **env = NULL;
 	size_t nenv = 0, env_cap = 0;

@@ -284,6 +284,29 @@ static void test_limits(void)
 		       "a byte under the floor's K");
 }
 
+static void test_ptys(void)
+{
+	unsigned v = 7;
+	struct cc_error err;
+	tap_ok(pty_parse(D_PTY_MAX, "64", &v, &err) == 0 && v == 64, "pty-max 64");
+	tap_ok(pty_parse(D_PTY_MAX_USER, "none", &v, &err) == 0 && v == 0,
+	       "pty-max-user none is 0, no total");
+	tap_ok(pty_parse(D_PTY_MAX, "1048576", &v, &err) == 0 && v == 1u << 20,
+	       "pty-max up to the kernel's own bound");
+	expect("pty-max", "none", "'none' is not a count",
+	       "pty-max has no none: devpts takes max=0 as no limit");
+	expect("pty-max", "0", "count '0' is out of range", "nor 0");
+	expect("pty-max", "1048577", "pty-max 1048577 is above the kernel's 1048576 ptys",
+	       "a pty-max the kernel would refuse");
+	expect("pty-max-user", "2000000", "pty-max-user 2000000 is above the kernel's "
+	       "1048576 ptys", "a pty-max-user above it");
+	expect("pty-max-user", "-1", "'-1' is not a count", "a negative total");
+	expect("pty-max", "8 9", "'pty-max' takes COUNT (got 2 words)", "one word");
+	expect("pty-max-user", "512", "ok", "pty-max-user 512");
+	expect_refused(pty_parse(D_PIDS_MAX, "1", &v, &err), &err, "not a pty limit",
+		       "another directive");
+}
+
 /* The checks of tokens and path words on their own. The flag and mode
  * words are plan_values', in test_plan_values. */
 static void test_word_checks(void)
@@ -347,6 +370,7 @@ int main(void)
 	test_choices();
 	test_numbers();
 	test_limits();
+	test_ptys();
 	test_values();
 	test_word_checks();
 	return tap_done();

@@ -21,7 +21,7 @@ static const char full_text[] =
 	"profile:     dev\n"
 	"lost:        [default] at /etc/cocoon/cocoon.conf:1: [default] comes last\n"
 	"sandbox:     yes\n"
-	"plan hash:   bf8ab5803f529d45\n"
+	"plan hash:   f34cbbf4cdf7b1a9\n"
 	"namespaces:  mount pid ipc user\n"
 	"filesystem:\n"
 	"  ro-bind /usr                                               # /etc/cocoon/cocoon.conf:10\n"
@@ -52,6 +52,7 @@ static const char full_text[] =
 	"  private-tmp  session (size 2048)\n"
 	"  root-size    16777216\n"
 	"  tmpfs-size   268435456\n"
+	"  ptys         128 per session, 1024 per user\n"
 	"  command      /opt/menu 'a b' (instead of anything asked)\n"
 	"through pam_cocoon: seccomp, no-new-privs and Landlock reach what sshd starts through the login shell\n"
 	"  or /bin/sh; what it does itself (internal-sftp, port forwarding) gets the namespaces only\n"
@@ -63,7 +64,7 @@ static const char full_json[] =
 	"\"rule\":\"[group dev] at /etc/cocoon/cocoon.conf:7\","
 	"\"profile\":\"dev\","
 	"\"lost\":[\"[default] at /etc/cocoon/cocoon.conf:1: [default] comes last\"],"
-	"\"covered\":true,\"sandbox\":true,\"hash\":\"bf8ab5803f529d45\","
+	"\"covered\":true,\"sandbox\":true,\"hash\":\"f34cbbf4cdf7b1a9\","
 	"\"namespaces\":\"pid ipc user\",\"operations\":[{\"op\":\"ro-bind\","
 	"\"source\":\"/usr\",\"dest\":\"/usr\",\"file\":\"/etc/cocoon/cocoon.conf\","
 	"\"line\":10},{\"op\":\"bind\",\"source\":\"/home/ann\",\"dest\":\"/home/ann\","
@@ -93,7 +94,8 @@ static const char full_json[] =
 	"\"no_new_privs\":true,\"landlock\":\"required\","
 	"\"landlock_scope\":[\"signal\"],\"home\":\"tmpfs\",\"home_size\":4096,"
 	"\"home_skel\":\"/etc/skel\",\"private_tmp\":\"session\",\"tmp_size\":2048,"
-	"\"root_size\":16777216,\"tmpfs_size\":268435456,\"limits\":{},"
+	"\"root_size\":16777216,\"tmpfs_size\":268435456,\"pty_max\":128,"
+	"\"pty_max_user\":1024,\"limits\":{},"
 	"\"command\":[\"/opt/menu\",\"a b\"]}\n";
 
 static const char full_bwrap[] =
@@ -115,7 +117,7 @@ static const char limits_text[] =
 	"service:     shell\n"
 	"rule:        [user ann] at t.conf:3\n"
 	"sandbox:     yes\n"
-	"plan hash:   5883efd133defab9\n"
+	"plan hash:   f68bc65a274f5d59\n"
 	"namespaces:  mount\n"
 	"filesystem:\n"
 	"  tmpfs /                                                    # /etc/cocoon/cocoon.conf:4\n"
@@ -132,6 +134,7 @@ static const char limits_text[] =
 	"  private-tmp  persistent\n"
 	"  root-size    16777216\n"
 	"  tmpfs-size   268435456\n"
+	"  ptys         32 per session, no total per user\n"
 	"limits:\n"
 	"  rlimit-core      0 0\n"
 	"  rlimit-nofile    1024 unlimited\n"
@@ -144,7 +147,7 @@ static const char limits_json[] =
 	"{\"user\":\"ann\",\"uid\":4242,\"gid\":4242,\"groups\":[\"ann\",\"dev\"],"
 	"\"service\":\"shell\",\"rule\":\"[user ann] at t.conf:3\","
 	"\"profile\":null,\"lost\":[],\"covered\":true,\"sandbox\":true,"
-	"\"hash\":\"5883efd133defab9\",\"namespaces\":\"\","
+	"\"hash\":\"f68bc65a274f5d59\",\"namespaces\":\"\","
 	"\"operations\":[{\"op\":\"tmpfs\",\"dest\":\"/\","
 	"\"file\":\"/etc/cocoon/cocoon.conf\",\"line\":4}],\"chdir\":null,"
 	"\"hostname\":null,\"shell\":null,\"new_session\":false,"
@@ -153,7 +156,8 @@ static const char limits_json[] =
 	"\"landlock_scope\":[],\"home\":\"overlay\",\"home_size\":268435456,"
 	"\"home_skel\":\"/srv/skel\",\"private_tmp\":\"persistent\","
 	"\"tmp_size\":268435456,\"root_size\":16777216,"
-	"\"tmpfs_size\":268435456,\"limits\":{\"rlimit-core\":\"0 0\","
+	"\"tmpfs_size\":268435456,\"pty_max\":32,\"pty_max_user\":null,"
+	"\"limits\":{\"rlimit-core\":\"0 0\","
 	"\"rlimit-nofile\":\"1024 unlimited\",\"max-session-time\":\"3600s\","
 	"\"memory-max\":\"1073741824\",\"pids-max\":\"100\",\"cpu-max\":\"150%\"},"
 	"\"command\":null}\n";
@@ -278,6 +282,8 @@ static void limits_plan(struct plan *plan)
 	plan->limits.memory_max = 1ULL << 30;
 	plan->limits.pids_max = 100;
 	plan->limits.cpu_max_percent = 150;
+	plan->pty_max = 32;
+	plan->pty_max_user = 0;
 	plan_hash(plan);
 }
 

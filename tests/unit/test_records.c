@@ -73,6 +73,52 @@ int main(void)
 		tap_ok(try_read("0123456789abcdee", text, 0600, &rec, &err) < 0 &&
 		       strstr(err.msg, "holds the id"), "a record under another id's name is refused");
 		unlinkat(dir, "0123456789abcdee", 0);
+		tap_ok(try_read("0123456789abcdef", text, 0600, &rec, &err) == 0 &&
+		       rec.ptys == RECORD_PTYS_BEFORE, "a record without ptys (an earlier "
+		       "version's) counts as the 1024 sessions had then");
+		record_free(&rec);
+		char *ptys = xasprintf("%sptys=6\n", text);
+		tap_ok(try_read("0123456789abcdef", ptys, 0600, &rec, &err) == 0 && rec.ptys == 6,
+		       "ptys is read");
+		record_free(&rec);
+		free(ptys);
+		ptys = xasprintf("%sptys=0\n", text);
+		tap_ok(try_read("0123456789abcdef", ptys, 0600, &rec, &err) < 0 &&
+		       strstr(err.msg, "bad or repeated ptys"), "ptys=0 is refused");
+		free(ptys);
+		/* The ptys held by uid 1000's sessions: this process, recorded as
+		 * itself, and a record of a pid that is gone. */
+		struct stat pidns, mntns;
+		if (stat("/proc/self/ns/pid", &pidns) < 0 || stat("/proc/self/ns/mnt", &mntns) < 0)
+			abort();
+		char stat_text[1024];
+		int sf = open("/proc/self/stat", O_RDONLY);
+		ssize_t n = sf < 0 ? -1 : read(sf, stat_text, sizeof(stat_text) - 1);
+		if (n <= 0)
+			abort();
+		close(sf);
+		stat_text[n] = '\0';
+		char *p = strrchr(stat_text, ')') + 2;
+		for (int field = 3; field < 22; field++)
+			p = strchr(p, ' ') + 1;
+		char *live = xasprintf(GOOD "ptys=5\n", (int)getpid(), strtoull(p, NULL, 10),
+				       (unsigned long long)pidns.st_ino,
+				       (unsigned long long)mntns.st_ino);
+		put("0123456789abcdef", live, 0600);
+		char *gone = xasprintf(GOOD "ptys=7\n", 2147483000, 1ULL, 2ULL, 3ULL);
+		char *gone_id = strstr(gone, "id=") + 3;
+		memcpy(gone_id, "1123456789abcdef", 16);
+		put(".1123456789abcdef.new", gone, 0600);
+		unsigned long long held = 0;
+		size_t sessions = 0;
+		tap_ok(records_ptys_held(dir, 1000, &held, &sessions, &err) == 0 && held == 5 &&
+		       sessions == 1, "ptys held: a live session's (a record being written "
+		       "of a pid that is gone counts for nothing)");
+		tap_ok(records_ptys_held(dir, 1001, &held, &sessions, &err) == 0 && held == 0 &&
+		       sessions == 0, "and nothing of another uid's");
+		unlinkat(dir, ".1123456789abcdef.new", 0);
+		free(live);
+		free(gone);
 	}
 
 	/* Prefixes. */

@@ -371,10 +371,27 @@ static void test_guest(void)
 	       strcmp(a.hash, b.hash) != 0, "a policy sets them, and the hash covers each");
 	plan_free(&a);
 	plan_free(&b);
+	resolve_as(GUEST "", &who, "login", &a, &err);
+	resolve_as(GUEST "pty-max = 16\npty-max-user = none\n", &who, "login", &b, &err);
+	tap_ok(a.pty_max == COCOON_DEFAULT_PTY_MAX && a.pty_max_user == COCOON_DEFAULT_PTY_MAX_USER &&
+	       b.pty_max == 16 && b.pty_max_user == 0 && strcmp(a.hash, b.hash) != 0,
+	       "pty-max and pty-max-user: defaults, set by the policy, in the hash");
+	plan_free(&a);
+	plan_free(&b);
+	resolve_as(GUEST "pty-max-user = 64\n", &who, "login", &a, &err);
+	resolve_as(GUEST "pty-max-user = 65\n", &who, "login", &b, &err);
+	tap_ok(a.pty_max_user == 64 && strcmp(a.hash, b.hash) != 0,
+	       "the hash tells one total from another");
+	plan_free(&a);
+	plan_free(&b);
 	identity_free(&who);
 	text = plan_text(GUEST "tmpfs-size = 1M\n", "login");
 	tap_like(text, "root-size    16777216\n  tmpfs-size   1048576",
 		 "the text plan shows both bounds");
+	free(text);
+	text = plan_text(GUEST "pty-max = 16\n", "login");
+	tap_like(text, "  ptys         16 per session, 1024 per user\n",
+		 "the text plan shows the pty limits");
 	free(text);
 }
 
