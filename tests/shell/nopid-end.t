@@ -9,12 +9,13 @@
 # through a real sshd). Such a login is now refused. The control: the
 # same plan with pids-max ends every process with the login.
 . "$(dirname "$0")/../lib.sh"
-U=revnp1
+U=revnp1$T
 P=""
+OUTF=$(mktemp /tmp/revnp.XXXXXX)
 cleanup() {
 	[ -n "$P" ] && kill -KILL "$P" 2>/dev/null
 	pkill -KILL -u "$U" 2>/dev/null
-	policy_reset; cleanup_users
+	policy_reset; cleanup_users; rm -f "$OUTF"
 }
 trap cleanup EXIT
 add_user $U -s "$SHELL_BIN" || bail_out "useradd $U"
@@ -27,7 +28,7 @@ cmd='trap "" HUP; sleep 307 & exec sleep 306'
 # user's sleeps are left 5 s later.
 login() {
 	printf "[user %s]\nprofile = nopid\n$1$profile" $U | policy_write cocoon.conf
-	setsid runuser -u $U -- "$SHELL_BIN" -c "$cmd" > /tmp/revnp.out 2>&1 &
+	setsid runuser -u $U -- "$SHELL_BIN" -c "$cmd" > "$OUTF" 2>&1 &
 	P=$!
 	local i
 	for i in $(seq 50); do pgrep -u $U -x sleep >/dev/null && [ "$(pgrep -u $U -x sleep | wc -l)" = 2 ] && break; sleep 0.1; done
@@ -37,7 +38,7 @@ login() {
 	wait "$P" 2>/dev/null; P=""
 	sleep 5
 	LEFT=$(pgrep -u $U -x sleep | wc -l)
-	OUT=$(cat /tmp/revnp.out); rm -f /tmp/revnp.out
+	OUT=$(cat "$OUTF")
 	pkill -KILL -u $U 2>/dev/null; wait_gone $U
 }
 

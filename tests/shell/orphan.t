@@ -9,14 +9,14 @@
 # ran 5 s later, its record listed). Such a login is refused.
 # The control: the same chain with its parent alive, then killed, ends.
 . "$(dirname "$0")/../lib.sh"
-U=revor1
-T=$(mktemp -d /var/tmp/cocoon-rev-orphan.XXXXXX)
-chmod 0755 "$T"
+U=revor1$T
+W=$(mktemp -d /var/tmp/cocoon-rev-orphan.XXXXXX)
+chmod 0755 "$W"
 PARENT=""
 cleanup() {
 	[ -n "$PARENT" ] && kill -KILL "$PARENT" 2>/dev/null
 	pkill -KILL -u "$U" 2>/dev/null
-	policy_reset; cleanup_users; rm -rf "$T"
+	policy_reset; cleanup_users; rm -rf "$W"
 }
 trap cleanup EXIT
 add_user $U -s "$SHELL_BIN" || bail_out "useradd $U"
@@ -29,7 +29,7 @@ started() { local i; for i in $(seq 50); do [ "$(sleeps)" -ge 1 ] && return 0; s
 
 # Control: cocoon-shell's parent (a root sh standing for su or sshd's
 # session child) alive while the session starts, then killed.
-setsid sh -c "$as_user $SHELL_BIN -c '$cmd' </dev/null >$T/control.out 2>&1 & wait" &
+setsid sh -c "$as_user $SHELL_BIN -c '$cmd' </dev/null >$W/control.out 2>&1 & wait" &
 PARENT=$!
 started
 ok $? "control: with its parent alive, the session starts"
@@ -39,10 +39,10 @@ is "$(sleeps)" 0 "control: its parent killed, the session ends within the grace"
 pkill -KILL -u $U; wait_gone $U
 
 # The orphan: the parent gone before cocoon-shell's exec.
-setsid -f sh -c "sleep 0.5; exec $as_user $SHELL_BIN -c '$cmd' </dev/null >$T/orphan.out 2>&1"
+setsid -f sh -c "sleep 0.5; exec $as_user $SHELL_BIN -c '$cmd' </dev/null >$W/orphan.out 2>&1"
 sleep 3
 is "$(sleeps)" 0 "orphaned before it started (its parent pid 1), the login is refused"
-like "$(cat "$T/orphan.out")" "the login is over" "and says why"
+like "$(cat "$W/orphan.out")" "the login is over" "and says why"
 pkill -KILL -u $U; wait_gone $U
 
 done_testing
