@@ -248,7 +248,6 @@ cleanup_users() {
 	for g in $TEST_GROUPS; do groupdel "$g" >/dev/null 2>&1; done
 	TEST_USERS=""
 	TEST_GROUPS=""
-	rm -f "$LEFTOVERS_CGROUPS"
 }
 
 # ---- syslog
@@ -535,20 +534,20 @@ mount_count() {
 # Session cgroups left empty that the test's sessions made: a running
 # session's is never empty. A cgroup is named by its session's random id,
 # which a session refused before its record (a fault) leaves nowhere; so
-# the first leftovers of a test notes the session cgroups that were
-# there, and the count is of empty ones made since, never older ones of
-# other users' sessions (the engine sweeps those after 120 s). Others'
-# sessions being set up meanwhile are empty only for a moment: settle_to
-# waits them out.
-LEFTOVERS_CGROUPS=${TMPDIR:-/tmp}/cocoon-test-cgroups.$$
+# the count is of empty ones made since the test began (the list of
+# those there when it sourced this file), never older ones of other
+# users' sessions. Others' sessions being set up meanwhile are empty
+# only for a moment: settle_to waits them out.
 all_session_cgroups() {
 	ls -d /sys/fs/cgroup/*/cocoon/*/ /sys/fs/cgroup/cocoon/*/ 2>/dev/null | sort
 }
+LEFTOVERS_CGROUPS=$(all_session_cgroups)
 session_cgroups() {
 	local d n=0
-	[ -f "$LEFTOVERS_CGROUPS" ] || all_session_cgroups > "$LEFTOVERS_CGROUPS"
-	for d in $(comm -13 "$LEFTOVERS_CGROUPS" <(all_session_cgroups)); do
-		[ -f "$d/cgroup.procs" ] && [ ! -s "$d/cgroup.procs" ] && n=$((n + 1))
+	for d in $(comm -13 <(printf '%s\n' "$LEFTOVERS_CGROUPS") <(all_session_cgroups)); do
+		# Read, not test -s: cgroupfs files have size 0 whatever they hold.
+		[ -f "$d/cgroup.procs" ] && [ -z "$(cat "$d/cgroup.procs" 2>/dev/null)" ] &&
+			n=$((n + 1))
 	done
 	echo "$n"
 }
@@ -561,8 +560,8 @@ run_records() {
 }
 sshd_fds() { ls "/proc/$SSHD_PID/fd" 2>/dev/null | wc -l; }
 # leftovers: one line, of what the test's own sessions can leave: its
-# processes, mounts at its paths, session cgroups made since the first
-# call, records and cocoon-init of the tree under test, the test sshd's
+# processes, mounts at its paths, empty session cgroups made since it
+# began, records and cocoon-init of the tree under test, the test sshd's
 # descriptors.
 leftovers() {
 	echo "procs=$(our_processes) mounts=$(mount_count) cgroups=$(session_cgroups)" \
