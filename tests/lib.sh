@@ -511,13 +511,43 @@ our_processes() {
 		esac
 	done | wc -l
 }
-mount_count() { wc -l < /proc/self/mountinfo; }
-# Session cgroups left empty: a running session's is never empty, and
-# other engineers' sessions come and go on this host meanwhile.
+# The paths the test's sessions use on the host: the tree under test
+# (its run-time records; the fault build's is inside it), the test
+# sshd's directory and the test users' homes.
+our_paths() {
+	local u
+	printf '%s\n' "${COCOON_ROOT:-/run/cocoon}" ${SSHD_DIR:+"$SSHD_DIR"}
+	for u in $TEST_USERS; do getent passwd "$u" | cut -d: -f6; done
+}
+# Mounts of this mount namespace at, or made from, one of our_paths: a
+# session that leaked its sandbox would leave them here. Not a count of
+# the whole table: other copies' tests and other users' services mount
+# and unmount on this host meanwhile.
+mount_count() {
+	awk 'NR == FNR { if ($0 != "") p[n++] = $0; next }
+	function ours(f,  i) { gsub(/\\040/, " ", f)
+		for (i = 0; i < n; i++)
+			if (f == p[i] || index(f, p[i] "/") == 1) return 1
+		return 0 }
+	ours($5) || ours($4) { c++ } END { print c + 0 }' <(our_paths) /proc/self/mountinfo
+}
+# Session cgroups left empty that the test's sessions made: a running
+# session's is never empty. A cgroup is named by its session's random id,
+# which a session refused before its record (a fault) leaves nowhere; so
+# the count is of empty ones made since the test began (the list of
+# those there when it sourced this file), never older ones of other
+# users' sessions. Others' sessions being set up meanwhile are empty
+# only for a moment: settle_to waits them out.
+all_session_cgroups() {
+	ls -d /sys/fs/cgroup/*/cocoon/*/ /sys/fs/cgroup/cocoon/*/ 2>/dev/null | sort
+}
+LEFTOVERS_CGROUPS=$(all_session_cgroups)
 session_cgroups() {
 	local d n=0
-	for d in /sys/fs/cgroup/*/cocoon/*/ /sys/fs/cgroup/cocoon/*/; do
-		[ -f "$d/cgroup.procs" ] && [ ! -s "$d/cgroup.procs" ] && n=$((n + 1))
+	for d in $(comm -13 <(printf '%s\n' "$LEFTOVERS_CGROUPS") <(all_session_cgroups)); do
+		# Read, not test -s: cgroupfs files have size 0 whatever they hold.
+		[ -f "$d/cgroup.procs" ] && [ -z "$(cat "$d/cgroup.procs" 2>/dev/null)" ] &&
+			n=$((n + 1))
 	done
 	echo "$n"
 }
@@ -529,7 +559,11 @@ run_records() {
 		-mindepth 1 2>/dev/null | wc -l
 }
 sshd_fds() { ls "/proc/$SSHD_PID/fd" 2>/dev/null | wc -l; }
-leftovers() { # one line: processes mounts cgroups records sshd-fds inits
+# leftovers: one line, of what the test's own sessions can leave: its
+# processes, mounts at its paths, empty session cgroups made since it
+# began, records and cocoon-init of the tree under test, the test sshd's
+# descriptors.
+leftovers() {
 	echo "procs=$(our_processes) mounts=$(mount_count) cgroups=$(session_cgroups)" \
 		"records=$(run_records) sshd_fds=$(sshd_fds) inits=$(inits)"
 }

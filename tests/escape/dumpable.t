@@ -9,7 +9,7 @@
 # strace, already its tracer). The control holds a dumpable process of
 # the same user the same way and reads it.
 . "$(dirname "$0")/../lib.sh"
-U=tstdump
+U=tstdump$T
 H=/home/$U
 LAUNCH=$COCOON_ROOT/usr/libexec/cocoon/cocoon-launch
 suid_dumpable=""
@@ -70,6 +70,9 @@ release
 # before the exec of the shell. A credential change makes a process
 # dumpable as fs.suid_dumpable says: with 1 only cocoon's own
 # PR_SET_DUMPABLE keeps it closed (with 0, the default, the kernel does).
+# The sysctl is the host's: held, so that a copy running beside neither
+# reads our 1 as the value to restore nor restores its own under us.
+host_lock suid-dumpable || bail_out "another copy of the suite holds fs.suid_dumpable"
 suid_dumpable=$(cat /proc/sys/fs/suid_dumpable)
 echo 1 > /proc/sys/fs/suid_dumpable
 hold cocoon-shell execve "$SHELL_BIN" -c 'echo SESSION-RAN' || bail_out "strace held no session process"
@@ -81,5 +84,6 @@ release
 like "$(cat "$H/t/held.out")" "SESSION-RAN" "the session then ran"
 echo "$suid_dumpable" > /proc/sys/fs/suid_dumpable
 suid_dumpable=""
+host_unlock suid-dumpable
 
 done_testing

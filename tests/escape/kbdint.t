@@ -9,7 +9,7 @@
 # stack. A module of the auth stack (kbdenv.c) writes one variable to
 # each; what reaches the session is what SECURITY.md says.
 . "$(dirname "$0")/../lib.sh"
-U=tstkbd
+U=tstkbd$T
 HERE=$(cd "$(dirname "$0")" && pwd)
 cleanup() { sshd_cleanup; policy_reset; cleanup_users; }
 trap cleanup EXIT

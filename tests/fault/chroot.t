@@ -15,12 +15,16 @@ COCOON_ROOT=$COCOON_ROOT/fault
 trap 'cleanup_users; policy_reset; chroot_cleanup' EXIT
 [ -x "$CTL" ] || { echo "1..0 # skip no fault-injection build (make check-build-fault)"; exit 0; }
 
-add_user chrf1 || bail_out "useradd chrf1"
-echo host > /home/chrf1/HOSTHOME
+U=chrf1$T
+add_user $U || bail_out "useradd $U"
+echo host > /home/$U/HOSTHOME
 policy_reset
-chroot_prepare chrf1 || bail_out "preparing the chroot"
+# su's file is the host's: copied while no other copy of the suite has
+# it changed.
+pam_services_lock
+chroot_prepare $U || bail_out "preparing the chroot"
 W=$CHROOT_DIR
-printf '#!/bin/sh\nls /home/chrf1 > %s/open.out\n' "$W" > "$W/hook.sh"
+printf '#!/bin/sh\nls /home/%s > %s/open.out\n' "$U" "$W" > "$W/hook.sh"
 chmod 0755 "$W/hook.sh"
 {
 	printf 'session required %s/pam_cocoon.so return\n' "$PAMDIR"
@@ -28,12 +32,13 @@ chmod 0755 "$W/hook.sh"
 	printf 'session required %s/pam_cocoon.so\n' "$PAMDIR"
 	printf 'session optional pam_exec.so type=open_session %s/hook.sh\n' "$W"
 } > "$W/etc/pam.d/su"
+host_unlock pam-services
 
 step=0 failures=0 bad=""
 while [ "$step" -lt 40 ]; do
 	step=$((step + 1))
 	rm -f "$W/open.out"
-	COCOON_FAULT=$step in_chroot bind su - chrf1 -c true >/dev/null 2>&1
+	COCOON_FAULT=$step in_chroot bind su - $U -c true >/dev/null 2>&1
 	rc=$?
 	seen=$(cat "$W/open.out" 2>/dev/null)
 	[ "$rc" -eq 0 ] && break
@@ -47,14 +52,14 @@ is "$rc" 0 "control: past the last step ($step) the session runs"
 # children's steps of the same numbers fail first.
 for name in "return namespace" "setns"; do
 	rm -f "$W/open.out"
-	COCOON_FAULT=$name in_chroot bind su - chrf1 -c true >/dev/null 2>&1
+	COCOON_FAULT=$name in_chroot bind su - $U -c true >/dev/null 2>&1
 	ok $([ $? -ne 0 ]; echo $?) "a fault at '$name' refuses the chrooted su"
 	is "$(cat "$W/open.out" 2>/dev/null)" CHROOTHOME "and leaves the service in its chroot"
 done
 sh "$W/hook.sh"
 is "$(cat "$W/open.out")" HOSTHOME "control: the hook run on the host reads the host's home"
 rm -f "$W/hook.sh" "$W/open.out"
-wait_gone chrf1
+wait_gone $U
 is "$?" 0 "nothing of the user's is left"
 
 done_testing

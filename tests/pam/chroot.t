@@ -5,15 +5,20 @@
 # home, its passwd), with cocoon-init as pid 1, no_new_privs and the
 # filter, never the tree around the chroot; and the service comes back
 # into its chroot for the close hooks. The chroot is lib.sh's: an rbind
-# of / with its own /home/chrc1, /etc (chrc1's GECOS differs; su's stack
+# of / with its own /home/chrc1$T, /etc (its GECOS differs; su's stack
 # is the test's) and /run, in private mount namespaces.
 . "$(dirname "$0")/../lib.sh"
 trap 'sshd_cleanup; cleanup_users; policy_reset; chroot_cleanup' EXIT
 
-add_user chrc1 || bail_out "useradd chrc1"
-echo host > /home/chrc1/HOSTHOME
+U=chrc1$T
+add_user $U || bail_out "useradd $U"
+echo host > /home/$U/HOSTHOME
 policy_reset
-chroot_prepare chrc1 || bail_out "preparing the chroot"
+# su's file is the host's: copied while no other copy of the suite has
+# it changed.
+pam_services_lock
+chroot_prepare $U || bail_out "preparing the chroot"
+host_unlock pam-services
 W=$CHROOT_DIR
 cp "$W/etc/pam.d/su" "$W/su-plain.pam"
 {
@@ -23,17 +28,17 @@ cp "$W/etc/pam.d/su" "$W/su-plain.pam"
 	printf 'session required %s/pam_cocoon.so\n' "$PAMDIR"
 } > "$W/su.pam"
 # The close hook runs as root in the service: which home does it see?
-printf '#!/bin/sh\nls /home/chrc1 >> %s/close.out\n' "$W" > "$W/hook.sh"
+printf '#!/bin/sh\nls /home/%s >> %s/close.out\n' "$U" "$W" > "$W/hook.sh"
 chmod 0755 "$W/hook.sh"
 # su_stack cocoon|none: su's stack in the chroot, with pam_cocoon or not.
 su_stack() { if [ "$1" = cocoon ]; then cat "$W/su.pam"; else cat "$W/su-plain.pam"; fi \
 	> "$W/etc/pam.d/su"; }
 
-probe='ls ~; getent passwd chrc1 | cut -d: -f5; cat /proc/1/comm; ls /;
-grep -E "^(NoNewPrivs|Seccomp):" /proc/self/status'
+probe="ls ~; getent passwd $U | cut -d: -f5; cat /proc/1/comm; ls /;
+grep -E '^(NoNewPrivs|Seccomp):' /proc/self/status"
 
 su_stack none
-run in_chroot bind su - chrc1 -c "$probe"
+run in_chroot bind su - $U -c "$probe"
 is "$RC" 0 "control: su in the chroot, without pam_cocoon"
 like "$OUT" "CHROOTHOME" "control: the chroot's home, not the host's"
 like "$OUT" "chroot account" "control: the chroot's passwd"
@@ -42,7 +47,7 @@ like "$OUT" "NoNewPrivs:	0" "control: unconfined"
 su_stack cocoon
 for how in bind plain; do
 	: > "$W/close.out"
-	run in_chroot "$how" su - chrc1 -c "$probe"
+	run in_chroot "$how" su - $U -c "$probe"
 	is "$RC" 0 "$how: su - USER in the chroot with pam_cocoon"
 	like "$OUT" "CHROOTHOME" "$how: the sandbox's home is the chroot's"
 	unlike "$OUT" "HOSTHOME" "$how: not the host's"
@@ -55,16 +60,16 @@ for how in bind plain; do
 done
 is "$(sh "$W/hook.sh"; tail -n 1 "$W/close.out")" "HOSTHOME" \
 	"control: the hook tells the host's root from the chroot's"
-wait_gone chrc1
+wait_gone $U
 is "$?" 0 "nothing of the user's is left"
 
 # cocoonctl enter, from the host, into sessions started in the chroot:
 # a PAM session (su) and a run-mode one (cocoonctl run). setns puts the
 # entering process at the session namespace's root.
-session_of() { # session_of WHAT: the id of chrc1's session, once listed
+session_of() { # session_of WHAT: the id of the user's session, once listed
 	local i id
 	for i in $(seq 100); do
-		id=$("$CTL" list 2>/dev/null | awk '$2 == "chrc1" { print $1; exit }')
+		id=$("$CTL" list 2>/dev/null | awk -v u="$U" '$2 == u { print $1; exit }')
 		[ -n "$id" ] && { echo "$id"; return 0; }
 		sleep 0.1
 	done
@@ -72,9 +77,9 @@ session_of() { # session_of WHAT: the id of chrc1's session, once listed
 }
 for how in "su" "cocoonctl run"; do
 	if [ "$how" = su ]; then
-		in_chroot bind su chrc1 -c 'sleep 60' >/dev/null 2>&1 &
+		in_chroot bind su $U -c 'sleep 60' >/dev/null 2>&1 &
 	else
-		in_chroot bind "$CTL" run --user chrc1 -- sleep 60 >/dev/null 2>&1 &
+		in_chroot bind "$CTL" run --user $U -- sleep 60 >/dev/null 2>&1 &
 	fi
 	bg=$!
 	id=$(session_of) || id=none
@@ -83,7 +88,7 @@ for how in "su" "cocoonctl run"; do
 	unlike "$OUT" "HOSTHOME" "not at the host's root"
 	"$CTL" stop "$id" >/dev/null 2>&1
 	wait "$bg"
-	wait_gone chrc1
+	wait_gone $U
 done
 
 # An sshd started in the chroot, pam_cocoon in its stack (the host's file,
@@ -91,8 +96,8 @@ done
 SSHD_WRAP="unshare -m --propagation private $W/enter.sh bind" guest_sshd_start ||
 	bail_out "a chrooted sshd did not start"
 cp "/etc/pam.d/$SSHD_SERVICE" "$W/etc/pam.d/"
-sshd_allow chrc1
-run ssh_as chrc1 "$probe"
+sshd_allow $U
+run ssh_as $U "$probe"
 is "$RC" 0 "ssh into the chrooted sshd"
 like "$OUT" "CHROOTHOME" "sshd: the sandbox's home is the chroot's"
 like "$OUT" "chroot account" "sshd: the chroot's accounts"
@@ -101,7 +106,7 @@ unlike "$OUT" "boot" "sshd: / is the sandbox's"
 like "$OUT" "NoNewPrivs:	1" "sshd: with no_new_privs"
 like "$OUT" "Seccomp:	2" "sshd: and the filter"
 sshd_cleanup
-wait_gone chrc1
+wait_gone $U
 is "$?" 0 "nothing of the user's is left after ssh"
 
 done_testing

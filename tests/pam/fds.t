@@ -12,37 +12,42 @@ if [ -z "${COCOON_LFD_FDS_NS:-}" ]; then
 	COCOON_LFD_FDS_NS=1 exec unshare --mount --propagation private "$0" "$@"
 fi
 . "$(dirname "$0")/../lib.sh"
-T=$(mktemp -d /var/tmp/cocoon-lfd-fds.XXXXXX)
-trap 'policy_reset; cleanup_users; rm -rf "$T"' EXIT
-chmod 0755 "$T"
+W=$(mktemp -d /var/tmp/cocoon-lfd-fds.XXXXXX)
+trap 'policy_reset; cleanup_users; rm -rf "$W"' EXIT
+chmod 0755 "$W"
 
-add_user lfdfd1 || bail_out "useradd lfdfd1"
+U=lfdfd1$T
+add_user $U || bail_out "useradd $U"
 policy_reset
 # The secret and the directory: root's, in a place the sandbox does not
 # bind (/var/tmp is private in the default plan). victim is the user's,
 # so that a chmod through fd 8 needs nothing but reaching it.
-echo lfd-secret > "$T/secret"
-chmod 0600 "$T/secret"
-mkdir -m 0755 "$T/dir"
-install -o lfdfd1 -m 0600 /dev/null "$T/dir/victim"
+echo lfd-secret > "$W/secret"
+chmod 0600 "$W/secret"
+mkdir -m 0755 "$W/dir"
+install -o $U -m 0600 /dev/null "$W/dir/victim"
 
-stack() { # stack SERVICE cocoon|plain: a PAM file in $T
+stack() { # stack SERVICE cocoon|plain: a PAM file in $W
 	if [ "$2" = cocoon ]; then
 		{
 			printf 'session required %s/pam_cocoon.so return\n' "$PAMDIR"
 			cat "/etc/pam.d/$1"
 			printf 'session required %s/pam_cocoon.so\n' "$PAMDIR"
-		} > "$T/$1.cocoon"
+		} > "$W/$1.cocoon"
 	else
-		cat "/etc/pam.d/$1" > "$T/$1.plain"
+		cat "/etc/pam.d/$1" > "$W/$1.plain"
 	fi
 }
+# The stacks are copies of the host's files: made while no other copy of
+# the suite has them changed.
+pam_services_lock
 for s in su runuser login; do stack $s cocoon; stack $s plain; done
+host_unlock pam-services
 use() { # use cocoon|plain: bind that variant of every stack
 	local s
 	for s in su runuser login; do
 		umount "/etc/pam.d/$s" 2>/dev/null
-		mount --bind "$T/$s.$1" "/etc/pam.d/$s" || bail_out "bind /etc/pam.d/$s"
+		mount --bind "$W/$s.$1" "/etc/pam.d/$s" || bail_out "bind /etc/pam.d/$s"
 	done
 }
 
@@ -56,9 +61,9 @@ try:
 except OSError as e:
     print(\"dirfd:\", e.strerror)
 "; cat /proc/1/comm'
-reset_victim() { chmod 0600 "$T/dir/victim"; }
+reset_victim() { chmod 0600 "$W/dir/victim"; }
 held() { # held COMMAND...: run with 9 and 8 open, as root holds them
-	run "$@" 9<"$T/secret" 8<"$T/dir"
+	run "$@" 9<"$W/secret" 8<"$W/dir"
 }
 # login on a pty (python's pty module), the probe fed to the shell.
 login_probe() {
@@ -80,14 +85,14 @@ while True:
         break
     out += d
 os.waitpid(pid, 0)
-sys.stdout.write(out.decode(errors="replace").replace("\r", ""))' lfdfd1 "cd; $probe"
+sys.stdout.write(out.decode(errors="replace").replace("\r", ""))' "$U" "cd; $probe"
 }
 
 cases() { # cases cocoon|plain: each service with 9 and 8 held
-	reset_victim; held su lfdfd1 -c "cd $T/dir; $probe"; SU=$OUT
-	reset_victim; held su - lfdfd1 -c "cd $T/dir; $probe"; SUL=$OUT
-	reset_victim; held runuser -u lfdfd1 -- bash -c "cd $T/dir; $probe"; RU=$OUT
-	reset_victim; held runuser -l lfdfd1 -c "cd $T/dir; $probe"; RUL=$OUT
+	reset_victim; held su $U -c "cd $W/dir; $probe"; SU=$OUT
+	reset_victim; held su - $U -c "cd $W/dir; $probe"; SUL=$OUT
+	reset_victim; held runuser -u $U -- bash -c "cd $W/dir; $probe"; RU=$OUT
+	reset_victim; held runuser -l $U -c "cd $W/dir; $probe"; RUL=$OUT
 	reset_victim; login_probe; LOGIN=$OUT
 }
 
@@ -111,7 +116,7 @@ for c in "su:$SU" "su -:$SUL" "runuser -u USER -- bash:$RU" "runuser -l:$RUL" \
 	unlike "$out" "lfd-secret" "$name: fd 9 is closed before the shell"
 	like "$out" "dirfd: Bad file descriptor" "$name: fd 8 is closed: no stat or chmod through it"
 done
-is "$(stat -c %a "$T/dir/victim")" "600" "victim's mode is root's last chmod, not the session's"
+is "$(stat -c %a "$W/dir/victim")" "600" "victim's mode is root's last chmod, not the session's"
 
 # A directory as fd 0 (root's `runuser -l USER < DIR`) is the same way
 # in: the shell moves it to fd 3 and lists, stats and chmods through it.
@@ -132,7 +137,7 @@ is "$(stat -c %a "$T/dir/victim")" "600" "nor chmods through it"
 
 # Nested launches in the session keep the user's own descriptors: the
 # login shell and /bin/sh are the launcher there too.
-run su lfdfd1 -c 'cd; echo own > mine; exec 7<mine; /bin/sh -c "cat <&7"; bash -c "cat /proc/self/fd/7"'
+run su $U -c 'cd; echo own > mine; exec 7<mine; /bin/sh -c "cat <&7"; bash -c "cat /proc/self/fd/7"'
 is "$OUT" "own
 own" "a nested /bin/sh and bash in the session read the user's own fd 7"
 

@@ -45,7 +45,7 @@ refused() {
 	like "$(log_since "$m")" "$3" "with the reason"
 }
 
-mounts=$(wc -l < /proc/self/mountinfo)
+mounts=$(mount_count)
 inits_before=$(inits)
 m=$(log_lines)
 run pamtester -I tty=pts/9 -I rhost=198.51.100.7 -I "ruser=some one" "$SERVICE" ccpt1$T \
@@ -59,7 +59,7 @@ id=$(printf '%s\n' "$log" | sed -n 's/.*event=start.* session=\([0-9a-f]*\).*/\1
 like_re "$log" "v=1 event=end user=ccpt1$T service=$SERVICE rhost=198.51.100.7 tty=pts/9 ruser=\"some one\" rule=.* session=$id result=ended duration=[0-9]+\$" \
 	"the end record: the same session id, and the duration"
 is "$(inits_back_to "$inits_before")" "$inits_before" "no cocoon-init is left"
-is "$(wc -l < /proc/self/mountinfo)" "$mounts" "no mount is left on the host"
+is "$(mount_count)" "$mounts" "no mount is left on the host"
 
 # Back on the host after deleting credentials (the auth stack's return
 # line, as login and su use it), the service may not have a second open
@@ -177,7 +177,7 @@ like "$(log_since "$m")" "as ccpt1$T, refusing symlinks: Permission denied" "wit
 printf '[default]\nprofile = default\n' | policy_write cocoon.conf
 init=$COCOON_ROOT/usr/libexec/cocoon/cocoon-init
 inits_before=$(inits)
-mounts_before=$(wc -l < /proc/self/mountinfo)
+mounts_before=$(mount_count)
 chmod 0644 "$init"
 m=$(log_lines)
 run pamtester "$SERVICE" ccpt1$T open_session close_session
@@ -186,7 +186,7 @@ chmod 0755 "$init"
 like "$(log_since "$m")" "exec cocoon-init ($init): error 13" "and syslog says why"
 is "$(inits_back_to "$inits_before")" "$inits_before" "no pid 1 is left"
 is "$(live_procs ccpt1$T)" 0 "no process of the user"
-is "$(wc -l < /proc/self/mountinfo)" "$mounts_before" "the host's mount table as before"
+is "$(mount_count)" "$mounts_before" "no mount is left at the test's paths either"
 run pamtester "$SERVICE" ccpt1$T open_session close_session
 is "$RC" 0 "control: executable again, the session opens"
 

@@ -34,10 +34,10 @@ after() { # after NAME: nothing of the session is left
 	is "$(live)" "0" "$1: no live process of the user afterwards"
 	[ "$(live)" = 0 ] || ps -o pid,ppid,stat,args -u ccsvc1$T | sed 's/^/# /'
 	is "$(inits_back_to "$inits_before")" "$inits_before" "$1: no cocoon-init is left"
-	is "$(wc -l < /proc/self/mountinfo)" "$mounts" "$1: no new mount on the host"
+	is "$(mount_count)" "$mounts" "$1: no new mount on the host"
 }
 inits_before=$(inits)
-mounts=$(wc -l < /proc/self/mountinfo)
+mounts=$(mount_count)
 probe='cat /proc/1/comm; grep "^NoNewPrivs:" /proc/self/status'
 
 # login on a pty, commands fed through its stdin. shadow's login exits 0

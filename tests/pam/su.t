@@ -18,7 +18,7 @@ policy_reset
 } > /etc/pam.d/su
 
 inits_before=$(inits)
-mounts=$(wc -l < /proc/self/mountinfo)
+mounts=$(mount_count)
 
 run su ccsu1$T -c 'cat /proc/1/comm; grep -E "^(NoNewPrivs|Seccomp):" /proc/self/status'
 is "$RC" 0 "su USER -c CMD succeeds"
@@ -57,6 +57,6 @@ rm -f "$backup.cocoon"
 run keyring_probe
 is "$OUT" "not-found" "with pam_cocoon, the session has a keyring of its own"
 is "$(inits_back_to "$inits_before")" "$inits_before" "no cocoon-init is left"
-is "$(wc -l < /proc/self/mountinfo)" "$mounts" "no mount is left on the host"
+is "$(mount_count)" "$mounts" "no mount is left on the host"
 
 done_testing

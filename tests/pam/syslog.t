@@ -34,23 +34,24 @@ rmdir "$dev" 2>/dev/null
 syslog_capture "$work/syslog" || bail_out "no /dev/log receiver in the test's own /dev"
 chmod 0666 /dev/log # as a syslog daemon's: every user may write
 
-add_user lfdlg1 || bail_out "useradd lfdlg1"
-uid=$(id -u lfdlg1)
+U=lfdlg1$T
+add_user $U || bail_out "useradd $U"
+uid=$(id -u $U)
 policy_reset
 guest_sshd_start || bail_out "the test sshd did not start"
-sshd_allow lfdlg1
+sshd_allow $U
 
 forge() { # forge TAG: a line that passes for pam_cocoon's refusal record
 	echo "logger --socket-errors=on -p authpriv.info -t $SSHD_SERVICE 'pam_cocoon($SSHD_SERVICE:session): v=1 event=refuse user=root uid=0 service=$SSHD_SERVICE result=refused $1'"
 }
 
 # Control: a user's logger, outside any session, reaches the log.
-run runuser -u lfdlg1 -- sh -c "$(forge LFD-FORGED-HOST)"
-syslog_wait "$work/syslog" LFD-FORGED-HOST
-like "$(cat "$work/syslog")" "LFD-FORGED-HOST" "control: outside a session the forged record reaches syslog"
+run runuser -u $U -- sh -c "$(forge LFD-FORGED-HOST-$T)"
+syslog_wait "$work/syslog" LFD-FORGED-HOST-$T
+like "$(cat "$work/syslog")" "LFD-FORGED-HOST-$T" "control: outside a session the forged record reaches syslog"
 
 # In a session: no socket the user can reach.
-run ssh_as lfdlg1 "$(forge LFD-FORGED-SESSION); echo logger=\$?
+run ssh_as $U "$(forge LFD-FORGED-SESSION-$T); echo logger=\$?
 ls -l /dev/log
 /usr/bin/python3 -c '
 import socket
@@ -69,31 +70,31 @@ like "$OUT" "/dev/log Permission denied" "/dev/log refuses the user"
 like "$OUT" "/run/cocoon/log/dev-log Permission denied" "so does the socket it leads to"
 like "$OUT" "/dev/log -> /run/cocoon/log/dev-log" "/dev/log is a link into root's /run/cocoon/log"
 like "$OUT" "No such file or directory" "no journald socket in the session's private /run"
-syslog_wait "$work/syslog" "event=end user=lfdlg1"
-unlike "$(cat "$work/syslog")" "LFD-FORGED-SESSION" "the forged record is not in syslog"
-like "$(grep "pam_cocoon(.*user=lfdlg1 " "$work/syslog")" "event=start user=lfdlg1 uid=$uid" \
+syslog_wait "$work/syslog" "event=end user=$U"
+unlike "$(cat "$work/syslog")" "LFD-FORGED-SESSION-$T" "the forged record is not in syslog"
+like "$(grep "pam_cocoon(.*user=$U " "$work/syslog")" "event=start user=$U uid=$uid" \
 	"pam_cocoon's start record arrived"
-like "$(grep "pam_cocoon(.*user=lfdlg1 " "$work/syslog")" "event=end user=lfdlg1" "and its end record"
+like "$(grep "pam_cocoon(.*user=$U " "$work/syslog")" "event=end user=$U" "and its end record"
 
 # Root in the session's mount namespace (the service, or enter --root)
 # connects by path afresh, as glibc and OpenSSH do after an error or at
 # every line: that still reaches the host's log.
-ssh_bg "$work/bg.out" lfdlg1 'sleep 30'
+ssh_bg "$work/bg.out" $U 'sleep 30'
 BG_PIDS="$BG_PIDS $CLIENT"
 id=""
 for i in $(seq 100); do
-	id=$("$CTL" list 2>/dev/null | awk '$2 == "lfdlg1" { print $1; exit }')
+	id=$("$CTL" list 2>/dev/null | awk -v u="$U" '$2 == u { print $1; exit }')
 	[ -n "$id" ] && break
 	sleep 0.1
 done
 [ -n "$id" ]; ok $? "a live session to enter"
-run "$CTL" enter --root "$id" -- /usr/bin/logger -p authpriv.info -t lfd-root LFD-ROOT-INSIDE
+run "$CTL" enter --root "$id" -- /usr/bin/logger -p authpriv.info -t lfd-root LFD-ROOT-INSIDE-$T
 is "$RC" 0 "root's logger in the session's namespaces succeeds"
-syslog_wait "$work/syslog" LFD-ROOT-INSIDE
-like "$(cat "$work/syslog")" "LFD-ROOT-INSIDE" "and its line reaches the host's log"
-run "$CTL" enter "$id" -- sh -c "$(forge LFD-FORGED-ENTER)"
+syslog_wait "$work/syslog" LFD-ROOT-INSIDE-$T
+like "$(cat "$work/syslog")" "LFD-ROOT-INSIDE-$T" "and its line reaches the host's log"
+run "$CTL" enter "$id" -- sh -c "$(forge LFD-FORGED-ENTER-$T)"
 sleep 0.5
-unlike "$(cat "$work/syslog")" "LFD-FORGED-ENTER" "cocoonctl enter as the user: no forged line either"
+unlike "$(cat "$work/syslog")" "LFD-FORGED-ENTER-$T" "cocoonctl enter as the user: no forged line either"
 kill "$CLIENT" 2>/dev/null
 
 # sshd's own lines from inside the session: its post-auth child, which
@@ -109,10 +110,10 @@ for i in $(seq 50); do
 	sleep 0.1
 done
 SSHD_PID=$(cat "$SSHD_DIR/sshd.pid" 2>/dev/null)
-run ssh_as lfdlg1 'cat /proc/1/comm'
+run ssh_as $U 'cat /proc/1/comm'
 is "$OUT" "cocoon-init" "a session through sshd logging to syslog"
-syslog_wait "$work/syslog" "Starting session: command for lfdlg1"
-like "$(cat "$work/syslog")" "Starting session: command for lfdlg1" \
+syslog_wait "$work/syslog" "Starting session: command for $U"
+like "$(cat "$work/syslog")" "Starting session: command for $U" \
 	"sshd's post-auth child still logs from inside the session"
 
 done_testing

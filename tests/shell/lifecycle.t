@@ -23,10 +23,10 @@
 . "$(dirname "$0")/../lib.sh"
 work=$(mktemp -d /run/cocoon-lfc-test.XXXXXX)
 chmod 0755 "$work"
-UH=lfch # host: unconfined, the control
-US=lfcs # shell mode
-UP=lfcp # PAM mode
-UN=lfcn # shell mode, a plan without a pid namespace
+UH=lfch$T # host: unconfined, the control
+US=lfcs$T # shell mode
+UP=lfcp$T # PAM mode
+UN=lfcn$T # shell mode, a plan without a pid namespace
 CLIENT=""
 cleanup() {
 	[ -n "$CLIENT" ] && kill -KILL "$CLIENT" 2>/dev/null
@@ -114,7 +114,9 @@ ns_of() {
 	done
 	return 1
 }
-stopped() { ps -o stat= -u "$1" -C sleep 2>/dev/null | grep -c '^T'; }
+# USER's stopped sleep processes (ps -u U -C sleep would add everyone's
+# sleep: its selections are a union).
+stopped() { ps -o stat=,comm= -u "$1" 2>/dev/null | awk '$1 ~ /^T/ && $2 == "sleep"' | wc -l; }
 
 # connect USER PTY CMD: the real client in the background, its stdin a
 # fifo held open on fd 7 (for ^Z), killed with SIGKILL by drop.
