@@ -83,7 +83,7 @@ like "$OUT" "tty 5:0" "/dev/tty is the host's"
 like "$OUT" "pts/ptmx
 /proc/self/fd
 /proc/self/fd/0" "the symlinks point where bubblewrap's do"
-like "$OUT" "/dev/pts rw,nosuid,noexec,relatime devpts rw,mode=620,ptmxmode=666,max=1024" "a new devpts instance, bounded"
+like "$OUT" "/dev/pts rw,nosuid,noexec,relatime devpts rw,mode=620,ptmxmode=666,max=128" "a new devpts instance, bounded by pty-max"
 like "$OUT" "/dev/shm rw,nosuid,nodev,relatime tmpfs rw,size=" "shm is a bounded tmpfs"
 like "$OUT" "/dev rw,nosuid,nodev,relatime tmpfs rw,size=64k,nr_inodes=1024,mode=755,uid=$uid,gid=$gid" "dev is a small tmpfs, the user's"
 like "$OUT" "/dev/null rw,nosuid,noexec,relatime devtmpfs" "device nodes are nosuid, noexec"
