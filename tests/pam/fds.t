@@ -127,13 +127,13 @@ os.chmod(\"victim\", 0o606, dir_fd=3)
 print(\"chmod:\", oct(os.stat(\"victim\", dir_fd=3).st_mode & 0o777))
 " 3<&0 </dev/null; cat /proc/1/comm'
 use plain
-reset_victim; run runuser -l lfdfd1 -c "$dirprobe" < "$T/dir"
+reset_victim; run runuser -l $U -c "$dirprobe" < "$W/dir"
 like "$OUT" "chmod: 0o606" "control: runuser -l < DIR, the shell chmods through fd 0"
 use cocoon
-reset_victim; run runuser -l lfdfd1 -c "$dirprobe" < "$T/dir"
+reset_victim; run runuser -l $U -c "$dirprobe" < "$W/dir"
 like "$OUT" "a standard descriptor is a directory; refusing" "runuser -l < DIR: cocoon-launch refuses the directory"
 unlike "$OUT" "list:" "and nothing lists through it"
-is "$(stat -c %a "$T/dir/victim")" "600" "nor chmods through it"
+is "$(stat -c %a "$W/dir/victim")" "600" "nor chmods through it"
 
 # Nested launches in the session keep the user's own descriptors: the
 # login shell and /bin/sh are the launcher there too.
