@@ -567,17 +567,29 @@ static int by_start(const void *a, const void *b)
 	return x->boottime < y->boottime ? -1 : x->boottime > y->boottime;
 }
 
-int records_load(int dir, struct record_list *list,
-		 void (*bad)(const char *name, const struct cc_error *err),
-		 struct cc_error *err)
+/* A stream over the records directory DIR (a descriptor of its own, so
+ * DIR stays open for the caller). */
+static DIR *records_open(int dir, struct cc_error *err)
 {
 	int fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd < 0 ? NULL : fdopendir(fd);
 	if (!d) {
+		int saved = errno;
 		if (fd >= 0)
 			close(fd);
-		return cc_fail_errno(err, "reading %s", COCOON_RUNDIR);
+		errno = saved;
+		cc_fail_errno(err, "reading %s", COCOON_RUNDIR);
 	}
+	return d;
+}
+
+int records_load(int dir, struct record_list *list,
+		 void (*bad)(const char *name, const struct cc_error *err),
+		 struct cc_error *err)
+{
+	DIR *d = records_open(dir, err);
+	if (!d)
+		return -1;
 	struct dirent *e;
 	while ((errno = 0, e = readdir(d))) {
 		/* Dot files are records being written. */
@@ -615,13 +627,9 @@ int records_ptys_held(int dir, uid_t uid, unsigned long long *ptys, size_t *sess
 {
 	*ptys = 0;
 	*sessions = 0;
-	int fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd < 0 ? NULL : fdopendir(fd);
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		return cc_fail_errno(err, "reading %s", COCOON_RUNDIR);
-	}
+	DIR *d = records_open(dir, err);
+	if (!d)
+		return -1;
 	struct dirent *e;
 	while ((errno = 0, e = readdir(d))) {
 		char id[RECORD_ID_MAX + 1];
