@@ -47,6 +47,9 @@ struct diag {
 struct diag_list {
 	struct diag *items;
 	size_t count, cap;
+	/* Findings about names a name service could not be asked for
+	 * (check's own exit status). */
+	size_t unreachable;
 };
 
 void diag_add(struct diag_list *list, enum diag_level level, const char *file,

@@ -152,6 +152,7 @@ static enum name_answer entry_walk(enum nsswitch_db db, const char *function,
 typedef enum nss_status (*getpwnam_fn)(const char *, struct passwd *, char *, size_t, int *);
 typedef enum nss_status (*getpwuid_fn)(uid_t, struct passwd *, char *, size_t, int *);
 typedef enum nss_status (*getgrgid_fn)(gid_t, struct group *, char *, size_t, int *);
+typedef enum nss_status (*getgrnam_fn)(const char *, struct group *, char *, size_t, int *);
 
 static enum nss_status call_getpwnam(void *fn, const void *key, void *result, char *buf,
 				     size_t len, int *errnop)
@@ -169,6 +170,12 @@ static enum nss_status call_getgrgid(void *fn, const void *key, void *result, ch
 				     size_t len, int *errnop)
 {
 	return ((getgrgid_fn)fn)(*(const gid_t *)key, result, buf, len, errnop);
+}
+
+static enum nss_status call_getgrnam(void *fn, const void *key, void *result, char *buf,
+				     size_t len, int *errnop)
+{
+	return ((getgrnam_fn)fn)(key, result, buf, len, errnop);
 }
 
 static enum name_answer user_answer(enum name_answer a, const char *what,
@@ -217,6 +224,18 @@ enum name_answer name_service_group_name(gid_t gid, char **name, struct cc_error
 		*name = xstrdup(gr.gr_name);
 	else if (a == NAME_NOT_FOUND)
 		cc_fail_cause(err, CC_NOT_FOUND, "gid %u has no group entry", (unsigned)gid);
+	free(buf);
+	return a;
+}
+
+enum name_answer name_service_group_by_name(const char *name, struct cc_error *err)
+{
+	struct group gr;
+	char *buf = NULL;
+	enum name_answer a = entry_walk(NSSWITCH_GROUP, "getgrnam_r", call_getgrnam, name,
+					&gr, &buf, "the group database", err);
+	if (a == NAME_NOT_FOUND)
+		cc_fail_cause(err, CC_NOT_FOUND, "group '%s' has no entry", name);
 	free(buf);
 	return a;
 }

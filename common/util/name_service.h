@@ -30,6 +30,8 @@ enum name_answer name_service_user_by_uid(uid_t uid, struct name_passwd *out,
 void name_passwd_free(struct name_passwd *entry);
 /* The name of group GID (*name allocated when found). */
 enum name_answer name_service_group_name(gid_t gid, char **name, struct cc_error *err);
+/* Whether a group is named NAME. */
+enum name_answer name_service_group_by_name(const char *name, struct cc_error *err);
 /* USER's groups, PRIMARY first, each once: every source of initgroups
  * (or group) asked through its initgroups_dyn function, or by walking
  * its groups where it has none, as getgrouplist asks them; but where
