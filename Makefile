@@ -214,9 +214,21 @@ $(BUILDDIR)/pam_cocoon.so: pam/pam_cocoon.c pam/pam_cocoon.map $(LIB)
 		-Wl,--version-script=pam/pam_cocoon.map -o $@ $< $(LIB) $(PKG_LIBS) -lpam \
 		$(shell pkg-config --libs libsystemd 2>/dev/null)
 
-$(BUILDDIR)/tests/%: tests/unit/%.c tests/unit/tap.h $(LIB)
+# Test NSS sources, never installed (tests/nss/libnss_cocoontest.c):
+# libnss_SOURCE.so.2, answering what $(NSS_TEST_DIR)/SOURCE.state says;
+# "enum" ones have no initgroups_dyn, "systemd" stands in for
+# libnss_systemd where a test puts this directory first.
+NSS_TEST_DIR := $(abspath $(BUILDDIR))/tests/nss
+NSS_TEST_MODULES := $(foreach s,cocoontest cocoontestenum systemd,$(NSS_TEST_DIR)/libnss_$(s).so.2)
+$(NSS_TEST_DIR)/libnss_%.so.2: tests/nss/libnss_cocoontest.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+	$(CC) $(WARN) -fPIC -shared -O2 -g -DSOURCE=$* $(if $(findstring enum,$*),-DNO_INITGROUPS) \
+		-DSTATE_DIR='"$(NSS_TEST_DIR)"' -o $@ $<
+.SECONDARY: $(NSS_TEST_MODULES)
+
+$(BUILDDIR)/tests/%: tests/unit/%.c tests/unit/tap.h $(LIB) $(NSS_TEST_MODULES)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests/unit -DNSS_TEST_DIR='"$(NSS_TEST_DIR)"' $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
 PROBES     := $(BUILDDIR)/tests/seccomp-probe
 
@@ -225,7 +237,7 @@ $(BUILDDIR)/tests/seccomp-probe: tests/seccomp/probe.c tests/unit/tap.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
-unit: $(UNIT_BIN) $(PROBES)
+unit: $(UNIT_BIN) $(PROBES) $(NSS_TEST_MODULES)
 
 # common/'s layers (CONTRIBUTING.md): no file uses one above its own.
 layers: $(LIB)

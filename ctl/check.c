@@ -65,7 +65,10 @@ int cmd_check(int argc, char **argv)
 		       policy.nfiles, policy.nfiles == 1 ? "" : "s",
 		       sections, sections == 1 ? "" : "s",
 		       warnings, warnings == 1 ? "" : "s");
+	/* Names a name service could not be asked for: the policy may be
+	 * right, but it was not all checked (cocoonctl(8), EXIT STATUS). */
+	size_t unreachable = diags.unreachable;
 	diag_free(&diags);
 	policy_free(&policy);
-	return errors ? 1 : 0;
+	return errors ? 1 : unreachable ? EXIT_UNREACHABLE : 0;
 }

@@ -98,7 +98,7 @@ int plan_or_exit(const struct options *o, const char *user,
 	struct cc_error err;
 	if (identity_lookup_name_or_uid(user, groups, &who, &err) < 0) {
 		fprintf(stderr, "cocoonctl: %s\n", err.msg);
-		return 1;
+		return err.cause == CC_UNREACHABLE ? EXIT_UNREACHABLE : 1;
 	}
 	if (who.uid == 0) {
 		fprintf(stderr, "cocoonctl: %s has uid 0: root is never sandboxed\n", user);
@@ -112,7 +112,7 @@ int plan_or_exit(const struct options *o, const char *user,
 	if (rc == RESOLVE_ERROR) {
 		fprintf(stderr, "cocoonctl: %s\n", err.msg);
 		plan_free(plan);
-		return 1;
+		return err.cause == CC_UNREACHABLE ? EXIT_UNREACHABLE : 1;
 	}
 	return 0;
 }

@@ -36,6 +36,10 @@ void print_diags(const struct diag_list *diags);
 int load_checked(const char *config, bool names, struct policy *policy,
 		 struct diag_list *diags);
 
+/* explain, run and check: a name service source could not be asked
+ * (cocoonctl(8), EXIT STATUS), apart from 1's "no such user". */
+#define EXIT_UNREACHABLE 3
+
 /* The plan for USER, or an exit status after printing why. GROUPS:
  * explain shows them; run leaves them to the session process. */
 int plan_or_exit(const struct options *o, const char *user,

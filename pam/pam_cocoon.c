@@ -483,6 +483,14 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 		return let_in_unconfined(pamh, &r, LOG_INFO, PAM_IGNORE,
 					 cocoon_shell_account && r.uid != 0, args.debug);
 	}
+	/* The group list, complete, or no login (cocoon.conf(5), NAME
+	 * SERVICE OUTAGES): the policy may match on it, the session's
+	 * credentials are made of it, and the service's own initgroups
+	 * would drop, without a word, the groups of a source that is down. */
+	if (identity_complete(&who, &err) < 0) {
+		identity_free(&who);
+		return refuse_unless_audit(pamh, &args, &r, err.msg, cocoon_shell_account);
+	}
 	struct plan plan;
 	enum resolve_result rc = plan_for_session(args.conf, &who, item(pamh, PAM_SERVICE),
 						  &plan, &err);
