@@ -468,6 +468,7 @@ static int run_op(struct build *b, const struct fs_op *op)
 	case OP_TMP_OVERLAY: return op_tmp_overlay(b, op);
 	case OP_HOME_TMPFS: return op_home_tmpfs(b, op);
 	case OP_PRIVATE_TMP: return op_private_tmp(b, op);
+	case OP_NAME_SERVICE: return op_name_service(b, op);
 	}
 	return fail(b, 0, "unknown operation type %d", (int)op->type);
 }
