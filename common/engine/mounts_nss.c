@@ -39,8 +39,16 @@ int op_name_service(struct build *b, const struct fs_op *op)
 	if (set_attrs(b, tree, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
 		      MOUNT_ATTR_NOEXEC, op->source) < 0)
 		return -1;
+	/* Where the plan's tree has no room for it (a read-only bind of
+	 * something else at /run, a symlink on the way), the endpoint is
+	 * left out as well: the policy's tree stands as it was written. */
+	struct cc_error ignored;
+	struct cc_error *saved = b->err;
+	b->err = &ignored;
 	int dst AUTOCLOSE = open_dest(b, op->dest, MAKE_DIR);
-	if (dst < 0)
-		return -1;
+	b->err = saved;
+	struct stat st;
+	if (dst < 0 || fstat(dst, &st) < 0 || !S_ISDIR(st.st_mode))
+		return 0;
 	return attach(b, tree, dst, op->dest);
 }

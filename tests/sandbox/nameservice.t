@@ -212,6 +212,19 @@ else
 fi
 host_unlock nslcd
 
+# ---- a tree with no room for an endpoint
+
+# A read-only /run of the policy's own (an empty directory of root's):
+# the endpoint is left out, and the session starts as the policy says.
+if [ -d /run/nscd ]; then
+	install -d -m 0755 "$W/emptyrun"
+	policy "ro-bind = $W/emptyrun /run" | policy_write cocoon.conf
+	inside 'ls -A /run'
+	is "$RC/$OUT" "0/" "a read-only /run without room for /run/nscd: the session starts without it"
+else
+	skip "no /run/nscd on this host"
+fi
+
 # ---- name-services = none: no endpoint at all
 
 policy "name-services = none" | policy_write cocoon.conf
