@@ -50,12 +50,13 @@ if [ ! -e /usr/sbin/policy-rc.d ]; then
 	made_policy=yes
 fi
 
-# A profile not installed yet counts as offered; one already installed
-# is left to what the administrator chose.
+# Listed whether installed or not: an installed profile missing from seen
+# is one pam-auth-update has not offered yet, and enables at its next run
+# (an upgrade of libpam-runtime runs it too). One already enabled stays
+# enabled: pam-auth-update keeps what common-* have.
 if [ -d /var/lib/pam ]; then
 	touch /var/lib/pam/seen
 	for p in $PAM_PROFILES; do
-		[ -e "/usr/share/pam-configs/$p" ] && continue
 		grep -qx "$p" /var/lib/pam/seen || echo "$p" >> /var/lib/pam/seen
 	done
 fi
