@@ -69,7 +69,8 @@ DEB_PACKAGES := build-essential pkg-config libinih-dev libpam0g-dev libcap-dev \
 	libseccomp-dev libsystemd-dev musl-tools perl groff-base clang libclang-rt-14-dev bubblewrap pamtester openssh-server \
 	openssh-client xauth iproute2 procps util-linux sudo login passwd rsync git tmux bsdextrautils python3 valgrind \
 	bash-completion debhelper dpkg-dev fakeroot lintian debootstrap \
-	qemu-system-x86 qemu-utils e2fsprogs strace libcap2-bin
+	qemu-system-x86 qemu-utils e2fsprogs strace libcap2-bin \
+	slapd ldap-utils nslcd libnss-ldapd sssd-ldap nscd ansible-core
 
 .PHONY: FORCE all deps bench check layers check-build check-build-fault check-deps soak unit sanitize fuzz fuzz-short demo install uninstall clean deb deb-test deb-prev vm-check
 
@@ -243,9 +244,10 @@ unit: $(UNIT_BIN) $(PROBES) $(NSS_TEST_MODULES)
 layers: $(LIB)
 	tools/check-layers.sh $(BUILDDIR)
 
+# Without questions, no daemon started, nsswitch.conf and
+# /etc/pam.d/common-* left as they were (tools/deps.sh says how).
 deps:
-	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEB_PACKAGES)
+	tools/deps.sh $(DEB_PACKAGES)
 
 # Install the packages only when one is missing, so `make check` on a
 # fresh machine needs nothing else.
