@@ -10,6 +10,10 @@ LOCALSTATEDIR ?= /var
 STATEDIR   = $(LOCALSTATEDIR)/lib/cocoon
 # Live session records (cocoonctl list): $(RUNSTATEDIR)/cocoon, root's 0700.
 RUNSTATEDIR ?= /run
+# journald's native socket, for the audit records' fields; under the test
+# trees' RUNSTATEDIR there is none, so their records go to syslog, where
+# the tests capture them.
+JOURNAL_SOCKET ?= $(RUNSTATEDIR)/systemd/journal/socket
 LIBEXECDIR ?= $(PREFIX)/libexec
 MANDIR     ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
@@ -48,6 +52,7 @@ CPPFLAGS   += -MMD -MP -D_GNU_SOURCE $(COMMON_INC) -I$(BUILDDIR)/gen \
 	      -DCOCOON_SYSCONFDIR='"$(SYSCONFDIR)"' \
 	      -DCOCOON_STATEDIR='"$(STATEDIR)"' \
 	      -DCOCOON_RUNDIR='"$(RUNSTATEDIR)/cocoon"' \
+	      -DCOCOON_JOURNAL_SOCKET='"$(JOURNAL_SOCKET)"' \
 	      -DCOCOON_LIBEXECDIR='"$(LIBEXECDIR)/cocoon"' \
 	      -DCOCOON_BINDIR='"$(PREFIX)/bin"'
 ALL_CFLAGS  = $(WARN) -fPIC -fstack-protector-strong -fstack-clash-protection -D_FORTIFY_SOURCE=2 $(CFLAGS) $(PKG_CFLAGS)
