@@ -34,6 +34,7 @@ policy_write cocoon.conf <<'CONF'
 [default]
 profile = default
 CONF
+install -d -m 0755 "$CONF_DIR/cocoon.d" # as the packages leave it
 dropin=$CONF_DIR/cocoon.d/50-lab.conf
 vars=(-e "cocoon_policy_dir=$CONF_DIR" -e "cocoon_ctl=$CTL" -e "cocoon_lab_group=ccansg$T")
 play --tags policy "${vars[@]}" -e cocoon_lab_profile=nope
@@ -81,6 +82,11 @@ if grep -qE '^session\s.*pam_selinux\.so\s+open' /etc/pam.d/sshd 2>/dev/null &&
 	is "$(recap)" "ok=2 changed=0 unreachable=0 failed=0" "a second run changes nothing"
 	run "$CTL" check --pam --root "$W/root"
 	unlike "$OUT" "$W/root/etc/pam.d/sshd:" "check --pam finds nothing wrong in the stack the play wrote"
+	# Control: the confining line not last is reported at that file.
+	sed -i '/^session required pam_cocoon.so$/d; 0,/^session.*pam_loginuid/s//session required pam_cocoon.so\n&/' \
+		"$W/root/etc/pam.d/sshd"
+	run "$CTL" check --pam --root "$W/root"
+	like "$OUT" "$W/root/etc/pam.d/sshd:" "control: check --pam reports a stack with the line misplaced"
 	is "$(sha256sum < /etc/pam.d/sshd)" "$host_sum" "this host's /etc/pam.d/sshd is untouched"
 else
 	skip "this host's /etc/pam.d/sshd is not Debian's stock stack (no pam_selinux open line, or pam_cocoon)"

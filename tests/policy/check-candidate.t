@@ -107,6 +107,7 @@ EDIT_USER=cccand1$T EDITOR=$ed run "$CTL" edit < <(echo x)
 is "$RC" 1 "edit: a rule that a drop-in already has is not installed"
 like "$OUT" "40-base.conf:1: error: duplicate section [user cccand1$T] (first at $CONF_DIR/cocoon.conf:3)" \
 	"shown with the policy's own file:line"
-is "$(tree_sum)" "$before" "the installed policy is unchanged"
+is "$(cat "$CONF_DIR/cocoon.conf")" "[default]
+profile = default" "cocoon.conf is unchanged"
 
 done_testing
