@@ -373,6 +373,8 @@ install: all
 			> $(DESTDIR)$(EXAMPLESDIR)/$${f##*/}.tmp && \
 		chmod 0644 $(DESTDIR)$(EXAMPLESDIR)/$${f##*/}.tmp && \
 		mv $(DESTDIR)$(EXAMPLESDIR)/$${f##*/}.tmp $(DESTDIR)$(EXAMPLESDIR)/$${f##*/} || exit 1; done
+	install -d $(DESTDIR)$(EXAMPLESDIR)/ansible
+	install -m 0644 conf/examples/ansible/* $(DESTDIR)$(EXAMPLESDIR)/ansible/
 	@echo "cocoon: for accounts whose login shell is cocoon-shell, sshd runs the host's /bin/sh"
 	@echo "  with their environment before the shell: add pam_cocoon's two session lines to"
 	@echo "  /etc/pam.d/sshd and $(EXAMPLESDIR)/cocoon-shell.sshd_config to"
