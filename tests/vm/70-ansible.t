@@ -18,7 +18,15 @@ done
 W=$(mktemp -d /run/cocoon-vm-ansible.XXXXXX)
 # The stock sshd stack again at the end (10-package.t saved it); the
 # packages stay installed, as 10-package.t leaves them.
-trap 'vm "cp /root/sshd.pam /etc/pam.d/sshd" >/dev/null 2>&1; rm -rf "$W"' EXIT
+# Ansible's ssh masters (ControlPersist) are ended here, not left to time
+# out holding prove's output open.
+cleanup() {
+	local c
+	vm "cp /root/sshd.pam /etc/pam.d/sshd" >/dev/null 2>&1
+	for c in "$W"/cp/*; do [ -S "$c" ] && ssh -o ControlPath="$c" -O exit x >/dev/null 2>&1; done
+	rm -rf "$W"
+}
+trap cleanup EXIT
 export ANSIBLE_LOCAL_TEMP=$W/tmp ANSIBLE_SSH_CONTROL_PATH_DIR=$W/cp ANSIBLE_NOCOLOR=1 \
 	ANSIBLE_HOST_KEY_CHECKING=False ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_CONFIG=$W/ansible.cfg
 : > "$W/ansible.cfg"
