@@ -10,6 +10,10 @@ LOCALSTATEDIR ?= /var
 STATEDIR   = $(LOCALSTATEDIR)/lib/cocoon
 # Live session records (cocoonctl list): $(RUNSTATEDIR)/cocoon, root's 0700.
 RUNSTATEDIR ?= /run
+# journald's native socket, for the audit records' fields; under the test
+# trees' RUNSTATEDIR there is none, so their records go to syslog, where
+# the tests capture them.
+JOURNAL_SOCKET ?= $(RUNSTATEDIR)/systemd/journal/socket
 LIBEXECDIR ?= $(PREFIX)/libexec
 MANDIR     ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
@@ -48,6 +52,7 @@ CPPFLAGS   += -MMD -MP -D_GNU_SOURCE $(COMMON_INC) -I$(BUILDDIR)/gen \
 	      -DCOCOON_SYSCONFDIR='"$(SYSCONFDIR)"' \
 	      -DCOCOON_STATEDIR='"$(STATEDIR)"' \
 	      -DCOCOON_RUNDIR='"$(RUNSTATEDIR)/cocoon"' \
+	      -DCOCOON_JOURNAL_SOCKET='"$(JOURNAL_SOCKET)"' \
 	      -DCOCOON_LIBEXECDIR='"$(LIBEXECDIR)/cocoon"' \
 	      -DCOCOON_BINDIR='"$(PREFIX)/bin"'
 ALL_CFLAGS  = $(WARN) -fPIC -fstack-protector-strong -fstack-clash-protection -D_FORTIFY_SOURCE=2 $(CFLAGS) $(PKG_CFLAGS)
@@ -382,6 +387,8 @@ install: all
 			> $(DESTDIR)$(EXAMPLESDIR)/$${f##*/}.tmp && \
 		chmod 0644 $(DESTDIR)$(EXAMPLESDIR)/$${f##*/}.tmp && \
 		mv $(DESTDIR)$(EXAMPLESDIR)/$${f##*/}.tmp $(DESTDIR)$(EXAMPLESDIR)/$${f##*/} || exit 1; done
+	install -d $(DESTDIR)$(EXAMPLESDIR)/ansible
+	install -m 0644 conf/examples/ansible/* $(DESTDIR)$(EXAMPLESDIR)/ansible/
 	@echo "cocoon: for accounts whose login shell is cocoon-shell, sshd runs the host's /bin/sh"
 	@echo "  with their environment before the shell: add pam_cocoon's two session lines to"
 	@echo "  /etc/pam.d/sshd and $(EXAMPLESDIR)/cocoon-shell.sshd_config to"
