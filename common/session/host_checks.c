@@ -165,10 +165,10 @@ static bool services_cover(const struct section *outer, const struct section *in
 	return true;
 }
 
-/* getgrouplist cannot say that a name service backend (sssd, LDAP) was
- * down: it reports the groups it found, so a [group] rule quietly fails
- * to match and [default] takes the session, or no rule on a service
- * [default] does not list. */
+/* A source that cannot be reached refuses the login (name_service), but
+ * one that answers with fewer groups than it should (a stale cache)
+ * makes a [group] rule quietly miss, and [default] takes the session, or
+ * no rule on a service [default] does not list. */
 static void check_group_fallback(const struct policy *policy, struct diag_list *diags)
 {
 	const struct section *fallback = NULL;
@@ -185,7 +185,7 @@ static void check_group_fallback(const struct policy *policy, struct diag_list *
 			continue;
 		diag_add(diags, DIAG_WARNING, fallback->file, fallback->line,
 			 "[default] %s while [group %s] confines: when a name service "
-			 "backend is down, its groups go missing without an error and "
+			 "answers with fewer groups than it should (a stale cache), "
 			 "those users get in unconfined; confine by default and lift it "
 			 "by rule instead", confined ? "does not cover every service"
 			 : "leaves sessions unconfined", s->name);
