@@ -322,7 +322,8 @@ SSHD_PORT=""
 SSHD_SERVICE=${SSHD_SERVICE:-cocoon-test-sshd-$T}
 
 # sshd_start [PAM-SESSION-LINES]: extra lines go at the end of the test
-# service's PAM file (a copy of Debian's sshd stack).
+# service's PAM file (a copy of Debian's sshd stack). Its port is a free
+# one of SSHD_PORTS (20000-29999 unless the test names a range).
 sshd_start() {
 	# Not under /run: a systemd host mounts it noexec, and the copy of
 	# sshd runs from here.
@@ -335,7 +336,7 @@ sshd_start() {
 	sshd_rundir_hold || return 1
 	{ cat /etc/pam.d/sshd; [ -n "${1:-}" ] && printf '%s\n' "$1"; } > "/etc/pam.d/$SSHD_SERVICE"
 	local port
-	for port in $(shuf -i 20000-29999 -n 20); do
+	for port in $(shuf -i "${SSHD_PORTS:-20000-29999}" -n 20); do
 		ss -ltn | grep -q ":$port " || break
 	done
 	SSHD_PORT=$port

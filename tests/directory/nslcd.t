@@ -1,0 +1,135 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Directory accounts inside the session, from a real slapd through nslcd:
+# users stu1$T and stu2$T exist only in LDAP (posixAccount, their own
+# posixGroup, and students$T's memberUid), and `[group students$T]`
+# confines them with the embedded default profile and with each shipped
+# profile that confines an ordinary login (conf/examples/*.conf; kiosk's
+# forced command is no login). In each: PAM mode through a test sshd
+# (stu1$T, with and without a pty), shell mode (stu2$T's loginShell in
+# LDAP is cocoon-shell; the sshd's pam_cocoon exempts it and only cuts its
+# environment) and `cocoonctl run`. The session must see the names (id,
+# groups, getent, ls -l, git), keep the directory group in its
+# credentials, let sshd write lastlog and utmp, reach ssh out, and see
+# nothing of /run/nslcd but its socket, read-only.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib-directory.sh"
+U=stu1$T    # PAM mode and cocoonctl run
+S=stu2$T    # shell mode
+G=students$T
+EXAMPLES=$COCOON_ROOT/usr/share/doc/cocoon/examples
+made_utmp=""
+cleanup() {
+	sshd_cleanup
+	directory_cleanup
+	[ -n "$made_utmp" ] && rm -f /run/utmp
+	policy_reset
+	cleanup_users
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+directory_setup || bail_out "slapd did not start"
+dir_user "$U" && dir_user "$S" "$SHELL_BIN" && dir_group "$U" && dir_group "$S" &&
+	dir_group "$G" "$U" "$S" || bail_out "the directory's entries"
+nslcd_start || bail_out "nslcd did not start"
+nsswitch_use "passwd: files ldap" "group: files ldap" "shadow: files ldap" || bail_out "nsswitch.conf"
+run id "$U"
+is "$OUT" "uid=$(dir_uid "$U")($U) gid=$(dir_uid "$U")($U) groups=$(dir_uid "$U")($U),$(dir_gid "$G")($G)" \
+	"the host resolves the directory user and groups through nslcd"
+
+SSHD_PORTS=$DIR_PORTS sshd_start "session required $PAMDIR/pam_cocoon.so exempt=$S" ||
+	bail_out "the test sshd did not start"
+sed -i "0,/^session/s||session required $PAMDIR/pam_cocoon.so return\n&|" "/etc/pam.d/$SSHD_SERVICE"
+sshd_allow "$U"
+sshd_allow "$S"
+# The host's account stack (common-account) must let a directory user in
+# at all: pam_sss there with no sssd running refuses every account that
+# is not in /etc/passwd, before any session opens.
+ssh_modes=yes
+if ! run pamtester "$SSHD_SERVICE" "$U" acct_mgmt || [ "$RC" -ne 0 ]; then
+	ssh_modes=""
+	printf '# %s\n' "$OUT"
+fi
+# utmp is the host's (tests/pam/sshd.t): held while the test reads it.
+host_lock utmp || bail_out "another copy of the suite holds utmp"
+if [ ! -e /run/utmp ]; then
+	install -m 0664 -g utmp /dev/null /run/utmp && made_utmp=yes
+fi
+
+# policy_with PROFILE [FILE]: FILE's profiles (not its rules), the
+# directory group's rule with PROFILE, and an unconfined [default], so
+# that a rule that does not match shows (rule=none).
+policy_with() {
+	policy_reset
+	{
+		[ -n "${2:-}" ] && awk '/^\[/ { keep = ($1 == "[profile") } keep' "$2"
+		printf '\n[group %s]\nprofile = %s\nsetenv = CC_RULE %s\n[default]\nsandbox = none\n' \
+			"$G" "$1" "$G"
+	}  | policy_write cocoon.conf
+}
+
+# The embedded default, then every shipped profile without a forced command.
+cases="default:"
+for f in "$EXAMPLES"/*.conf; do
+	for p in $(sed -n 's/^\[profile \(.*\)\]$/\1/p' "$f"); do
+		awk -v p="[profile $p]" '$0 == p { on = 1; next } /^\[/ { on = 0 }
+			on && $1 == "command" { found = 1 } END { exit !found }' "$f" && continue
+		cases="$cases ${p}:$f"
+	done
+done
+
+# through_sshd PROFILE NET: PAM mode (without and with a pty) and shell
+# mode, through the test sshd.
+through_sshd() {
+	local profile=$1 net=$2 client who_out="" wtmp_before i
+	run ssh_as "$U" "$(dir_probe_cmd "$U" "$G" $net)"
+	dir_probe_check "$profile, PAM mode" "$U" "$G" "$OUT" $net
+
+	# With a pty: sshd writes lastlog and utmp, looking the uid up.
+	lastlog -C -u "$U" > /dev/null 2>&1
+	wtmp_before=$(last -w "$U" 2>/dev/null | grep -c "^$U ")
+	ssh_as "$U" -tt "$(dir_probe_cmd "$U" "$G")"'; sleep 1' > "$SSHD_DIR/pty.out" 2>&1 &
+	client=$!
+	for i in $(seq 150); do
+		who_out=$(who)
+		case $who_out in *"$U "*) break ;; esac
+		kill -0 "$client" 2>/dev/null || break
+		sleep 0.1
+	done
+	wait "$client"
+	OUT=$(tr -d '\r' < "$SSHD_DIR/pty.out")
+	like "$(dir_fact "$OUT" id)" "uid=$(dir_uid "$U")($U)" "$profile, PAM mode with a pty: id names the user"
+	like " $(dir_fact "$OUT" groups) " " $G " "$profile, PAM mode with a pty: and the directory group"
+	like "$who_out" "$U " "$profile, PAM mode with a pty: utmp has the session while it runs"
+	is "$(last -w "$U" 2>/dev/null | grep -c "^$U ")" "$((wtmp_before + 1))" \
+		"$profile, PAM mode with a pty: wtmp has the login"
+	unlike "$(lastlog -u "$U" 2>&1)" "Never logged in" "$profile, PAM mode with a pty: lastlog has it"
+	unlike "$(cat "$SSHD_DIR/sshd.log")" "Cannot find account" \
+		"$profile, PAM mode: sshd found the account (login_get_lastlog)"
+
+	run ssh_as "$S" "$(dir_probe_cmd "$S" "$G" $net)"
+	dir_probe_check "$profile, shell mode" "$S" "$G" "$OUT" $net
+}
+
+for c in ${DIR_CASES:-$cases}; do
+	profile=${c%%:*} file=${c#*:}
+	policy_with "$profile" "$file"
+	# A profile with a network namespace of its own cannot reach the
+	# test sshd on the host's loopback: ssh out is not tried there.
+	net=ssh-out
+	[ -n "$file" ] && awk -v p="[profile $profile]" '$0 == p { on = 1; next } /^\[/ { on = 0 }
+		on && $1 == "unshare" && / (net|all)( |$)/ { found = 1 } END { exit !found }' "$file" && net=""
+	[ -z "$net" ] && echo "# profile $profile unshares net: no ssh out of its sessions"
+	if [ -n "$ssh_modes" ]; then
+		through_sshd "$profile" "$net"
+	else
+		skip "$profile through sshd: the host's account stack refuses directory users"
+		net=""
+	fi
+	run "$CTL" run --user "$U" -- /bin/bash -c "$DIR_PROBE" probe "$U" "$G" \
+		${net:+"$(base64 -w0 "$SSHD_DIR/client_key")" "$SSHD_PORT"}
+	dir_probe_check "$profile, cocoonctl run" "$U" "$G" "$OUT" $net
+done
+
+done_testing

@@ -1,0 +1,425 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Real directory servers for the tests of tests/directory/, sourced after
+# lib.sh: slapd on a free port of 127.0.0.1 with a database of the test's
+# own (base dc=cocoon$T,dc=test), nslcd in front of it, nscd in front of
+# nslcd, and nsswitch.conf pointing at them. The packages come from
+# `make deps` (tools/deps.sh), which neither configures nor starts them.
+#
+#   directory_setup            slapd started, its base and ou=people/groups
+#   dir_user NAME [SHELL]      a posixAccount (uid from LDAP, home made here)
+#   dir_group NAME MEMBER...   a posixGroup with memberUid
+#   slapd_stop, slapd_start    the server down and up again mid-test, by pid
+#   nslcd_start                /etc/nslcd.conf of the test's, nslcd started
+#   nscd_start                 nscd with a config of the test's
+#   nsswitch_use LINE...       "passwd: files ldap"..., restored on exit
+#
+# What the host has one of is held with host_lock for the test's whole
+# run: nslcd (/etc/nslcd.conf and /run/nslcd), nscd (/run/nscd) and
+# nsswitch (/etc/nsswitch.conf, exclusive). Each is put back at the end by
+# directory_cleanup, which the caller's EXIT trap runs (after
+# sshd_cleanup and before cleanup_users). Daemons are stopped by the pid
+# they were started with, never by name.
+#
+# uids and gids derive from T, so two copies of the suite on one host use
+# different numbers: DIR_ID_BASE + 0..49 for users and groups alike
+# (posixAccount's uidNumber and posixGroup's gidNumber).
+
+DIR_WORK=""
+DIR_BASE="dc=cocoon$T,dc=test"
+DIR_ADMIN="cn=admin,$DIR_BASE"
+DIR_PASSWORD="cocoon-test-$T"
+DIR_ID_BASE=$((300000 + 0x$T * 50))
+DIR_NEXT_ID=$DIR_ID_BASE
+DIR_HOMES=""
+SLAPD_PORT=""
+SLAPD_PID=""
+NSLCD_PID=""
+NSCD_PID=""
+NSSWITCH_SAVED=""
+NSLCD_CONF_SAVED=""
+DIR_MADE_RUNDIRS=""
+# Ports for this suite's servers (a range of its own).
+DIR_PORTS=${DIR_PORTS:-32000-32499}
+
+# dir_free_port: a free TCP port of DIR_PORTS on 127.0.0.1.
+dir_free_port() {
+	local port
+	for port in $(shuf -i "$DIR_PORTS" -n 50); do
+		ss -ltn | grep -q ":$port " || { echo "$port"; return 0; }
+	done
+	return 1
+}
+
+# ldap_do TOOL [ARGS]: an ldap-utils tool as the directory's admin.
+ldap_do() {
+	local tool=$1; shift
+	"$tool" -x -H "ldap://127.0.0.1:$SLAPD_PORT/" -D "$DIR_ADMIN" -w "$DIR_PASSWORD" "$@"
+}
+
+# directory_setup: slapd's cn=config made with slapadd (an mdb database in
+# DIR_WORK, the schemas rfc2307 needs), started, and the base entries.
+directory_setup() {
+	DIR_WORK=$(mktemp -d /run/cocoon-dir-test.XXXXXX) || return 1
+	chmod 0755 "$DIR_WORK"
+	mkdir -m 0700 "$DIR_WORK/config" "$DIR_WORK/db"
+	cat > "$DIR_WORK/config.ldif" <<LDIF
+dn: cn=config
+objectClass: olcGlobal
+cn: config
+olcPidFile: $DIR_WORK/slapd.pid
+
+dn: cn=module{0},cn=config
+objectClass: olcModuleList
+cn: module{0}
+olcModulePath: /usr/lib/ldap
+olcModuleLoad: back_mdb
+
+dn: cn=schema,cn=config
+objectClass: olcSchemaConfig
+cn: schema
+
+$(for f in core cosine nis inetorgperson; do
+	grep -v '^#' "/etc/ldap/schema/$f.ldif"; echo
+done | cat -s)
+
+dn: olcDatabase={-1}frontend,cn=config
+objectClass: olcDatabaseConfig
+objectClass: olcFrontendConfig
+olcDatabase: {-1}frontend
+olcAccess: {0}to * by * read
+
+dn: olcDatabase={0}config,cn=config
+objectClass: olcDatabaseConfig
+olcDatabase: {0}config
+olcAccess: {0}to * by * none
+
+dn: olcDatabase={1}mdb,cn=config
+objectClass: olcDatabaseConfig
+objectClass: olcMdbConfig
+olcDatabase: {1}mdb
+olcDbDirectory: $DIR_WORK/db
+olcSuffix: $DIR_BASE
+olcRootDN: $DIR_ADMIN
+olcRootPW: $DIR_PASSWORD
+olcDbMaxSize: 104857600
+olcDbIndex: objectClass eq
+olcDbIndex: uid,uidNumber,gidNumber,memberUid eq
+LDIF
+	slapadd -n 0 -F "$DIR_WORK/config" -l "$DIR_WORK/config.ldif" \
+		> "$DIR_WORK/slapadd.log" 2>&1 || { cat "$DIR_WORK/slapadd.log" >&2; return 1; }
+	SLAPD_PORT=$(dir_free_port) || return 1
+	slapd_start || return 1
+	ldap_do ldapadd > /dev/null <<LDIF
+dn: $DIR_BASE
+objectClass: dcObject
+objectClass: organization
+o: cocoon test $T
+
+dn: ou=people,$DIR_BASE
+objectClass: organizationalUnit
+ou: people
+
+dn: ou=groups,$DIR_BASE
+objectClass: organizationalUnit
+ou: groups
+LDIF
+}
+
+# slapd_start: slapd on 127.0.0.1:SLAPD_PORT, as root, until it answers.
+slapd_start() {
+	rm -f "$DIR_WORK/slapd.pid"
+	slapd -F "$DIR_WORK/config" -h "ldap://127.0.0.1:$SLAPD_PORT/" || return 1
+	local i
+	for i in $(seq 100); do
+		[ -s "$DIR_WORK/slapd.pid" ] &&
+			ldapsearch -x -H "ldap://127.0.0.1:$SLAPD_PORT/" -b "" -s base \
+				namingContexts > /dev/null 2>&1 && break
+		sleep 0.1
+	done
+	SLAPD_PID=$(cat "$DIR_WORK/slapd.pid" 2>/dev/null)
+	[ -n "$SLAPD_PID" ]
+}
+
+# slapd_stop: the server down (by its pid), and gone from its port.
+slapd_stop() { dir_stop SLAPD_PID; }
+
+# dir_stop VAR: the daemon whose pid VAR holds stopped, VAR emptied.
+dir_stop() {
+	[ -n "${!1}" ] && dir_kill_wait "${!1}"
+	printf -v "$1" '%s' ""
+}
+
+# dir_kill_wait PID: SIGTERM, up to 10 s for it to end, then SIGKILL.
+dir_kill_wait() {
+	local i
+	kill "$1" 2>/dev/null || return 0
+	for i in $(seq 100); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	kill -KILL "$1" 2>/dev/null
+}
+
+# dir_user NAME [SHELL]: a posixAccount with the next id as its uid and
+# its own group's gid (add that group with dir_group NAME), home
+# /home/NAME made and owned here, removed on exit.
+dir_user() {
+	local name=$1 shell=${2:-/bin/bash} id=$DIR_NEXT_ID
+	DIR_NEXT_ID=$((DIR_NEXT_ID + 1))
+	ldap_do ldapadd > /dev/null <<LDIF || return 1
+dn: uid=$name,ou=people,$DIR_BASE
+objectClass: account
+objectClass: posixAccount
+objectClass: shadowAccount
+uid: $name
+cn: $name
+uidNumber: $id
+gidNumber: $id
+homeDirectory: /home/$name
+loginShell: $shell
+gecos: directory user $name
+LDIF
+	rm -rf "/home/$name"
+	install -d -m 0755 -o "$id" -g "$id" "/home/$name" || return 1
+	DIR_HOMES="$DIR_HOMES /home/$name"
+}
+
+# dir_uid NAME: the uidNumber dir_user gave NAME (without asking NSS).
+dir_uid() {
+	ldap_do ldapsearch -LLL -b "ou=people,$DIR_BASE" "(uid=$1)" uidNumber |
+		sed -n 's/^uidNumber: //p'
+}
+
+# dir_group NAME [MEMBER...]: a posixGroup; a user's own group (NAME a
+# user of dir_user) gets that user's id, others the next one.
+dir_group() {
+	local name=$1 id member; shift
+	id=$(dir_uid "$name")
+	if [ -z "$id" ]; then
+		id=$DIR_NEXT_ID
+		DIR_NEXT_ID=$((DIR_NEXT_ID + 1))
+	fi
+	{
+		printf 'dn: cn=%s,ou=groups,%s\nobjectClass: posixGroup\ncn: %s\ngidNumber: %s\n' \
+			"$name" "$DIR_BASE" "$name" "$id"
+		for member in "$@"; do printf 'memberUid: %s\n' "$member"; done
+	} | ldap_do ldapadd > /dev/null
+}
+
+# dir_gid NAME: the gidNumber of the directory group NAME.
+dir_gid() {
+	ldap_do ldapsearch -LLL -b "ou=groups,$DIR_BASE" "(cn=$1)" gidNumber |
+		sed -n 's/^gidNumber: //p'
+}
+
+# dir_daemon_pid PIDFILE SOCKET: once a daemon that forked has written
+# its pid and made its socket (5 s at most), its pid.
+dir_daemon_pid() {
+	local i
+	for i in $(seq 50); do
+		[ -s "$1" ] && [ -S "$2" ] && break
+		sleep 0.1
+	done
+	cat "$1" 2>/dev/null
+}
+
+# dir_rundir DIR OWNER: the daemon's run-time directory, removed on exit
+# when the test made it (the packages' init scripts make it otherwise).
+dir_rundir() {
+	[ -d "$1" ] && return 0
+	install -d -m 0755 -o "$2" -g "$2" "$1" && DIR_MADE_RUNDIRS="$DIR_MADE_RUNDIRS $1"
+}
+
+# nslcd_start: /etc/nslcd.conf of the test's (the host's kept aside),
+# nslcd started; its pid from /run/nslcd/nslcd.pid. Short timeouts, so
+# that an outage is answered in seconds, and uids below this copy's
+# answered "no such entry" without asking the server. (Not validnames for
+# names: nslcd refuses a name it rejects as unavailable, not unknown.)
+# Holds host_lock nslcd.
+nslcd_start() {
+	host_lock nslcd || return 1
+	if [ -s /run/nslcd/nslcd.pid ] && kill -0 "$(cat /run/nslcd/nslcd.pid)" 2>/dev/null; then
+		echo "# an nslcd of the host runs (pid $(cat /run/nslcd/nslcd.pid)); not ours to replace" >&2
+		return 1
+	fi
+	if [ -e /etc/nslcd.conf ]; then
+		NSLCD_CONF_SAVED=$DIR_WORK/nslcd.conf.host
+		cp -p /etc/nslcd.conf "$NSLCD_CONF_SAVED"
+	else
+		NSLCD_CONF_SAVED=none
+	fi
+	cat > /etc/nslcd.conf.new <<CONF
+# Written by cocoon's tests/lib-directory.sh ($T); the host's is put back.
+uid nslcd
+gid nslcd
+uri ldap://127.0.0.1:$SLAPD_PORT/
+base $DIR_BASE
+nss_min_uid $DIR_ID_BASE
+bind_timelimit 2
+timelimit 2
+reconnect_sleeptime 1
+reconnect_retrytime 1
+CONF
+	chown root:nslcd /etc/nslcd.conf.new
+	chmod 0640 /etc/nslcd.conf.new
+	mv /etc/nslcd.conf.new /etc/nslcd.conf
+	dir_rundir /run/nslcd nslcd
+	nslcd || return 1
+	NSLCD_PID=$(dir_daemon_pid /run/nslcd/nslcd.pid /run/nslcd/socket)
+	[ -n "$NSLCD_PID" ]
+}
+
+nslcd_stop() { dir_stop NSLCD_PID; }
+
+# nscd_start: nscd -f with a config of the test's (passwd and group
+# cached, nothing persistent, nothing shared through /var/cache), when no
+# other nscd runs; 2 (the caller skips) when one does. Holds host_lock nscd.
+nscd_start() {
+	host_lock nscd || return 1
+	local pid
+	for pid in $(pidof nscd 2>/dev/null); do
+		echo "# an nscd of the host runs (pid $pid)" >&2
+		return 2
+	done
+	local db
+	{
+		echo "paranoia no"
+		for db in passwd group; do
+			printf '%s %s %s\n' enable-cache "$db" yes positive-time-to-live "$db" 600 \
+				negative-time-to-live "$db" 1 check-files "$db" yes \
+				persistent "$db" no shared "$db" yes
+		done
+		for db in hosts services netgroup; do echo "enable-cache $db no"; done
+	} > "$DIR_WORK/nscd.conf"
+	dir_rundir /run/nscd root
+	rm -f /run/nscd/nscd.pid
+	nscd -f "$DIR_WORK/nscd.conf" || return 1
+	NSCD_PID=$(dir_daemon_pid /run/nscd/nscd.pid /run/nscd/socket)
+	[ -n "$NSCD_PID" ]
+}
+
+nscd_stop() { dir_stop NSCD_PID; }
+
+# nsswitch_use "passwd: files ldap" ...: those lines replace the host's
+# lines of the same databases in /etc/nsswitch.conf (kept aside, put back
+# on exit). Holds host_lock nsswitch, exclusive: a test that asserts
+# what the host's name service answers while another copy may change it
+# holds it shared (nsswitch_hold).
+nsswitch_use() {
+	host_lock nsswitch || return 1
+	if [ -z "$NSSWITCH_SAVED" ]; then
+		NSSWITCH_SAVED=$DIR_WORK/nsswitch.conf.host
+		cp -p /etc/nsswitch.conf "$NSSWITCH_SAVED"
+	fi
+	local line db script=""
+	for line in "$@"; do
+		db=${line%%:*}
+		script="$script/^$db:/c\\
+$line
+"
+	done
+	sed "$script" "$NSSWITCH_SAVED" > /etc/nsswitch.conf.new &&
+		chmod 0644 /etc/nsswitch.conf.new && mv /etc/nsswitch.conf.new /etc/nsswitch.conf
+}
+nsswitch_hold() { host_lock nsswitch shared; }
+
+# directory_cleanup: from the EXIT trap. nsswitch.conf first (no process
+# of the host asks a daemon that is about to go), then the daemons, the
+# host's /etc/nslcd.conf, the homes and the work directory.
+directory_cleanup() {
+	if [ -n "$NSSWITCH_SAVED" ]; then
+		cp -p "$NSSWITCH_SAVED" /etc/nsswitch.conf.new && mv /etc/nsswitch.conf.new /etc/nsswitch.conf
+		NSSWITCH_SAVED=""
+	fi
+	nscd_stop
+	nslcd_stop
+	case $NSLCD_CONF_SAVED in
+	"") ;;
+	none) rm -f /etc/nslcd.conf ;;
+	*) cp -p "$NSLCD_CONF_SAVED" /etc/nslcd.conf.new && mv /etc/nslcd.conf.new /etc/nslcd.conf ;;
+	esac
+	NSLCD_CONF_SAVED=""
+	slapd_stop
+	local h
+	for h in $DIR_MADE_RUNDIRS; do rm -rf "$h"; done
+	DIR_MADE_RUNDIRS=""
+	for h in $DIR_HOMES; do rm -rf "$h"; done
+	DIR_HOMES=""
+	[ -n "$DIR_WORK" ] && rm -rf "$DIR_WORK"
+	DIR_WORK=""
+}
+
+# ---- what a session sees of its directory account
+# DIR_PROBE, a bash script run in a session as `bash -c "$DIR_PROBE" probe
+# USER GROUP [KEY PORT]`, prints one KEY=VALUE line per fact the session
+# needs its name service for; with KEY (a private key, base64) and PORT it
+# also logs in to the test sshd as USER from inside. dir_probe_cmd gives
+# that command line quoted for ssh; dir_probe_check judges its output.
+# git takes its author's name from the passwd entry (EMAIL only spares it
+# guessing an address from a host name without a domain).
+# shellcheck disable=SC2016
+DIR_PROBE='user=$1 group=$2 key=${3:-} port=${4:-}
+echo "rule=${CC_RULE:-none}"
+echo "id=$(id 2>&1)"
+echo "groups=$(groups 2>&1)"
+echo "passwd=$(getent passwd "$user" 2>&1)"
+echo "group=$(getent group "$group" 2>&1)"
+echo "status=$(grep "^Groups:" /proc/self/status)"
+for d in "$HOME" /tmp "${XDG_RUNTIME_DIR:-/nonexistent}"; do
+	w=$(mktemp -d -p "$d" 2>/dev/null) && break
+done
+cd "$w" || echo "no writable directory"
+touch mine && echo "ls=$(ls -l mine 2>&1)"
+echo "nslcd=$(ls -A /run/nslcd 2>&1 | tr "\n" " ")"
+echo "nslcd-mount=$(findmnt -n -o OPTIONS --target /run/nslcd/socket 2>&1)"
+echo "git=$( { git init -q r && cd r && EMAIL=probe@cocoon.test git commit -q --allow-empty -m probe &&
+	git log -1 --format=%an; } 2>&1 | tr "\n" " ")"
+if [ -n "$key" ]; then
+	printf "%s" "$key" | base64 -d > k && chmod 0600 k
+	echo "ssh-out=$(ssh -i k -p "$port" -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
+		-o LogLevel=ERROR -o BatchMode=yes -o ConnectTimeout=10 -l "$user" 127.0.0.1 id -un 2>&1 |
+		tr "\n" " ")"
+fi
+cd / && rm -rf "$w"'
+
+# dir_probe_cmd USER GROUP [ssh-out]: the probe as one shell command line.
+dir_probe_cmd() {
+	local extra=""
+	[ "${3:-}" = ssh-out ] && extra=" $(base64 -w0 "$SSHD_DIR/client_key") $SSHD_PORT"
+	printf 'bash -c %q probe %q %q%s' "$DIR_PROBE" "$1" "$2" "$extra"
+}
+
+# dir_fact OUT KEY: the value of the probe's line KEY=.
+dir_fact() { printf '%s\n' "$1" | sed -n "s/^$2=//p"; }
+
+# dir_probe_check WHAT USER GROUP OUT [ssh-out]: the facts a session of
+# USER (of dir_user, member of the directory group GROUP, by the rule that
+# sets CC_RULE=GROUP) must show, each a test named after WHAT.
+dir_probe_check() {
+	local what=$1 user=$2 group=$3 out=$4 uid gid
+	uid=$(dir_uid "$user")
+	gid=$(dir_gid "$group")
+	is "$(dir_fact "$out" rule)" "$group" "$what: the [group $group] rule took the session"
+	[ -n "$(dir_fact "$out" rule)" ] || printf '%s\n' "$out" | head -n 5 | sed 's/^/#   session: /'
+	like "$(dir_fact "$out" id)" "uid=$uid($user) gid=$uid($user) groups=" "$what: id names the user and group"
+	like "$(dir_fact "$out" id)" ",$gid($group)" "$what: id names the directory group"
+	like " $(dir_fact "$out" groups) " " $group " "$what: groups names it"
+	like "$(dir_fact "$out" passwd)" "$user:x:$uid:$uid:" "$what: getent passwd"
+	like "$(dir_fact "$out" group)" "$group:*:$gid:" "$what: getent group"
+	like " $(dir_fact "$out" status | tr '\t' ' ') " " $gid " "$what: the session's credentials keep the directory group"
+	like "$(dir_fact "$out" ls)" " $user $user " "$what: ls -l names the owner of the user's file"
+	local entry extra=""
+	for entry in $(dir_fact "$out" nslcd); do
+		case " $(ls -A /run/nslcd | tr '\n' ' ') " in
+		*" $entry "*) ;;
+		*) extra="$extra $entry" ;;
+		esac
+	done
+	like " $(dir_fact "$out" nslcd)" " socket " "$what: /run/nslcd's socket is there"
+	is "$extra" "" "$what: nothing but what nslcd keeps in /run/nslcd"
+	like_re "$(dir_fact "$out" nslcd-mount)" "^ro(,|$)" "$what: read-only"
+	is "$(dir_fact "$out" git)" "directory user $user " "$what: git commits, its author from the passwd entry"
+	if [ "${5:-}" = ssh-out ]; then
+		is "$(dir_fact "$out" ssh-out)" "$user " "$what: ssh out of the session logs in with a key"
+	fi
+}
