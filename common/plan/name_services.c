@@ -53,13 +53,30 @@ static bool in_user_writable_bind(const struct plan *plan, const char *dest)
 	return false;
 }
 
+/* Judged now for explain's sake, with the checks the engine makes again
+ * when it binds: one that fails them is left out and said so. */
+static bool passes_checks(struct plan *plan, const struct endpoint *e)
+{
+	char why[PATH_MAX + 128];
+	int fd = name_service_open(e->path, plan->who.uid, plan->uid_min, why, sizeof(why));
+	if (fd >= 0) {
+		close(fd);
+		return true;
+	}
+	char **note = ARRAY_PUSH(plan->endpoints_left_out, plan->nendpoints_left_out,
+				 plan->endpoints_left_out_cap);
+	*note = errno ? xasprintf("%s (%s): %s", e->path, e->daemon, strerror(errno))
+		      : xasprintf("%s (%s): %s", e->path, e->daemon, why);
+	return false;
+}
+
 void name_services_plan(struct plan *plan, const char *file, int line)
 {
 	struct stat st;
 	for (size_t i = 0; i < sizeof(endpoints) / sizeof(endpoints[0]); i++) {
 		const struct endpoint *e = &endpoints[i];
 		if (lstat(e->path, &st) < 0 || planned_at(plan, e->path) ||
-		    in_user_writable_bind(plan, e->path))
+		    in_user_writable_bind(plan, e->path) || !passes_checks(plan, e))
 			continue;
 		struct fs_op *op = ARRAY_PUSH(plan->ops, plan->nops, plan->ops_cap);
 		memset(op, 0, sizeof(*op));

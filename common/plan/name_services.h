@@ -12,8 +12,10 @@
 
 /* Append an OP_NAME_SERVICE for each known endpoint the host has now
  * (name-services = auto), said to come from FILE:LINE. An endpoint is
- * left out where the plan already puts something at its path, or where
- * its path lies in a bind whose source a non-root user can write. */
+ * left out where the plan already puts something at its path, where its
+ * path lies in a bind whose source a non-root user can write, and where
+ * it fails name_service_open's checks now (noted in
+ * plan->endpoints_left_out). */
 void name_services_plan(struct plan *plan, const char *file, int line);
 
 /* Open the endpoint PATH (O_PATH) for a bind: one component at a time

@@ -62,6 +62,9 @@ void plan_free(struct plan *plan)
 	for (size_t i = 0; i < plan->nfiles; i++)
 		free(plan->files[i]);
 	free(plan->files);
+	for (size_t i = 0; i < plan->nendpoints_left_out; i++)
+		free(plan->endpoints_left_out[i]);
+	free(plan->endpoints_left_out);
 	memset(plan, 0, sizeof(*plan));
 }
 

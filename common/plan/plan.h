@@ -149,6 +149,10 @@ struct plan {
 	/* name-services = auto: the daemons' endpoints (OP_NAME_SERVICE) the
 	 * host had when the plan was made; none: no endpoint. */
 	bool name_services;
+	/* Endpoints the host has that failed their checks when the plan was
+	 * made, "PATH: why", for explain (the engine checks again). */
+	char **endpoints_left_out;
+	size_t nendpoints_left_out, endpoints_left_out_cap;
 	/* Accounts below it are system accounts (login.defs UID_MIN): an
 	 * endpoint's owner must be root or one of them. */
 	uid_t uid_min;

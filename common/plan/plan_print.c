@@ -170,6 +170,8 @@ void plan_print_text(const struct plan *plan, struct strbuf *out)
 			sb_addf(out, "  %-58s # %s:%d\n", line.data, op->file, op->line);
 		sb_free(&line);
 	}
+	for (size_t i = 0; i < plan->nendpoints_left_out; i++)
+		sb_addf(out, "  (name-service left out: %s)\n", plan->endpoints_left_out[i]);
 	sb_addf(out, "process:\n");
 	sb_addf(out, "  chdir        %s\n", plan->chdir ? plan->chdir : "(home, else /)");
 	sb_addf(out, "  hostname     %s\n", plan->hostname ? plan->hostname : "(unchanged)");
@@ -240,6 +242,20 @@ static void json_str_field(struct strbuf *out, const char *key, const char *valu
 		sb_addf(out, ",");
 }
 
+/* "KEY":["a","b"], with the comma after. */
+static void json_strings_field(struct strbuf *out, const char *key, char *const *items,
+			       size_t count)
+{
+	sb_add_json_string(out, key);
+	sb_addf(out, ":[");
+	for (size_t i = 0; i < count; i++) {
+		sb_add_json_string(out, items[i]);
+		if (i + 1 < count)
+			sb_addf(out, ",");
+	}
+	sb_addf(out, "],");
+}
+
 void plan_print_json(const struct plan *plan, struct strbuf *out)
 {
 	const struct identity *who = &plan->who;
@@ -247,23 +263,12 @@ void plan_print_json(const struct plan *plan, struct strbuf *out)
 	sb_addf(out, "{");
 	json_str_field(out, "user", who->user, true);
 	sb_addf(out, "\"uid\":%u,\"gid\":%u,", (unsigned)who->uid, (unsigned)who->gid);
-	sb_addf(out, "\"groups\":[");
-	for (size_t i = 0; i < who->ngroups; i++) {
-		sb_add_json_string(out, who->group_names[i]);
-		if (i + 1 < who->ngroups)
-			sb_addf(out, ",");
-	}
-	sb_addf(out, "],");
+	json_strings_field(out, "groups", who->group_names, who->ngroups);
 	json_str_field(out, "service", plan->service, true);
 	json_str_field(out, "rule", plan->rule, true);
 	json_str_field(out, "profile", plan->profile, true);
-	sb_addf(out, "\"lost\":[");
-	for (size_t i = 0; i < plan->nlost; i++) {
-		sb_add_json_string(out, plan->lost[i]);
-		if (i + 1 < plan->nlost)
-			sb_addf(out, ",");
-	}
-	sb_addf(out, "],\"covered\":%s,\"sandbox\":%s", plan->rule ? "true" : "false",
+	json_strings_field(out, "lost", plan->lost, plan->nlost);
+	sb_addf(out, "\"covered\":%s,\"sandbox\":%s", plan->rule ? "true" : "false",
 		plan->rule && plan->sandboxed ? "true" : "false");
 	if (!plan->rule || !plan->sandboxed) {
 		sb_addf(out, "}\n");
@@ -319,6 +324,8 @@ void plan_print_json(const struct plan *plan, struct strbuf *out)
 		       : COCOON_DEFAULT_SKEL, true);
 	json_str_field(out, "private_tmp", private_tmp_name(plan->private_tmp), true);
 	json_str_field(out, "name_services", plan->name_services ? "auto" : "none", true);
+	json_strings_field(out, "name_services_left_out", plan->endpoints_left_out,
+			   plan->nendpoints_left_out);
 	sb_addf(out, "\"tmp_size\":%llu,\"root_size\":%llu,\"tmpfs_size\":%llu,"
 		"\"pty_max\":%u,\"pty_max_user\":", plan->tmp_size, plan->root_size,
 		plan->tmpfs_size, plan->pty_max);

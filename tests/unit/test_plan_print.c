@@ -94,7 +94,7 @@ static const char full_json[] =
 	"\"seccomp\":\"/etc/cocoon/f.bpf\",\"seccomp_log\":true,"
 	"\"no_new_privs\":true,\"landlock\":\"required\","
 	"\"landlock_scope\":[\"signal\"],\"home\":\"tmpfs\",\"home_size\":4096,"
-	"\"home_skel\":\"/etc/skel\",\"private_tmp\":\"session\",\"name_services\":\"auto\",\"tmp_size\":2048,"
+	"\"home_skel\":\"/etc/skel\",\"private_tmp\":\"session\",\"name_services\":\"auto\",\"name_services_left_out\":[],\"tmp_size\":2048,"
 	"\"root_size\":16777216,\"tmpfs_size\":268435456,\"pty_max\":128,"
 	"\"pty_max_user\":1024,\"limits\":{},"
 	"\"command\":[\"/opt/menu\",\"a b\"]}\n";
@@ -156,7 +156,7 @@ static const char limits_json[] =
 	"\"clearenv\":false,\"env\":[],\"seccomp\":\"none\",\"seccomp_log\":false,"
 	"\"no_new_privs\":false,\"landlock\":\"best-effort\","
 	"\"landlock_scope\":[],\"home\":\"overlay\",\"home_size\":268435456,"
-	"\"home_skel\":\"/srv/skel\",\"private_tmp\":\"persistent\",\"name_services\":\"auto\","
+	"\"home_skel\":\"/srv/skel\",\"private_tmp\":\"persistent\",\"name_services\":\"auto\",\"name_services_left_out\":[],"
 	"\"tmp_size\":268435456,\"root_size\":16777216,"
 	"\"tmpfs_size\":268435456,\"pty_max\":32,\"pty_max_user\":null,"
 	"\"limits\":{\"rlimit-core\":\"0 0\","
@@ -401,6 +401,17 @@ static void test_name_service(void)
 	j = json_of(&plan);
 	tap_like(t, "  name-services none\n", "name-services none: text");
 	tap_like(j, "\"name_services\":\"none\"", "name-services none: JSON");
+	free(t);
+	free(j);
+	char **note = ARRAY_PUSH(plan.endpoints_left_out, plan.nendpoints_left_out,
+				 plan.endpoints_left_out_cap);
+	*note = xstrdup("/run/nslcd (nslcd): /run/nslcd is a symlink");
+	t = text_of(&plan);
+	j = json_of(&plan);
+	tap_like(t, "  (name-service left out: /run/nslcd (nslcd): /run/nslcd is a symlink)\n",
+		 "an endpoint left out: text, with why");
+	tap_like(j, "\"name_services_left_out\":[\"/run/nslcd (nslcd): /run/nslcd is a "
+		 "symlink\"]", "and JSON");
 	free(t);
 	free(j);
 	plan_free(&plan);
