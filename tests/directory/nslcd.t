@@ -18,29 +18,18 @@ U=stu1$T    # PAM mode and cocoonctl run
 S=stu2$T    # shell mode
 G=students$T
 EXAMPLES=$COCOON_ROOT/usr/share/doc/cocoon/examples
-made_utmp=""
-cleanup() {
-	sshd_cleanup
-	directory_cleanup
-	[ -n "$made_utmp" ] && rm -f /run/utmp
-	policy_reset
-	cleanup_users
-}
-trap cleanup EXIT
+trap dir_test_cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
 directory_setup || bail_out "slapd did not start"
-dir_user "$U" && dir_user "$S" "$SHELL_BIN" && dir_group "$U" && dir_group "$S" &&
-	dir_group "$G" "$U" "$S" || bail_out "the directory's entries"
+dir_students "$U" "$S" "$G" || bail_out "the directory's entries"
 nslcd_start || bail_out "nslcd did not start"
 nsswitch_use "passwd: files ldap" "group: files ldap" "shadow: files ldap" || bail_out "nsswitch.conf"
 run id "$U"
 is "$OUT" "uid=$(dir_uid "$U")($U) gid=$(dir_uid "$U")($U) groups=$(dir_uid "$U")($U),$(dir_gid "$G")($G)" \
 	"the host resolves the directory user and groups through nslcd"
 
-SSHD_PORTS=$DIR_PORTS sshd_start "session required $PAMDIR/pam_cocoon.so exempt=$S" ||
-	bail_out "the test sshd did not start"
-sed -i "0,/^session/s||session required $PAMDIR/pam_cocoon.so return\n&|" "/etc/pam.d/$SSHD_SERVICE"
+dir_sshd_start "$S" || bail_out "the test sshd did not start"
 sshd_allow "$U"
 sshd_allow "$S"
 # The host's account stack (common-account) must let a directory user in
@@ -50,11 +39,6 @@ ssh_modes=yes
 if ! run pamtester "$SSHD_SERVICE" "$U" acct_mgmt || [ "$RC" -ne 0 ]; then
 	ssh_modes=""
 	printf '# %s\n' "$OUT"
-fi
-# utmp is the host's (tests/pam/sshd.t): held while the test reads it.
-host_lock utmp || bail_out "another copy of the suite holds utmp"
-if [ ! -e /run/utmp ]; then
-	install -m 0664 -g utmp /dev/null /run/utmp && made_utmp=yes
 fi
 
 # policy_with PROFILE [FILE]: FILE's profiles (not its rules), the
@@ -79,39 +63,6 @@ for f in "$EXAMPLES"/*.conf; do
 	done
 done
 
-# through_sshd PROFILE NET: PAM mode (without and with a pty) and shell
-# mode, through the test sshd.
-through_sshd() {
-	local profile=$1 net=$2 client who_out="" wtmp_before i
-	run ssh_as "$U" "$(dir_probe_cmd "$U" "$G" $net)"
-	dir_probe_check "$profile, PAM mode" "$U" "$G" "$OUT" $net
-
-	# With a pty: sshd writes lastlog and utmp, looking the uid up.
-	lastlog -C -u "$U" > /dev/null 2>&1
-	wtmp_before=$(last -w "$U" 2>/dev/null | grep -c "^$U ")
-	ssh_as "$U" -tt "$(dir_probe_cmd "$U" "$G")"'; sleep 1' > "$SSHD_DIR/pty.out" 2>&1 &
-	client=$!
-	for i in $(seq 150); do
-		who_out=$(who)
-		case $who_out in *"$U "*) break ;; esac
-		kill -0 "$client" 2>/dev/null || break
-		sleep 0.1
-	done
-	wait "$client"
-	OUT=$(tr -d '\r' < "$SSHD_DIR/pty.out")
-	like "$(dir_fact "$OUT" id)" "uid=$(dir_uid "$U")($U)" "$profile, PAM mode with a pty: id names the user"
-	like " $(dir_fact "$OUT" groups) " " $G " "$profile, PAM mode with a pty: and the directory group"
-	like "$who_out" "$U " "$profile, PAM mode with a pty: utmp has the session while it runs"
-	is "$(last -w "$U" 2>/dev/null | grep -c "^$U ")" "$((wtmp_before + 1))" \
-		"$profile, PAM mode with a pty: wtmp has the login"
-	unlike "$(lastlog -u "$U" 2>&1)" "Never logged in" "$profile, PAM mode with a pty: lastlog has it"
-	unlike "$(cat "$SSHD_DIR/sshd.log")" "Cannot find account" \
-		"$profile, PAM mode: sshd found the account (login_get_lastlog)"
-
-	run ssh_as "$S" "$(dir_probe_cmd "$S" "$G" $net)"
-	dir_probe_check "$profile, shell mode" "$S" "$G" "$OUT" $net
-}
-
 for c in ${DIR_CASES:-$cases}; do
 	profile=${c%%:*} file=${c#*:}
 	policy_with "$profile" "$file"
@@ -122,7 +73,7 @@ for c in ${DIR_CASES:-$cases}; do
 		on && $1 == "unshare" && / (net|all)( |$)/ { found = 1 } END { exit !found }' "$file" && net=""
 	[ -z "$net" ] && echo "# profile $profile unshares net: no ssh out of its sessions"
 	if [ -n "$ssh_modes" ]; then
-		through_sshd "$profile" "$net"
+		dir_through_sshd "$profile" "$U" "$S" "$G" "$net"
 	else
 		skip "$profile through sshd: the host's account stack refuses directory users"
 		net=""
