@@ -10,6 +10,10 @@ LOCALSTATEDIR ?= /var
 STATEDIR   = $(LOCALSTATEDIR)/lib/cocoon
 # Live session records (cocoonctl list): $(RUNSTATEDIR)/cocoon, root's 0700.
 RUNSTATEDIR ?= /run
+# journald's native socket, for the audit records' fields; under the test
+# trees' RUNSTATEDIR there is none, so their records go to syslog, where
+# the tests capture them.
+JOURNAL_SOCKET ?= $(RUNSTATEDIR)/systemd/journal/socket
 LIBEXECDIR ?= $(PREFIX)/libexec
 MANDIR     ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
@@ -48,6 +52,7 @@ CPPFLAGS   += -MMD -MP -D_GNU_SOURCE $(COMMON_INC) -I$(BUILDDIR)/gen \
 	      -DCOCOON_SYSCONFDIR='"$(SYSCONFDIR)"' \
 	      -DCOCOON_STATEDIR='"$(STATEDIR)"' \
 	      -DCOCOON_RUNDIR='"$(RUNSTATEDIR)/cocoon"' \
+	      -DCOCOON_JOURNAL_SOCKET='"$(JOURNAL_SOCKET)"' \
 	      -DCOCOON_LIBEXECDIR='"$(LIBEXECDIR)/cocoon"' \
 	      -DCOCOON_BINDIR='"$(PREFIX)/bin"'
 ALL_CFLAGS  = $(WARN) -fPIC -fstack-protector-strong -fstack-clash-protection -D_FORTIFY_SOURCE=2 $(CFLAGS) $(PKG_CFLAGS)
@@ -215,9 +220,21 @@ $(BUILDDIR)/pam_cocoon.so: pam/pam_cocoon.c pam/pam_cocoon.map $(LIB)
 		-Wl,--version-script=pam/pam_cocoon.map -o $@ $< $(LIB) $(PKG_LIBS) -lpam \
 		$(shell pkg-config --libs libsystemd 2>/dev/null)
 
-$(BUILDDIR)/tests/%: tests/unit/%.c tests/unit/tap.h $(LIB)
+# Test NSS sources, never installed (tests/nss/libnss_cocoontest.c):
+# libnss_SOURCE.so.2, answering what $(NSS_TEST_DIR)/SOURCE.state says;
+# "enum" ones have no initgroups_dyn, "systemd" stands in for
+# libnss_systemd where a test puts this directory first.
+NSS_TEST_DIR := $(abspath $(BUILDDIR))/tests/nss
+NSS_TEST_MODULES := $(foreach s,cocoontest cocoontestenum systemd,$(NSS_TEST_DIR)/libnss_$(s).so.2)
+$(NSS_TEST_DIR)/libnss_%.so.2: tests/nss/libnss_cocoontest.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+	$(CC) $(WARN) -fPIC -shared -O2 -g -DSOURCE=$* $(if $(findstring enum,$*),-DNO_INITGROUPS) \
+		-DSTATE_DIR='"$(NSS_TEST_DIR)"' -o $@ $<
+.SECONDARY: $(NSS_TEST_MODULES)
+
+$(BUILDDIR)/tests/%: tests/unit/%.c tests/unit/tap.h $(LIB) $(NSS_TEST_MODULES)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests/unit -DNSS_TEST_DIR='"$(NSS_TEST_DIR)"' $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
 PROBES     := $(BUILDDIR)/tests/seccomp-probe
 
@@ -226,7 +243,7 @@ $(BUILDDIR)/tests/seccomp-probe: tests/seccomp/probe.c tests/unit/tap.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
-unit: $(UNIT_BIN) $(PROBES)
+unit: $(UNIT_BIN) $(PROBES) $(NSS_TEST_MODULES)
 
 # common/'s layers (CONTRIBUTING.md): no file uses one above its own.
 layers: $(LIB)
@@ -370,6 +387,8 @@ install: all
 			> $(DESTDIR)$(EXAMPLESDIR)/$${f##*/}.tmp && \
 		chmod 0644 $(DESTDIR)$(EXAMPLESDIR)/$${f##*/}.tmp && \
 		mv $(DESTDIR)$(EXAMPLESDIR)/$${f##*/}.tmp $(DESTDIR)$(EXAMPLESDIR)/$${f##*/} || exit 1; done
+	install -d $(DESTDIR)$(EXAMPLESDIR)/ansible
+	install -m 0644 conf/examples/ansible/* $(DESTDIR)$(EXAMPLESDIR)/ansible/
 	@echo "cocoon: for accounts whose login shell is cocoon-shell, sshd runs the host's /bin/sh"
 	@echo "  with their environment before the shell: add pam_cocoon's two session lines to"
 	@echo "  /etc/pam.d/sshd and $(EXAMPLESDIR)/cocoon-shell.sshd_config to"

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* cocoonctl check: the policy's errors and warnings; with --pam, the
- * host's (or an image's) PAM stacks, login shells and jobs beside it. */
+/* cocoonctl check: the policy's errors and warnings, or a candidate
+ * file's before it is installed; with --pam, the host's (or an image's)
+ * PAM stacks, login shells and jobs beside it. Exits as visudo -c and
+ * sshd -t do: 0 valid, 1 errors, 2 a wrong command line or a candidate
+ * that cannot be read. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -38,17 +41,25 @@ static void check_deployment(const char *root, const char *sshd,
 int cmd_check(int argc, char **argv)
 {
 	struct options o = { 0 };
-	int first = parse_options(argc, argv, &o, "cprS");
+	int first = parse_options(argc, argv, &o, "cprSA");
 	if (first < 0)
 		return 2;
-	if (first != argc || ((o.root || o.sshd) && !o.pam)) {
+	/* One candidate at most, never with --config; --as only with one. */
+	const char *candidate = first == argc - 1 ? argv[first] : NULL;
+	if (first < argc - 1 || (candidate && o.config) || (o.as && !candidate) ||
+	    ((o.root || o.sshd) && !o.pam)) {
 		usage(stderr);
 		return 2;
 	}
 	struct policy policy = { 0 };
 	struct diag_list diags = { 0 };
-	if (load_checked(o.config, true, &policy, &diags) < 0)
+	if (candidate) {
+		int rc = load_candidate_checked(candidate, o.as, &policy, &diags);
+		if (rc < 0)
+			return rc == -2 ? 2 : 1;
+	} else if (load_checked(o.config, true, &policy, &diags) < 0) {
 		return 1;
+	}
 	if (o.pam)
 		check_deployment(o.root, o.sshd, diag_count(&diags, DIAG_ERROR) ? NULL : &policy,
 				 &diags);
@@ -65,7 +76,10 @@ int cmd_check(int argc, char **argv)
 		       policy.nfiles, policy.nfiles == 1 ? "" : "s",
 		       sections, sections == 1 ? "" : "s",
 		       warnings, warnings == 1 ? "" : "s");
+	/* Names a name service could not be asked for: the policy may be
+	 * right, but it was not all checked (cocoonctl(8), EXIT STATUS). */
+	size_t unreachable = diags.unreachable;
 	diag_free(&diags);
 	policy_free(&policy);
-	return errors ? 1 : 0;
+	return errors ? 1 : unreachable ? EXIT_UNREACHABLE : 0;
 }

@@ -60,12 +60,14 @@ static int run_editor(const char *path)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-/* Findings of the edited copy, under the name of the file it replaces. */
+/* Findings of the edited copy, as `check --as TARGET COPY` finds them
+ * (with the installed drop-ins beside it), under the name of the file it
+ * replaces. */
 static size_t check_edited(const char *copy, const char *target)
 {
 	struct policy policy = { 0 };
 	struct diag_list diags = { 0 };
-	if (load_checked(copy, true, &policy, &diags) < 0)
+	if (load_candidate_checked(copy, target, &policy, &diags) < 0)
 		return 1;
 	for (size_t i = 0; i < diags.count; i++) {
 		struct diag *d = &diags.items[i];

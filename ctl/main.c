@@ -11,6 +11,7 @@ void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: cocoonctl check [--config FILE] [--pam [--root DIR] [--sshd PROGRAM]]\n"
+		"       cocoonctl check [--as PATH] [--pam [--root DIR] [--sshd PROGRAM]] CANDIDATE\n"
 		"       cocoonctl explain [--config FILE] [--service NAME] [--json | --bwrap] USER\n"
 		"       cocoonctl explain [--config FILE] [--service NAME] --all\n"
 		"       cocoonctl edit [--config FILE]\n"

@@ -22,6 +22,7 @@ int parse_options(int argc, char **argv, struct options *o, const char *allowed)
 		{ "root", required_argument, NULL, 'r' },
 		{ "sshd", required_argument, NULL, 'S' },
 		{ "all", no_argument, NULL, 'a' },
+		{ "as", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -49,6 +50,7 @@ int parse_options(int argc, char **argv, struct options *o, const char *allowed)
 		case 'r': o->root = optarg; break;
 		case 'S': o->sshd = optarg; break;
 		case 'a': o->all = true; break;
+		case 'A': o->as = optarg; break;
 		}
 	}
 	if (o->json && o->bwrap) {
@@ -72,6 +74,18 @@ void print_diags(const struct diag_list *diags)
 	}
 }
 
+/* What every load adds to the policy's own syntax errors. */
+static void collect_findings(struct policy *policy, bool names, struct diag_list *diags)
+{
+	for (size_t i = 0; i < policy->diags.count; i++) {
+		const struct diag *d = &policy->diags.items[i];
+		diag_add(diags, d->level, d->file, d->line, "%s", d->msg);
+	}
+	policy_validate(policy, diags);
+	if (names)
+		policy_check_host(policy, diags);
+}
+
 int load_checked(const char *config, bool names, struct policy *policy,
 		 struct diag_list *diags)
 {
@@ -81,13 +95,21 @@ int load_checked(const char *config, bool names, struct policy *policy,
 		policy_free(policy);
 		return -1;
 	}
-	for (size_t i = 0; i < policy->diags.count; i++) {
-		const struct diag *d = &policy->diags.items[i];
-		diag_add(diags, d->level, d->file, d->line, "%s", d->msg);
+	collect_findings(policy, names, diags);
+	return 0;
+}
+
+int load_candidate_checked(const char *candidate, const char *as, struct policy *policy,
+			   struct diag_list *diags)
+{
+	struct cc_error err;
+	int rc = policy_load_candidate(policy, candidate, as, &err);
+	if (rc < 0) {
+		fprintf(stderr, "cocoonctl: %s\n", err.msg);
+		policy_free(policy);
+		return rc;
 	}
-	policy_validate(policy, diags);
-	if (names)
-		policy_check_host(policy, diags);
+	collect_findings(policy, true, diags);
 	return 0;
 }
 
@@ -98,7 +120,7 @@ int plan_or_exit(const struct options *o, const char *user,
 	struct cc_error err;
 	if (identity_lookup_name_or_uid(user, groups, &who, &err) < 0) {
 		fprintf(stderr, "cocoonctl: %s\n", err.msg);
-		return 1;
+		return err.cause == CC_UNREACHABLE ? EXIT_UNREACHABLE : 1;
 	}
 	if (who.uid == 0) {
 		fprintf(stderr, "cocoonctl: %s has uid 0: root is never sandboxed\n", user);
@@ -112,7 +134,7 @@ int plan_or_exit(const struct options *o, const char *user,
 	if (rc == RESOLVE_ERROR) {
 		fprintf(stderr, "cocoonctl: %s\n", err.msg);
 		plan_free(plan);
-		return 1;
+		return err.cause == CC_UNREACHABLE ? EXIT_UNREACHABLE : 1;
 	}
 	return 0;
 }

@@ -19,6 +19,7 @@ struct options {
 	const char *user;
 	const char *root;
 	const char *sshd;
+	const char *as;
 	bool json, bwrap, pam, all;
 };
 
@@ -35,6 +36,17 @@ void print_diags(const struct diag_list *diags);
  * Returns -1 after printing why when it cannot be read at all. */
 int load_checked(const char *config, bool names, struct policy *policy,
 		 struct diag_list *diags);
+
+/* explain, run and check: a name service source could not be asked
+ * (cocoonctl(8), EXIT STATUS), apart from 1's "no such user". */
+#define EXIT_UNREACHABLE 3
+
+/* The same for a candidate file as if installed at AS
+ * (policy_load_candidate), with the name checks. Returns -2 when the
+ * candidate cannot be read or AS is wrong, -1 when the installed policy
+ * cannot, after printing why. */
+int load_candidate_checked(const char *candidate, const char *as, struct policy *policy,
+			   struct diag_list *diags);
 
 /* The plan for USER, or an exit status after printing why. GROUPS:
  * explain shows them; run leaves them to the session process. */

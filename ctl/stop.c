@@ -38,9 +38,14 @@ static void audit_stopped(const struct live_record *r)
 	ar.duration = (long long)now.tv_sec - r->boottime;
 	struct strbuf line = { 0 };
 	audit_format(&ar, &line);
-	openlog("cocoonctl", LOG_PID, LOG_AUTHPRIV);
-	syslog(LOG_NOTICE, "%s", line.data);
-	closelog();
+	int journal = audit_journal_connect();
+	if (audit_journal_send(journal, &ar, "cocoonctl", LOG_NOTICE, line.data) < 0) {
+		openlog("cocoonctl", LOG_PID, LOG_AUTHPRIV);
+		syslog(LOG_NOTICE, "%s", line.data);
+		closelog();
+	}
+	if (journal >= 0)
+		close(journal);
 	sb_free(&line);
 }
 

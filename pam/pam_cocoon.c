@@ -15,8 +15,10 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <syslog.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "audit.h"
 #include "cgroup.h"
@@ -257,14 +259,44 @@ static int check_systemd_limits(pam_handle_t *pamh, const struct plan *plan,
 }
 
 /* ---- Audit records (cocoon.conf(5), AUDIT RECORDS) ----
- * One line each to authpriv, through pam_syslog: what the session is,
- * from PAM's items, and what happened to it. */
+ * One each to authpriv: what the session is, from PAM's items, and what
+ * happened to it. To journald with a field per key where it runs, else
+ * through pam_syslog, never both (audit.h). */
 #define RECORD_NAME "pam_cocoon_record"
+#define JOURNAL_NAME "pam_cocoon_journal"
 
 static const char *item(pam_handle_t *pamh, int type)
 {
 	const void *value = NULL;
 	return pam_get_item(pamh, type, &value) == PAM_SUCCESS ? value : NULL;
+}
+
+static void close_journal(pam_handle_t *pamh, void *data, int error_status)
+{
+	(void)pamh;
+	(void)error_status;
+	int *fd = data;
+	if (*fd >= 0)
+		close(*fd);
+	free(fd);
+}
+
+/* journald's socket, connected the first time this handle asks: at the
+ * start of open_session, on the host, so that the start record, logged
+ * once the service is inside the session, reaches the host's journal
+ * (the session's /run has no journald socket). -1 without journald. */
+static int journal_fd(pam_handle_t *pamh)
+{
+	const void *data = NULL;
+	if (pam_get_data(pamh, JOURNAL_NAME, &data) == PAM_SUCCESS && data)
+		return *(const int *)data;
+	int *fd = xmalloc(sizeof(*fd));
+	*fd = audit_journal_connect();
+	if (pam_set_data(pamh, JOURNAL_NAME, fd, close_journal) != PAM_SUCCESS) {
+		close_journal(pamh, fd, 0);
+		return -1;
+	}
+	return *fd;
 }
 
 static void audit_log(pam_handle_t *pamh, int priority, struct audit_record *r)
@@ -277,7 +309,15 @@ static void audit_log(pam_handle_t *pamh, int priority, struct audit_record *r)
 	r->ruser = item(pamh, PAM_RUSER);
 	struct strbuf line = { 0 };
 	audit_format(r, &line);
-	pam_syslog(pamh, priority, "%s", line.data);
+	/* The journal gets the text pam_syslog would write, under the name
+	 * the service logs with (its comm: sshd rewrites its argv[0]). */
+	char ident[16] = "";
+	prctl(PR_GET_NAME, ident);
+	char *message = xasprintf("pam_cocoon(%s:session): %s",
+				  r->service ? r->service : "?", line.data);
+	if (audit_journal_send(journal_fd(pamh), r, ident, priority, message) < 0)
+		pam_syslog(pamh, priority, "%s", line.data);
+	free(message);
 	sb_free(&line);
 }
 
@@ -444,6 +484,8 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 		set_systemd_limits(pamh, &args);
 		return PAM_IGNORE;
 	}
+	/* Before anything can move the service into a session. */
+	journal_fd(pamh);
 
 	/* Opened already (a second pam_cocoon line): inside, nothing to do;
 	 * gone back to the host (setcred DELETE_CRED, the return line), a
@@ -482,6 +524,14 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 		identity_free(&who);
 		return let_in_unconfined(pamh, &r, LOG_INFO, PAM_IGNORE,
 					 cocoon_shell_account && r.uid != 0, args.debug);
+	}
+	/* The group list, complete, or no login (cocoon.conf(5), NAME
+	 * SERVICE OUTAGES): the policy may match on it, the session's
+	 * credentials are made of it, and the service's own initgroups
+	 * would drop, without a word, the groups of a source that is down. */
+	if (identity_complete(&who, &err) < 0) {
+		identity_free(&who);
+		return refuse_unless_audit(pamh, &args, &r, err.msg, cocoon_shell_account);
 	}
 	struct plan plan;
 	enum resolve_result rc = plan_for_session(args.conf, &who, item(pamh, PAM_SERVICE),

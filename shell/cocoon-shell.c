@@ -34,6 +34,8 @@
  * as we learn; logged to authpriv at its start, its end, or a refusal. */
 static struct audit_record record;
 static bool record_open;
+/* journald's socket, connected in audit_begin on the host; -1: syslog. */
+static int journal = -1;
 
 static void audit_log(int priority)
 {
@@ -41,7 +43,8 @@ static void audit_log(int priority)
 		return;
 	struct strbuf line = { 0 };
 	audit_format(&record, &line);
-	syslog(priority, "%s", line.data);
+	if (audit_journal_send(journal, &record, "cocoon-shell", priority, line.data) < 0)
+		syslog(priority, "%s", line.data);
 	sb_free(&line);
 }
 
@@ -72,6 +75,7 @@ static void audit_begin(void)
 	if (ttyname_r(STDIN_FILENO, tty, sizeof(tty)) == 0)
 		record.tty = tty;
 	openlog("cocoon-shell", LOG_PID, LOG_AUTHPRIV);
+	journal = audit_journal_connect();
 	record_open = true;
 }
 

@@ -79,4 +79,7 @@ void tmpfs_size(const struct build *b, const struct fs_op *op, char *size, size_
 int op_home_tmpfs(struct build *b, const struct fs_op *op);
 int op_private_tmp(struct build *b, const struct fs_op *op);
 
+/* A name-service daemon's endpoint (mounts_nss.c). */
+int op_name_service(struct build *b, const struct fs_op *op);
+
 #endif

@@ -468,8 +468,24 @@ static int run_op(struct build *b, const struct fs_op *op)
 	case OP_TMP_OVERLAY: return op_tmp_overlay(b, op);
 	case OP_HOME_TMPFS: return op_home_tmpfs(b, op);
 	case OP_PRIVATE_TMP: return op_private_tmp(b, op);
+	case OP_NAME_SERVICE: return op_name_service(b, op);
 	}
 	return fail(b, 0, "unknown operation type %d", (int)op->type);
+}
+
+/* Programs reach the host's run-time directory by its old name too:
+ * glibc's nscd client (/var/run/nscd/socket), utmp (_PATH_UTMP is
+ * /var/run/utmp), OpenSSH. Where the plan made a /var without a /var/run,
+ * it leads to /run as on the host, in every mode: one tree for one plan.
+ * A read-only /var, or one with its own /var/run, keeps what it has. */
+static int link_var_run(struct build *b)
+{
+	int var AUTOCLOSE = sys_openat2(b->rootfd, "var", O_PATH | O_DIRECTORY | O_CLOEXEC,
+					RESOLVE_IN_ROOT | RESOLVE_SAFE);
+	if (var >= 0 && symlinkat("../run", var, "run") < 0 && errno != EEXIST &&
+	    errno != EROFS)
+		return fail(b, errno, "symlink /var/run");
+	return 0;
 }
 
 int mounts_build(const struct plan *plan, unsigned flags, unsigned ptys, int *rootfd,
@@ -498,6 +514,11 @@ int mounts_build(const struct plan *plan, unsigned flags, unsigned ptys, int *ro
 			close(b.rootfd);
 			return -1;
 		}
+	}
+	b.op = NULL;
+	if (link_var_run(&b) < 0) {
+		close(b.rootfd);
+		return -1;
 	}
 	*rootfd = b.rootfd;
 	return 0;

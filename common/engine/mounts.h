@@ -13,7 +13,8 @@
  * makes the new root). Expects creds_build_begin() to have run: the
  * user's file-system identity is the default while building. A `dev`
  * gets a devpts of at most PTYS ptys (the session's grant, pty_quota.h;
- * 0 fails). */
+ * 0 fails). Then, in every mode, /var/run leads to /run where the plan
+ * made a /var without one. */
 #define MOUNTS_SERVICE 1u /* a root service process will live in the result */
 int mounts_build(const struct plan *plan, unsigned flags, unsigned ptys, int *rootfd,
 		 struct cc_error *err);

@@ -205,14 +205,6 @@ int mounts_service_setup(const struct plan *plan, int rootfd,
 			   .err = err, .service = true };
 	static const char *const records[] = { "/run/utmp", "/var/log/wtmp",
 					       "/var/log/btmp", "/var/log/lastlog" };
-	/* glibc and OpenSSH write utmp at /var/run/utmp (_PATH_UTMP): where
-	 * the plan made a /var without a /var/run, it leads to /run as on
-	 * the host. */
-	int var AUTOCLOSE = sys_openat2(rootfd, "var", O_PATH | O_DIRECTORY | O_CLOEXEC,
-					RESOLVE_IN_ROOT | RESOLVE_SAFE);
-	if (var >= 0 && symlinkat("../run", var, "run") < 0 && errno != EEXIST &&
-	    errno != EROFS)
-		return cc_fail_errno(err, "symlink /var/run");
 	for (size_t i = 0; i < sizeof(records) / sizeof(records[0]); i++)
 		if (bind_host_record(&b, records[i]) < 0)
 			return -1;

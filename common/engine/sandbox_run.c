@@ -532,8 +532,8 @@ int sandbox_run(const struct sandbox_request *req, int *status,
 	const struct plan *plan = req->plan;
 	/* Without a pid namespace the session process is born in the new
 	 * network namespace, where an NSS source on the network (NIS, LDAP)
-	 * is out of reach and getgrouplist would quietly return fewer
-	 * groups: the caller looks them up, on the host's network. */
+	 * is out of reach and the lookup would refuse the session: the
+	 * caller looks them up, on the host's network. */
 	if (plan && plan->sandboxed && !(plan->namespaces & NS_PID) &&
 	    plan->who.groups_later) {
 		struct identity full;

@@ -29,6 +29,8 @@ void plan_init(struct plan *plan)
 	plan->tmpfs_size = COCOON_DEFAULT_TMPFS_SIZE;
 	plan->pty_max = COCOON_DEFAULT_PTY_MAX;
 	plan->pty_max_user = COCOON_DEFAULT_PTY_MAX_USER;
+	plan->name_services = true;
+	plan->uid_min = 1000; /* login.defs' own default; policy_resolve reads it */
 }
 
 void plan_free(struct plan *plan)
@@ -73,7 +75,11 @@ const char *plan_intern_file(struct plan *plan, const char *file)
 	return *slot;
 }
 
-/* FNV-1a: a content fingerprint for logs and `explain`, not a MAC. */
+/* FNV-1a: a content fingerprint for logs and `explain`, not a MAC. The
+ * session record and the audit lines keep it, and `cocoonctl enter` compares it
+ * with the plan the policy gives now to tell whether the session still
+ * runs under the same policy: so it covers what the policy says, not
+ * what the host happens to have (the name-service endpoints). */
 static void hash_bytes(uint64_t *h, const void *data, size_t n)
 {
 	const unsigned char *p = data;
@@ -100,6 +106,8 @@ void plan_hash(struct plan *plan)
 	hash_u64(&h, plan->sandboxed);
 	for (size_t i = 0; i < plan->nops; i++) {
 		const struct fs_op *op = &plan->ops[i];
+		if (op->type == OP_NAME_SERVICE)
+			continue;
 		hash_u64(&h, op->type);
 		hash_u64(&h, op->optional);
 		hash_str(&h, op->source);
@@ -133,6 +141,10 @@ void plan_hash(struct plan *plan)
 	hash_u64(&h, plan->tmpfs_size);
 	hash_u64(&h, plan->pty_max);
 	hash_u64(&h, plan->pty_max_user);
+	/* Only when not the default: the hashes of plans made before the
+	 * setting existed stay what their sessions' records hold. */
+	if (!plan->name_services)
+		hash_str(&h, "name-services none");
 	const struct session_limits *lim = &plan->limits;
 	for (int r = 0; r < RLIM_NLIMITS; r++)
 		if (lim->rlimit[r].set) {

@@ -28,6 +28,8 @@ enum op_type {
 	OP_HOME_TMPFS,  /* user's tmpfs at dest (size, mode) seeded from source */
 	OP_PRIVATE_TMP, /* root's 01777 temporary directory at dest: a fresh
 			 * tmpfs (size), or the persistent instance source */
+	OP_NAME_SERVICE, /* a name-service daemon's directory (source, at the
+			  * same dest), read-only: name_services.h */
 };
 
 struct fs_op {
@@ -35,7 +37,7 @@ struct fs_op {
 	bool optional;      /* the -try forms: a missing source skips the op */
 	char *source;       /* bind*: host path; symlink: its target */
 	char *dest;         /* absolute, normalised path inside the sandbox */
-	char *content;      /* file: the bytes to write */
+	char *content;      /* file: the bytes to write; name-service: the daemon */
 	unsigned mode;      /* tmpfs, dir, file, chmod */
 	bool has_mode;
 	unsigned long long size; /* tmpfs: bytes; 0 means the default */
@@ -144,6 +146,12 @@ struct plan {
 	 * the live sessions of the user hold together (0: no total). */
 	unsigned pty_max;
 	unsigned pty_max_user;
+	/* name-services = auto: the daemons' endpoints (OP_NAME_SERVICE) the
+	 * host had when the plan was made; none: no endpoint. */
+	bool name_services;
+	/* Accounts below it are system accounts (login.defs UID_MIN): an
+	 * endpoint's owner must be root or one of them. */
+	uid_t uid_min;
 	/* `command`: the session runs only this argv (NULL-terminated; NULL:
 	 * the shell runs whatever was asked). */
 	char **command;
@@ -173,7 +181,8 @@ void plan_free(struct plan *plan);
 const char *plan_intern_file(struct plan *plan, const char *file);
 /* Expand %u %U %g %G %h %% in every field and normalise the paths. */
 int plan_expand(struct plan *plan, const struct identity *who, struct cc_error *err);
-/* Compute plan->hash from the content (ops and process settings). */
+/* Compute plan->hash from the content (ops and process settings), the
+ * name-service endpoints left out: they follow the host's daemons. */
 void plan_hash(struct plan *plan);
 /* Replace the forced command with a copy of WORDS (count 0: none). */
 void plan_set_command(struct plan *plan, char *const *words, size_t count);

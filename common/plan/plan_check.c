@@ -244,9 +244,14 @@ int plan_check_shape(const struct plan *plan, struct cc_error *err)
 			return refuse_op(op, err, "the destination is not an absolute, "
 				    "normalised path");
 		if ((op_is_bind(op->type) || op->type == OP_HOME_TMPFS ||
+		     op->type == OP_NAME_SERVICE ||
 		     (op->type == OP_PRIVATE_TMP && op->source)) &&
 		    (!op->source || !normalised_absolute(op->source)))
 			return refuse_op(op, err, "the source is not an absolute, normalised path");
+		/* Endpoints are bound where the host has them. */
+		if (op->type == OP_NAME_SERVICE && strcmp(op->source, op->dest) != 0)
+			return refuse_op(op, err, "a name-service endpoint is bound at its "
+					 "own path");
 		if (op->type == OP_SYMLINK && (!op->source || !*op->source))
 			return refuse_op(op, err, "the symlink has no target");
 		if ((op->type == OP_FILE || op->type == OP_SYMLINK) &&

@@ -159,10 +159,15 @@ void plan_print_text(const struct plan *plan, struct strbuf *out)
 	sb_addf(out, "namespaces:  mount%s%s\n", ns[0] ? " " : "", ns);
 	sb_addf(out, "filesystem:\n");
 	for (size_t i = 0; i < plan->nops; i++) {
+		const struct fs_op *op = &plan->ops[i];
 		struct strbuf line = { 0 };
-		op_words(&plan->ops[i], &line);
-		sb_addf(out, "  %-58s # %s:%d\n", line.data, plan->ops[i].file,
-			plan->ops[i].line);
+		op_words(op, &line);
+		/* An endpoint comes from the host, under the policy's say-so. */
+		if (op->type == OP_NAME_SERVICE)
+			sb_addf(out, "  %-58s # %s on this host; %s:%d\n", line.data,
+				op->content, op->file, op->line);
+		else
+			sb_addf(out, "  %-58s # %s:%d\n", line.data, op->file, op->line);
 		sb_free(&line);
 	}
 	sb_addf(out, "process:\n");
@@ -196,6 +201,7 @@ void plan_print_text(const struct plan *plan, struct strbuf *out)
 		sb_addf(out, " (size %llu)", plan->tmp_size);
 	sb_addf(out, "\n  root-size    %llu\n  tmpfs-size   %llu\n", plan->root_size,
 		plan->tmpfs_size);
+	sb_addf(out, "  name-services %s\n", plan->name_services ? "auto" : "none");
 	sb_addf(out, "  ptys         %u per session, ", plan->pty_max);
 	if (plan->pty_max_user)
 		sb_addf(out, "%u per user\n", plan->pty_max_user);
@@ -276,7 +282,8 @@ void plan_print_json(const struct plan *plan, struct strbuf *out)
 			json_str_field(out, op->type == OP_SYMLINK ? "target" : "source",
 				       op->source, true);
 		if (op->content)
-			json_str_field(out, "content", op->content, true);
+			json_str_field(out, op->type == OP_NAME_SERVICE ? "daemon" : "content",
+				       op->content, true);
 		if (op->has_mode)
 			sb_addf(out, "\"mode\":\"%04o\",", op->mode);
 		if (op->size)
@@ -311,6 +318,7 @@ void plan_print_json(const struct plan *plan, struct strbuf *out)
 	json_str_field(out, "home_skel", plan->home_skel ? plan->home_skel
 		       : COCOON_DEFAULT_SKEL, true);
 	json_str_field(out, "private_tmp", private_tmp_name(plan->private_tmp), true);
+	json_str_field(out, "name_services", plan->name_services ? "auto" : "none", true);
 	sb_addf(out, "\"tmp_size\":%llu,\"root_size\":%llu,\"tmpfs_size\":%llu,"
 		"\"pty_max\":%u,\"pty_max_user\":", plan->tmp_size, plan->root_size,
 		plan->tmpfs_size, plan->pty_max);
@@ -399,6 +407,10 @@ int plan_print_bwrap(const struct plan *plan, struct strbuf *out, struct cc_erro
 			return cc_fail(err, "home-tmpfs %s: bubblewrap 0.8 has no "
 				       "equivalent (a tmpfs seeded from a skeleton)",
 				       op->dest);
+		case OP_NAME_SERVICE:
+			/* bubblewrap's nearest: no noexec, no owner checks. */
+			bwrap_opt(out, "--ro-bind-try", op->source, op->dest);
+			break;
 		case OP_PRIVATE_TMP:
 			if (op->source)
 				return cc_fail(err, "private-tmp %s: bubblewrap 0.8 has no "

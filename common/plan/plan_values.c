@@ -26,6 +26,7 @@ const char *op_type_name(enum op_type type, bool optional)
 	case OP_TMP_OVERLAY: return "tmp-overlay";
 	case OP_HOME_TMPFS: return "home-tmpfs";
 	case OP_PRIVATE_TMP: return "private-tmp";
+	case OP_NAME_SERVICE: return "name-service";
 	}
 	return "?";
 }

@@ -59,6 +59,7 @@ static const struct directive_spec directives[] = {
 	{ "tmpfs-size", D_TMPFS_SIZE, 1, 1, BOTH, "SIZE" },
 	{ "pty-max", D_PTY_MAX, 1, 1, BOTH, "COUNT" },
 	{ "pty-max-user", D_PTY_MAX_USER, 1, 1, BOTH, "COUNT|none" },
+	{ "name-services", D_NAME_SERVICES, 1, 1, BOTH, "auto|none" },
 };
 
 const struct directive_spec *directive_lookup(const char *name)
@@ -391,6 +392,11 @@ int directive_parse_words(const struct directive_spec *spec, char *const *words,
 		return 0;
 	case D_LANDLOCK_SCOPE:
 		return parse_landlock_scope(words, count, &v->bits, err);
+	case D_NAME_SERVICES:
+		if (strcmp(words[0], "auto") != 0 && strcmp(words[0], "none") != 0)
+			return cc_fail(err, "name-services takes auto or none");
+		v->flag = strcmp(words[0], "auto") == 0;
+		return 0;
 	case D_RLIMIT_NPROC: case D_RLIMIT_NOFILE: case D_RLIMIT_AS:
 	case D_RLIMIT_FSIZE: case D_RLIMIT_CPU: case D_RLIMIT_CORE:
 	case D_RLIMIT_MEMLOCK:

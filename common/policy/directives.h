@@ -67,6 +67,8 @@ enum directive_id {
 	/* The session's share of the host's pty pool, and the user's. */
 	D_PTY_MAX,
 	D_PTY_MAX_USER,
+	/* The host's name-service daemons reached from inside. */
+	D_NAME_SERVICES,
 };
 
 /* Bits of where a directive may appear. */
@@ -118,7 +120,8 @@ int check_path_word(const char *word, const char *what, struct cc_error *err);
  * parsed once, when the policy is read. Directives whose words are
  * paths, names or text leave it zero and keep their words. */
 struct directive_value {
-	bool flag;                   /* yes|no settings; landlock = required */
+	bool flag;                   /* yes|no settings; landlock = required;
+				      * name-services = auto */
 	unsigned bits;               /* unshare: NS_*; landlock-scope: LL_SCOPE_* */
 	unsigned long long number;   /* *-size; session limits (limit_parse) */
 	unsigned count;              /* pty-max, pty-max-user (0: none) */

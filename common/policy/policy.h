@@ -60,6 +60,18 @@ size_t policy_parse_text(struct policy *policy, const char *name,
 int policy_load(struct policy *policy, const char *config,
 		struct cc_error *err);
 
+/* The policy as it would be with the file CANDIDATE installed at AS (a
+ * tool's validation before it installs; `cocoonctl check --as`, `edit`):
+ * AS the main file or a drop-in, the other installed files are read as
+ * they are and CANDIDATE in AS's place; AS elsewhere, or NULL: CANDIDATE
+ * alone, as a file given with --config. The trust rule applies to the
+ * installed files and to AS's directory, not to CANDIDATE, which is
+ * reported under its own name. Returns -2 with err set when CANDIDATE
+ * cannot be read or AS is no place cocoon reads a policy from (the
+ * caller's mistake), -1 when the installed side cannot be trusted or read. */
+int policy_load_candidate(struct policy *policy, const char *candidate, const char *as,
+			  struct cc_error *err);
+
 /* The trust rule for policy files: FILE and every directory on its path
  * owned by root and not writable by group or others. */
 int path_trusted(const char *path, struct cc_error *err);

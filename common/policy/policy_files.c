@@ -87,11 +87,11 @@ static const char *remember_file(struct policy *policy, const char *path)
 	return *slot;
 }
 
-int read_trusted_file(const char *path, size_t max, char **text, size_t *len,
-		      struct cc_error *err)
+/* Read the regular file PATH, at most MAX bytes; ROOT_OWNED: it must pass
+ * check_owner once open (in case it changed since path_trusted). */
+static int read_regular_file(const char *path, size_t max, bool root_owned, char **text,
+			     size_t *len, struct cc_error *err)
 {
-	if (path_trusted(path, err) < 0)
-		return -1;
 	/* O_NONBLOCK: a FIFO put there must not hang a login. */
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0 && errno == ELOOP)
@@ -101,7 +101,6 @@ int read_trusted_file(const char *path, size_t max, char **text, size_t *len,
 	int rc = -1;
 	char *buf = NULL;
 	struct stat st;
-	/* Check the opened file too, in case it changed since path_trusted. */
 	if (fstat(fd, &st) < 0) {
 		cc_fail_errno(err, "%s", path);
 		goto out;
@@ -110,7 +109,7 @@ int read_trusted_file(const char *path, size_t max, char **text, size_t *len,
 		cc_fail(err, "%s: not a regular file", path);
 		goto out;
 	}
-	if (check_owner(path, &st, err) < 0)
+	if (root_owned && check_owner(path, &st, err) < 0)
 		goto out;
 	if ((size_t)st.st_size > max) {
 		cc_fail(err, "%s: larger than %zu bytes", path, max);
@@ -141,10 +140,47 @@ out:
 	return rc;
 }
 
+int read_trusted_file(const char *path, size_t max, char **text, size_t *len,
+		      struct cc_error *err)
+{
+	if (path_trusted(path, err) < 0)
+		return -1;
+	return read_regular_file(path, max, true, text, len, err);
+}
+
+/* A candidate read in place of the installed file at AS (`check --as`,
+ * `edit`): the policy as it would be once the candidate is installed. */
+struct substitute {
+	const char *as;
+	const char *candidate;
+	bool unreadable; /* set when the candidate itself could not be read */
+};
+
+/* The candidate's text under its own name, so that findings point at the
+ * file the administrator (or Ansible) has in hand. It is not judged by
+ * the trust rule: it is not where cocoon reads, and a tool's temporary
+ * copy (root's 0600 file under ~/.ansible/tmp) is not meant to be. The
+ * directory it is installed into is (policy_load_candidate). */
+static int load_candidate(struct policy *policy, struct substitute *sub,
+			  struct cc_error *err)
+{
+	char *text;
+	size_t len;
+	if (read_regular_file(sub->candidate, MAX_POLICY_SIZE, false, &text, &len, err) < 0) {
+		sub->unreadable = true;
+		return -1;
+	}
+	policy_parse_text(policy, remember_file(policy, sub->candidate), text, len);
+	free(text);
+	return 0;
+}
+
 /* Read one policy file. missing_ok: ENOENT returns 1 and does nothing. */
 static int load_file(struct policy *policy, const char *path, bool missing_ok,
-		     struct cc_error *err)
+		     struct substitute *sub, struct cc_error *err)
 {
+	if (sub && strcmp(path, sub->as) == 0)
+		return load_candidate(policy, sub, err);
 	struct stat st;
 	if (missing_ok && lstat(path, &st) < 0 && errno == ENOENT)
 		return 1;
@@ -168,8 +204,19 @@ static bool is_dropin_name(const char *name)
 	return name[0] != '.' && n > 5 && strcmp(name + n - 5, ".conf") == 0;
 }
 
-/* The drop-ins (*.conf) in C-locale byte order. Returns how many. */
-static int load_dropins(struct policy *policy, const char *dir, struct cc_error *err)
+/* PATH's file name when PATH is DIR/NAME, else NULL. */
+static const char *path_in_dir(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (strncmp(path, dir, n) != 0 || path[n] != '/' || strchr(path + n + 1, '/'))
+		return NULL;
+	return path + n + 1;
+}
+
+/* The drop-ins (*.conf) in C-locale byte order, with SUB's in its place
+ * when it is one of them. Returns how many. */
+static int load_dropins(struct policy *policy, const char *dir, struct substitute *sub,
+			struct cc_error *err)
 {
 	struct stat st;
 	if (lstat(dir, &st) < 0 && errno == ENOENT)
@@ -187,11 +234,18 @@ static int load_dropins(struct policy *policy, const char *dir, struct cc_error 
 		if (is_dropin_name(e->d_name))
 			*ARRAY_PUSH(names, n, cap) = xstrdup(e->d_name);
 	closedir(d);
+	/* A new drop-in: not there yet, read where it will sort. */
+	const char *sub_name = sub ? path_in_dir(sub->as, dir) : NULL;
+	bool listed = false;
+	for (size_t i = 0; sub_name && i < n; i++)
+		listed |= strcmp(names[i], sub_name) == 0;
+	if (sub_name && !listed)
+		*ARRAY_PUSH(names, n, cap) = xstrdup(sub_name);
 	qsort(names, n, sizeof(*names), compare_names);
 	int rc = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		char *path = xasprintf("%s/%s", dir, names[i]);
-		if (load_file(policy, path, false, err) < 0)
+		if (load_file(policy, path, false, sub, err) < 0)
 			rc = -1;
 		free(path);
 	}
@@ -201,17 +255,14 @@ static int load_dropins(struct policy *policy, const char *dir, struct cc_error 
 	return rc < 0 ? -1 : (int)n;
 }
 
-int policy_load(struct policy *policy, const char *config, struct cc_error *err)
+/* The system policy: cocoon.conf then the drop-ins, SUB (or NULL) read in
+ * place of the file it replaces. */
+static int load_system(struct policy *policy, struct substitute *sub, struct cc_error *err)
 {
-	policy_parse_text(policy, COCOON_EMBEDDED_NAME, cocoon_default_profile,
-			  strlen(cocoon_default_profile));
-	if (config)
-		return load_file(policy, config, false, err) < 0 ? -1 : 0;
-
-	int main_rc = load_file(policy, COCOON_POLICY_FILE, true, err);
+	int main_rc = load_file(policy, COCOON_POLICY_FILE, true, sub, err);
 	if (main_rc < 0)
 		return -1;
-	int dropins = load_dropins(policy, COCOON_DROPIN_DIR, err);
+	int dropins = load_dropins(policy, COCOON_DROPIN_DIR, sub, err);
 	if (dropins < 0)
 		return -1;
 	if (main_rc == 1 && dropins == 0) {
@@ -221,6 +272,78 @@ int policy_load(struct policy *policy, const char *config, struct cc_error *err)
 		policy_parse_text(policy, COCOON_EMBEDDED_NAME, whole, sizeof(whole) - 1);
 	}
 	return 0;
+}
+
+int policy_load(struct policy *policy, const char *config, struct cc_error *err)
+{
+	policy_parse_text(policy, COCOON_EMBEDDED_NAME, cocoon_default_profile,
+			  strlen(cocoon_default_profile));
+	if (config)
+		return load_file(policy, config, false, NULL, err) < 0 ? -1 : 0;
+	return load_system(policy, NULL, err);
+}
+
+/* The canonical form of DIR (realpath), or a copy of DIR when it does not
+ * resolve, so that comparing two spellings of one place works. */
+static char *canonical_dir(const char *dir)
+{
+	char *real = realpath(dir, NULL);
+	return real ? real : xstrdup(dir);
+}
+
+int policy_load_candidate(struct policy *policy, const char *candidate, const char *as,
+			  struct cc_error *err)
+{
+	struct substitute sub = { .as = as, .candidate = candidate };
+	policy_parse_text(policy, COCOON_EMBEDDED_NAME, cocoon_default_profile,
+			  strlen(cocoon_default_profile));
+	if (!as)
+		return load_candidate(policy, &sub, err) < 0 ? -2 : 0;
+	const char *slash = strrchr(as, '/');
+	if (as[0] != '/' || !slash[1]) {
+		cc_fail(err, "%s: not the absolute path of a file", as);
+		return -2;
+	}
+	char *dir = xstrndup(as, (size_t)(slash - as));
+	const char *base = slash + 1;
+	char *real_dir = canonical_dir(*dir ? dir : "/");
+	char *main_dir = xstrndup(COCOON_POLICY_FILE,
+				  strlen(COCOON_POLICY_FILE) - strlen("/cocoon.conf"));
+	char *real_main_dir = canonical_dir(main_dir);
+	char *real_dropin_dir = canonical_dir(COCOON_DROPIN_DIR);
+	char *installed = NULL;
+	int rc = -1;
+	/* Trust is the installed place's: the directory the file goes into. */
+	if (path_trusted(*dir ? dir : "/", err) < 0) {
+		cc_prefix(err, "%s cannot be installed as %s", candidate, as);
+		goto out;
+	}
+	if (strcmp(real_dir, real_main_dir) == 0 && strcmp(base, "cocoon.conf") == 0) {
+		sub.as = COCOON_POLICY_FILE;
+		rc = load_system(policy, &sub, err);
+	} else if (strcmp(real_dir, real_dropin_dir) == 0) {
+		if (!is_dropin_name(base)) {
+			cc_fail(err, "%s: cocoon reads only the files named *.conf (not "
+				"starting with a dot) in %s", as, COCOON_DROPIN_DIR);
+			rc = -2;
+			goto out;
+		}
+		sub.as = installed = xasprintf("%s/%s", COCOON_DROPIN_DIR, base);
+		rc = load_system(policy, &sub, err);
+	} else {
+		/* A file of its own, as `--config AS` reads it. */
+		rc = load_candidate(policy, &sub, err);
+	}
+	if (rc < 0 && sub.unreadable)
+		rc = -2;
+out:
+	free(installed);
+	free(real_dropin_dir);
+	free(real_main_dir);
+	free(main_dir);
+	free(real_dir);
+	free(dir);
+	return rc;
 }
 
 int policy_install_text(const char *target, const char *text, size_t len,

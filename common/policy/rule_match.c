@@ -112,6 +112,7 @@ enum resolve_result policy_resolve(const struct policy *policy,
 
 	identity_copy(&plan->who, who);
 	plan->service = xstrdup(service);
+	plan->uid_min = uid_min;
 	const struct section *rule = match_rule(policy, who, service, uid_min, plan);
 	if (!rule) {
 		plan->sandboxed = false;

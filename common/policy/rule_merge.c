@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "name_services.h"
 #include "plan_check.h"
 #include "plan_values.h"
 #include "rule_merge.h"
@@ -181,6 +182,10 @@ static void apply(struct merge *m, const struct directive *d)
 	case D_TMPFS_SIZE: plan->tmpfs_size = v->number; break;
 	case D_PTY_MAX: plan->pty_max = v->count; break;
 	case D_PTY_MAX_USER: plan->pty_max_user = v->count; break;
+	case D_NAME_SERVICES:
+		plan->name_services = v->flag;
+		m->name_services_at = (struct place){ d->file, d->line };
+		break;
 	case D_RLIMIT_NPROC: case D_RLIMIT_NOFILE: case D_RLIMIT_AS:
 	case D_RLIMIT_FSIZE: case D_RLIMIT_CPU: case D_RLIMIT_CORE:
 	case D_RLIMIT_MEMLOCK: {
@@ -306,5 +311,11 @@ void rule_merge(const struct policy *policy, const struct section *rule,
 	plan_free(&before);
 	guest_plan_home(&m);
 	guest_plan_private_tmp(&m);
+	/* Last, over whatever the policy put at /run and /var. */
+	if (plan->sandboxed && plan->name_services) {
+		struct place at = m.name_services_at.file ? m.name_services_at
+			: (struct place){ rule->file, rule->line };
+		name_services_plan(plan, at.file, at.line);
+	}
 	check_merged(&m);
 }

@@ -24,6 +24,7 @@ struct merge {
 	size_t depth;
 	struct place hostname_at;
 	struct place home_at, private_tmp_at;
+	struct place name_services_at; /* the last name-services line */
 };
 
 /* An error of the merge at FILE:LINE, once however many rules share it. */

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Audit records: their fields, as one syslog line and as journald fields. */
 #include "audit.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include "plan_values.h"
 
@@ -36,13 +41,8 @@ static void add_str(struct strbuf *out, const char *s)
 
 /* Appended a byte or an escape at a time, without printf: two records
  * per login were a fifth of pam_cocoon's own instructions. */
-static void add_field(struct strbuf *out, const char *key, const char *value)
+static void add_quoted(struct strbuf *out, const char *value)
 {
-	if (!value)
-		return;
-	add_str(out, " ");
-	add_str(out, key);
-	add_str(out, "=");
 	if (is_bare(value)) {
 		add_str(out, value);
 		return;
@@ -70,28 +70,48 @@ static void add_field(struct strbuf *out, const char *key, const char *value)
 	add_str(out, "\"");
 }
 
-static void add_number(struct strbuf *out, const char *key, long long value)
+/* One field of a record: KEY (lower case letters) and its value as text. */
+typedef void (*field_fn)(void *ctx, const char *key, const char *value);
+
+static void emit_number(field_fn emit, void *ctx, const char *key, long long value)
 {
-	if (value >= 0)
-		sb_addf(out, " %s=%lld", key, value);
+	char text[24];
+	if (value < 0)
+		return;
+	snprintf(text, sizeof(text), "%lld", value);
+	emit(ctx, key, text);
 }
 
-void audit_format(const struct audit_record *r, struct strbuf *out)
+static void emit_set(field_fn emit, void *ctx, const char *key, const char *value)
 {
-	sb_addf(out, "v=%d", AUDIT_VERSION);
-	add_field(out, "event", r->event);
-	add_field(out, "user", r->user);
-	add_number(out, "uid", r->uid);
-	add_field(out, "service", r->service);
-	add_field(out, "rhost", r->rhost && *r->rhost ? r->rhost : NULL);
-	add_field(out, "tty", r->tty && *r->tty ? r->tty : NULL);
-	add_field(out, "ruser", r->ruser && *r->ruser ? r->ruser : NULL);
+	if (value)
+		emit(ctx, key, value);
+}
+
+/* PAM's items: set but empty means not given. */
+static const char *given(const char *item)
+{
+	return item && *item ? item : NULL;
+}
+
+/* Every field that is set, in the record's fixed order: the one list
+ * both the line and the journal's fields are made from. */
+static void audit_fields(const struct audit_record *r, field_fn emit, void *ctx)
+{
+	emit_number(emit, ctx, "v", AUDIT_VERSION);
+	emit_set(emit, ctx, "event", r->event);
+	emit_set(emit, ctx, "user", r->user);
+	emit_number(emit, ctx, "uid", r->uid);
+	emit_set(emit, ctx, "service", r->service);
+	emit_set(emit, ctx, "rhost", given(r->rhost));
+	emit_set(emit, ctx, "tty", given(r->tty));
+	emit_set(emit, ctx, "ruser", given(r->ruser));
 	if (r->plan) {
-		char names[128];
-		add_field(out, "rule", r->plan->rule);
-		add_field(out, "profile", r->plan->profile);
+		emit_set(emit, ctx, "rule", r->plan->rule);
+		emit_set(emit, ctx, "profile", r->plan->profile);
 		if (r->plan->sandboxed && r->plan->hash[0]) {
-			add_field(out, "plan", r->plan->hash);
+			char names[128];
+			emit(ctx, "plan", r->plan->hash);
 			ns_format(r->plan->namespaces, names, sizeof(names));
 			/* Every sandbox has its own mount namespace. */
 			char all[160];
@@ -99,13 +119,103 @@ void audit_format(const struct audit_record *r, struct strbuf *out)
 			for (char *p = all; *p; p++)
 				if (*p == ' ')
 					*p = ',';
-			add_field(out, "ns", all);
+			emit(ctx, "ns", all);
 		}
 	}
-	add_field(out, "session", r->session);
-	add_field(out, "mode", r->mode);
-	add_field(out, "result", r->result);
-	add_field(out, "reason", r->reason);
-	add_number(out, "duration", r->duration);
-	add_number(out, "status", r->status);
+	emit_set(emit, ctx, "session", r->session);
+	emit_set(emit, ctx, "mode", r->mode);
+	emit_set(emit, ctx, "result", r->result);
+	emit_set(emit, ctx, "reason", r->reason);
+	emit_number(emit, ctx, "duration", r->duration);
+	emit_number(emit, ctx, "status", r->status);
+}
+
+static void line_field(void *ctx, const char *key, const char *value)
+{
+	struct strbuf *out = ctx;
+	if (out->len)
+		add_str(out, " ");
+	add_str(out, key);
+	add_str(out, "=");
+	add_quoted(out, value);
+}
+
+void audit_format(const struct audit_record *r, struct strbuf *out)
+{
+	audit_fields(r, line_field, out);
+}
+
+/* One field of journald's native protocol: NAME=value and a newline, or,
+ * for a value with a newline in it, NAME, a newline, the value's length
+ * as 64 bits little-endian, the value and a newline. */
+static void journal_field(struct strbuf *out, const char *name, const char *value)
+{
+	size_t n = strlen(value);
+	add_str(out, name);
+	if (!memchr(value, '\n', n)) {
+		add_str(out, "=");
+		sb_addn(out, value, n);
+	} else {
+		unsigned char size[8];
+		for (int i = 0; i < 8; i++)
+			size[i] = (unsigned char)((uint64_t)n >> (8 * i));
+		add_str(out, "\n");
+		sb_addn(out, (const char *)size, sizeof(size));
+		sb_addn(out, value, n);
+	}
+	add_str(out, "\n");
+}
+
+/* COCOON_ and the key in capitals: result -> COCOON_RESULT. */
+static void journal_record_field(void *ctx, const char *key, const char *value)
+{
+	char name[32] = "COCOON_";
+	size_t n = strlen(name);
+	for (const char *k = key; *k && n + 1 < sizeof(name); k++)
+		name[n++] = (char)(*k - 'a' + 'A');
+	name[n] = '\0';
+	journal_field(ctx, name, value);
+}
+
+void audit_journal_fields(const struct audit_record *r, const char *identifier,
+			  int priority, const char *message, struct strbuf *out)
+{
+	char number[16];
+	journal_field(out, "MESSAGE", message);
+	snprintf(number, sizeof(number), "%d", priority & 7);
+	journal_field(out, "PRIORITY", number);
+	/* authpriv, as the syslog line goes. */
+	snprintf(number, sizeof(number), "%d", AUDIT_FACILITY >> 3);
+	journal_field(out, "SYSLOG_FACILITY", number);
+	journal_field(out, "SYSLOG_IDENTIFIER", identifier);
+	audit_fields(r, journal_record_field, out);
+}
+
+int audit_journal_connect(void)
+{
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", COCOON_JOURNAL_SOCKET);
+	if (connect(fd, (const struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int audit_journal_send(int fd, const struct audit_record *r, const char *identifier,
+		       int priority, const char *message)
+{
+	if (fd < 0)
+		return -1;
+	struct strbuf fields = { 0 };
+	audit_journal_fields(r, identifier, priority, message, &fields);
+	/* Never blocks a login on a busy journald: the caller logs to syslog
+	 * instead. */
+	ssize_t n = send(fd, fields.data, fields.len, MSG_DONTWAIT | MSG_NOSIGNAL);
+	int rc = n == (ssize_t)fields.len ? 0 : -1;
+	sb_free(&fields);
+	return rc;
 }

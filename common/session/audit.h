@@ -1,14 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Audit records: one syslog line per session event, as stable key=value
- * fields a log pipeline can parse (cocoon.conf(5), AUDIT RECORDS). The
- * entry points fill a record; this file only formats it. */
+ * fields a log pipeline can parse (cocoon.conf(5), AUDIT RECORDS), or,
+ * where journald runs, one journal entry with a field per key
+ * (COCOON_RESULT=refused). The entry points fill a record; this file
+ * formats it and hands it to journald. */
 #ifndef COCOON_AUDIT_H
 #define COCOON_AUDIT_H
 
 #include "plan.h"
 #include "util.h"
 
+#include <syslog.h>
+
 #define AUDIT_VERSION 1
+#define AUDIT_FACILITY LOG_AUTHPRIV
+#ifndef COCOON_JOURNAL_SOCKET
+#define COCOON_JOURNAL_SOCKET "/run/systemd/journal/socket"
+#endif
 
 struct audit_record {
 	const char *event;    /* start, refuse, end */
@@ -32,5 +40,27 @@ void audit_init(struct audit_record *r, const char *event);
  * Fields that are unset are left out; values with anything but letters,
  * digits and ._:/@+,%- are quoted, with \\ \" \n \t \r and \xHH escapes. */
 void audit_format(const struct audit_record *r, struct strbuf *out);
+
+/* journald's native socket, connected now, close-on-exec; -1 where there
+ * is no journald. Connect on the host, before the process enters a
+ * session: a connected socket still reaches the host's journal from
+ * inside the session's mount namespace, whose private /run has no
+ * journald socket (so that the session cannot write records itself). */
+int audit_journal_connect(void);
+
+/* The record as journald's native protocol has it: MESSAGE (the syslog
+ * text), PRIORITY, SYSLOG_FACILITY (authpriv), SYSLOG_IDENTIFIER, then
+ * COCOON_KEY=value for each field that is set, in audit_format's order
+ * (COCOON_V, COCOON_EVENT, COCOON_USER ... COCOON_STATUS), the values as
+ * they are, not quoted. */
+void audit_journal_fields(const struct audit_record *r, const char *identifier,
+			  int priority, const char *message, struct strbuf *out);
+
+/* Send the record through FD (audit_journal_connect). -1 when journald
+ * did not take it (FD -1, a full queue): the caller then logs MESSAGE to
+ * syslog. Never both: on a systemd host journald reads /dev/log too, and
+ * the record would be in the journal twice. */
+int audit_journal_send(int fd, const struct audit_record *r, const char *identifier,
+		       int priority, const char *message);
 
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cgroup.h"
+#include "name_service.h"
 #include "plan_check.h"
 #include "plan_values.h"
 #include "resolve.h"
@@ -164,10 +165,10 @@ static bool services_cover(const struct section *outer, const struct section *in
 	return true;
 }
 
-/* getgrouplist cannot say that a name service backend (sssd, LDAP) was
- * down: it reports the groups it found, so a [group] rule quietly fails
- * to match and [default] takes the session, or no rule on a service
- * [default] does not list. */
+/* A source that cannot be reached refuses the login (name_service), but
+ * one that answers with fewer groups than it should (a stale cache)
+ * makes a [group] rule quietly miss, and [default] takes the session, or
+ * no rule on a service [default] does not list. */
 static void check_group_fallback(const struct policy *policy, struct diag_list *diags)
 {
 	const struct section *fallback = NULL;
@@ -184,7 +185,7 @@ static void check_group_fallback(const struct policy *policy, struct diag_list *
 			continue;
 		diag_add(diags, DIAG_WARNING, fallback->file, fallback->line,
 			 "[default] %s while [group %s] confines: when a name service "
-			 "backend is down, its groups go missing without an error and "
+			 "answers with fewer groups than it should (a stale cache), "
 			 "those users get in unconfined; confine by default and lift it "
 			 "by rule instead", confined ? "does not cover every service"
 			 : "leaves sessions unconfined", s->name);
@@ -367,6 +368,31 @@ static void check_pty_totals(const struct policy *policy, const struct pty_pool 
 	free(services);
 }
 
+/* The account or group a [user] or [group] rule names: unknown to every
+ * source is a warning; a source that could not be asked says so, as a
+ * warning counted apart (diags->unreachable), never "not known". */
+static void check_rule_name(const struct section *s, struct diag_list *diags)
+{
+	bool user = s->kind == SECTION_USER;
+	struct name_passwd entry;
+	struct cc_error err;
+	enum name_answer a = user ? name_service_user_by_name(s->name, &entry, &err)
+				  : name_service_group_by_name(s->name, &err);
+	if (a == NAME_FOUND && user) {
+		if (entry.pw.pw_uid == 0 && strcmp(s->name, "root") != 0)
+			diag_add(diags, DIAG_ERROR, s->file, s->line,
+				 "rules never apply to root: '%s' has uid 0", s->name);
+		name_passwd_free(&entry);
+	} else if (a == NAME_NOT_FOUND) {
+		diag_add(diags, DIAG_WARNING, s->file, s->line, "%s '%s' is not known to NSS",
+			 user ? "user" : "group", s->name);
+	} else if (a != NAME_FOUND) {
+		diag_add(diags, DIAG_WARNING, s->file, s->line, "%s '%s': %s",
+			 user ? "user" : "group", s->name, err.msg);
+		diags->unreachable += a == NAME_UNREACHABLE;
+	}
+}
+
 void policy_check_host(const struct policy *policy, struct diag_list *diags)
 {
 	struct pty_pool pool;
@@ -374,18 +400,8 @@ void policy_check_host(const struct policy *policy, struct diag_list *diags)
 	check_group_fallback(policy, diags);
 	for (size_t i = 0; i < policy->nsections; i++) {
 		const struct section *s = &policy->sections[i];
-		if (s->kind == SECTION_USER) {
-			struct passwd *pw = getpwnam(s->name);
-			if (!pw)
-				diag_add(diags, DIAG_WARNING, s->file, s->line,
-					 "user '%s' is not known to NSS", s->name);
-			else if (pw->pw_uid == 0 && strcmp(s->name, "root") != 0)
-				diag_add(diags, DIAG_ERROR, s->file, s->line,
-					 "rules never apply to root: '%s' has uid 0", s->name);
-		} else if (s->kind == SECTION_GROUP && !getgrnam(s->name)) {
-			diag_add(diags, DIAG_WARNING, s->file, s->line,
-				 "group '%s' is not known to NSS", s->name);
-		}
+		if (s->kind == SECTION_USER || s->kind == SECTION_GROUP)
+			check_rule_name(s, diags);
 		const struct directive *sc = section_find_last(s, D_SECCOMP);
 		if (sc && strcmp(sc->words[0], "none") == 0)
 			diag_add(diags, DIAG_WARNING, sc->file, sc->line,

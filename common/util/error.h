@@ -7,8 +7,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+/* What failed, for the few callers that branch on it (most print msg):
+ * an account that does not exist is not a name service that could not
+ * be asked (name_service.h). cc_fail and cc_fail_errno set CC_FAILED. */
+enum cc_cause { CC_FAILED, CC_NOT_FOUND, CC_UNREACHABLE };
+
 struct cc_error {
 	char msg[1024];
+	enum cc_cause cause;
 };
 
 /* Fill err with a formatted message; returns -1 so callers can
@@ -19,6 +25,10 @@ int cc_fail(struct cc_error *err, const char *fmt, ...)
 /* Same, with ": strerror(errno)" appended. */
 int cc_fail_errno(struct cc_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* cc_fail with a CAUSE. */
+int cc_fail_cause(struct cc_error *err, enum cc_cause cause, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Put "context: " in front of an existing message. */
 int cc_prefix(struct cc_error *err, const char *fmt, ...)
@@ -37,6 +47,9 @@ struct diag {
 struct diag_list {
 	struct diag *items;
 	size_t count, cap;
+	/* Findings about names a name service could not be asked for
+	 * (check's own exit status). */
+	size_t unreachable;
 };
 
 void diag_add(struct diag_list *list, enum diag_level level, const char *file,

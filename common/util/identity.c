@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Who a session is for, through name_service; login shells and login.defs. */
 #include "identity.h"
 
 #include <ctype.h>
@@ -12,41 +13,43 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "name_service.h"
 #include "util.h"
 
-static char *group_name(gid_t gid)
+/* GID's name, or the gid as text when no source names it. */
+static int group_name(gid_t gid, char **name, struct cc_error *err)
 {
-	struct group gr, *res = NULL;
-	char buf[16384];
-	if (getgrgid_r(gid, &gr, buf, sizeof(buf), &res) == 0 && res)
-		return xstrdup(res->gr_name);
-	return xasprintf("%u", (unsigned)gid);
+	switch (name_service_group_name(gid, name, err)) {
+	case NAME_FOUND:
+		return 0;
+	case NAME_NOT_FOUND:
+		*name = xasprintf("%u", (unsigned)gid);
+		return 0;
+	default:
+		return cc_prefix(err, "looking up group %u", (unsigned)gid);
+	}
 }
 
-/* The supplementary groups (primary included) and their names. */
+/* The supplementary groups (primary included) and their names: all of
+ * them or an error, never the part that the reachable sources gave. */
 static int list_groups(struct identity *who, struct cc_error *err)
 {
-	int n = 32;
-	gid_t *groups = NULL;
-	bool listed = false;
-	for (int tries = 0; tries < 8 && !listed; tries++) {
-		groups = xreallocarray(groups, (size_t)n, sizeof(gid_t));
-		int want = n;
-		listed = getgrouplist(who->user, who->gid, groups, &want) >= 0;
-		if (!listed && want <= n)
-			break;
-		n = want;
-	}
-	/* Still growing after eight tries: the list is not known either. */
-	if (!listed) {
-		free(groups);
-		return cc_fail(err, "cannot list the groups of %s", who->user);
-	}
+	gid_t *groups;
+	size_t n;
+	if (name_service_group_list(who->user, who->gid, &groups, &n, err) != NAME_FOUND)
+		return cc_prefix(err, "the groups of %s", who->user);
+	char **names = xcalloc(n, sizeof(char *));
+	for (size_t i = 0; i < n; i++)
+		if (group_name(groups[i], &names[i], err) < 0) {
+			while (i--)
+				free(names[i]);
+			free(names);
+			free(groups);
+			return -1;
+		}
 	who->groups = groups;
-	who->ngroups = (size_t)n;
-	who->group_names = xcalloc((size_t)n, sizeof(char *));
-	for (int i = 0; i < n; i++)
-		who->group_names[i] = group_name(groups[i]);
+	who->group_names = names;
+	who->ngroups = n;
 	who->groups_later = false;
 	return 0;
 }
@@ -60,14 +63,17 @@ static int fill_from_passwd(const struct passwd *pw, enum identity_groups when,
 			    struct identity *who, struct cc_error *err)
 {
 	memset(who, 0, sizeof(*who));
+	/* The primary group's name (%g) comes from the entry that files
+	 * hold for it: no other module is loaded for it. */
+	char *group;
+	if (group_name(pw->pw_gid, &group, err) < 0)
+		return -1;
+	who->group = group;
 	who->user = xstrdup(pw->pw_name);
 	who->uid = pw->pw_uid;
 	who->gid = pw->pw_gid;
 	who->home = xstrdup(pw->pw_dir ? pw->pw_dir : "");
 	who->login_shell = xstrdup(pw->pw_shell ? pw->pw_shell : "");
-	/* The primary group's name (%g) comes from the entry that files
-	 * hold for it: no module is loaded for it. */
-	who->group = group_name(pw->pw_gid);
 	who->groups_later = true;
 	if (when == GROUPS_NOW && list_groups(who, err) < 0) {
 		identity_free(who);
@@ -76,26 +82,38 @@ static int fill_from_passwd(const struct passwd *pw, enum identity_groups when,
 	return 0;
 }
 
+/* An answer of name_service as identity's result: the entry, or an
+ * error whose cause says "no such account" (CC_NOT_FOUND) apart from
+ * "the account database could not be asked" (CC_UNREACHABLE). */
+static int from_answer(enum name_answer answer, struct name_passwd *entry,
+		       enum identity_groups when, struct identity *who, const char *what,
+		       struct cc_error *err)
+{
+	if (answer != NAME_FOUND)
+		return cc_prefix(err, "looking up %s", what);
+	int rc = fill_from_passwd(&entry->pw, when, who, err);
+	name_passwd_free(entry);
+	return rc;
+}
+
 /* USER by name; with UID_FALLBACK, a numeric USER that no account has as
  * its name is taken as a uid. */
 static int lookup_name(const char *user, bool uid_fallback, enum identity_groups when,
 		       struct identity *who, struct cc_error *err)
 {
-	struct passwd pw, *res = NULL;
-	char buf[16384];
-	int rc = getpwnam_r(user, &pw, buf, sizeof(buf), &res);
-	if (!res && !rc && uid_fallback && user[0] &&
+	struct name_passwd entry;
+	enum name_answer answer = name_service_user_by_name(user, &entry, err);
+	if (answer == NAME_NOT_FOUND && uid_fallback && user[0] &&
 	    strspn(user, "0123456789") == strlen(user) && strlen(user) < 11) {
 		unsigned long uid = strtoul(user, NULL, 10);
 		if (uid <= 0xfffffffeUL)
 			return identity_lookup_uid((uid_t)uid, when, who, err);
 	}
-	if (!res) {
-		if (rc)
-			return cc_fail(err, "looking up user '%s': %s", user, strerror(rc));
-		return cc_fail(err, "unknown user '%s'", user);
-	}
-	return fill_from_passwd(res, when, who, err);
+	if (answer == NAME_NOT_FOUND)
+		return cc_fail_cause(err, CC_NOT_FOUND, "unknown user '%s'", user);
+	char what[300];
+	snprintf(what, sizeof(what), "user '%s'", user);
+	return from_answer(answer, &entry, when, who, what, err);
 }
 
 int identity_lookup(const char *user, enum identity_groups when,
@@ -113,16 +131,14 @@ int identity_lookup_name_or_uid(const char *arg, enum identity_groups when,
 int identity_lookup_uid(uid_t uid, enum identity_groups when,
 			struct identity *who, struct cc_error *err)
 {
-	struct passwd pw, *res = NULL;
-	char buf[16384];
-	int rc = getpwuid_r(uid, &pw, buf, sizeof(buf), &res);
-	if (!res) {
-		if (rc)
-			return cc_fail(err, "looking up uid %u: %s", (unsigned)uid,
-				       strerror(rc));
-		return cc_fail(err, "uid %u has no passwd entry", (unsigned)uid);
-	}
-	return fill_from_passwd(res, when, who, err);
+	struct name_passwd entry;
+	enum name_answer answer = name_service_user_by_uid(uid, &entry, err);
+	if (answer == NAME_NOT_FOUND)
+		return cc_fail_cause(err, CC_NOT_FOUND, "uid %u has no passwd entry",
+				     (unsigned)uid);
+	char what[32];
+	snprintf(what, sizeof(what), "uid %u", (unsigned)uid);
+	return from_answer(answer, &entry, when, who, what, err);
 }
 
 bool identity_in_group(const struct identity *who, const char *group)

@@ -25,18 +25,21 @@ struct identity {
 	bool groups_later;
 };
 
-/* When the supplementary groups are looked up. getgrouplist loads the
+/* When the supplementary groups are looked up. The lookup loads the
  * group database's NSS modules (libnss_systemd and the libm it needs
  * here: 480 KiB, and half a millisecond); loaded by a process that waits
  * out a whole session (cocoonctl run, cocoon-shell), they stay mapped
  * for it. GROUPS_LATER leaves the lookup to whoever needs the groups:
  * the policy's [group] rules, pam_cocoon's exempt=@GROUP, or the
- * session process, which execs (pam_cocoon's builds and exits). */
+ * session process, which execs (pam_cocoon's builds and exits). Either
+ * way the list is complete or an error (name_service.h). */
 enum identity_groups { GROUPS_NOW, GROUPS_LATER };
 
 /* Look the account named USER up with NSS. A name only: a service may
  * open sessions for names NSS does not know (virtual FTP users), and
- * "0" must not become root. */
+ * "0" must not become root. An error's cause tells "no such account"
+ * (CC_NOT_FOUND) from "the account database could not be asked"
+ * (CC_UNREACHABLE). */
 int identity_lookup(const char *user, enum identity_groups when,
 		    struct identity *who, struct cc_error *err);
 /* The same, or, when no account has that name, a numeric ARG as a uid:

@@ -84,7 +84,7 @@ complete_line() {
 		COMP_POINT=${#COMP_LINE}; _cocoonctl; echo "${COMPREPLY[*]}"' _ "$comp" "$@"
 }
 is "$(complete_line cocoonctl ex)" "explain" "completion: commands"
-is "$(complete_line cocoonctl check --)" "--config --pam --root --sshd" "completion: check's options"
+is "$(complete_line cocoonctl check --)" "--config --as --pam --root --sshd" "completion: check's options"
 like "$(complete_line cocoonctl explain cced)" "cced1$T" "completion: explain completes user names"
 
 done_testing

@@ -45,6 +45,15 @@ static inline bool tap_like(const char *haystack, const char *needle, const char
 	return found;
 }
 
+/* Write TEXT to PATH (created 0644, truncated); a failing test if not. */
+static inline void tap_write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "we");
+	bool written = f && fputs(text, f) >= 0;
+	if ((f && fclose(f) != 0) || !written)
+		tap_ok(false, "writing %s", path);
+}
+
 static inline int tap_done(void)
 {
 	printf("1..%d\n", tap_count);

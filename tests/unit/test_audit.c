@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Audit records: field order, which fields appear, and the quoting that
- * keeps every record one parseable line. */
+ * keeps every record one parseable line; the same record as journald's
+ * native fields. */
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include "audit.h"
 #include "tap.h"
 
@@ -64,6 +69,70 @@ int main(void)
 	expect(&r, "v=1 event=start rule=\"[group guests] at /etc/cocoon/cocoon.conf:12\" "
 		   "profile=guest result=unconfined reason=\"sandbox = none\"",
 	       "an unconfined plan names its rule but no plan hash");
+
+	/* The journal's fields: one per key, the values unquoted. */
+	plan.sandboxed = true;
+	audit_init(&r, "start");
+	r.user = "alice";
+	r.uid = 1000;
+	r.service = "sshd";
+	r.tty = "";
+	r.plan = &plan;
+	r.session = "00ff";
+	r.result = "sandboxed";
+	struct strbuf out = { 0 };
+	audit_journal_fields(&r, "sshd", LOG_INFO, "pam_cocoon(sshd:session): v=1 event=start", &out);
+	tap_is_str(out.data,
+		   "MESSAGE=pam_cocoon(sshd:session): v=1 event=start\n"
+		   "PRIORITY=6\n"
+		   "SYSLOG_FACILITY=10\n"
+		   "SYSLOG_IDENTIFIER=sshd\n"
+		   "COCOON_V=1\n"
+		   "COCOON_EVENT=start\n"
+		   "COCOON_USER=alice\n"
+		   "COCOON_UID=1000\n"
+		   "COCOON_SERVICE=sshd\n"
+		   "COCOON_RULE=[group guests] at /etc/cocoon/cocoon.conf:12\n"
+		   "COCOON_PROFILE=guest\n"
+		   "COCOON_PLAN=0123456789abcdef\n"
+		   "COCOON_NS=mnt,pid,net,ipc\n"
+		   "COCOON_SESSION=00ff\n"
+		   "COCOON_RESULT=sandboxed\n",
+		   "journal: MESSAGE, PRIORITY, facility 10, the identifier, then COCOON_KEY per field");
+	sb_free(&out);
+
+	audit_init(&r, "refuse");
+	r.user = "eve\nCOCOON_RESULT=sandboxed";
+	r.result = "refused";
+	r.reason = "a \"quoted\" = reason";
+	r.status = 0;
+	audit_journal_fields(&r, "cocoon-shell", LOG_AUTHPRIV | LOG_ERR, "m", &out);
+	static const char want[] =
+		"MESSAGE=m\nPRIORITY=3\nSYSLOG_FACILITY=10\nSYSLOG_IDENTIFIER=cocoon-shell\n"
+		"COCOON_V=1\nCOCOON_EVENT=refuse\n"
+		"COCOON_USER\n\x1b\0\0\0\0\0\0\0eve\nCOCOON_RESULT=sandboxed\n"
+		"COCOON_RESULT=refused\nCOCOON_REASON=a \"quoted\" = reason\nCOCOON_STATUS=0\n";
+	tap_ok(out.len == sizeof(want) - 1 && memcmp(out.data, want, out.len) == 0,
+	       "journal: a value with a newline goes with its length (64 bits, little-endian), "
+	       "so it cannot add a field; the priority without the facility; others as they are");
+	sb_free(&out);
+
+	tap_ok(audit_journal_send(-1, &r, "x", LOG_INFO, "m") < 0,
+	       "journal: no socket, not sent (the caller logs to syslog)");
+	/* What goes on the socket is one datagram of those fields. */
+	int pair[2];
+	char got[2048];
+	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, pair) < 0)
+		return 1;
+	audit_journal_fields(&r, "x", LOG_INFO, "m", &out);
+	tap_ok(audit_journal_send(pair[0], &r, "x", LOG_INFO, "m") == 0 &&
+	       recv(pair[1], got, sizeof(got), 0) == (ssize_t)out.len &&
+	       memcmp(got, out.data, out.len) == 0, "journal: sent as one datagram");
+	sb_free(&out);
+	close(pair[1]);
+	tap_ok(audit_journal_send(pair[0], &r, "x", LOG_INFO, "m") < 0,
+	       "journal: a socket nobody reads from, not sent");
+	close(pair[0]);
 	plan_free(&plan);
 	return tap_done();
 }

@@ -162,6 +162,12 @@ static void test_choices(void)
 	expect("home", "nfs", "home takes bind, tmpfs, overlay or none, not 'nfs'", "home");
 	expect("private-tmp", "yes", "private-tmp takes no, session or persistent, not 'yes'",
 	       "private-tmp");
+	expect("name-services", "auto", "ok", "name-services auto");
+	expect("name-services", "none", "ok", "name-services none");
+	expect("name-services", "nscd", "name-services takes auto or none",
+	       "name-services names no daemon");
+	expect("name-services", "auto none", "'name-services' takes auto|none (got 2 words)",
+	       "name-services takes one word");
 	expect("home-size", "big", "'big' is not a size (like 64M)", "home-size");
 	expect("tmp-size", "64MB", "'64MB' is not a size (digits, then K, M, G or T)",
 	       "a size with two unit letters");
@@ -354,6 +360,8 @@ static void test_values(void)
 	tap_ok(parsed("home", "tmpfs").home == HOME_TMPFS, "home mode");
 	tap_ok(parsed("private-tmp", "persistent").private_tmp == PRIVATE_TMP_PERSISTENT,
 	       "private-tmp mode");
+	tap_ok(parsed("name-services", "auto").flag && !parsed("name-services", "none").flag,
+	       "name-services = auto is the flag");
 	tap_ok(parsed("home-size", "2G").number == 2ULL << 30, "sizes");
 	tap_ok(parsed("cpu-max", "50%").number == 50, "a session limit");
 	v = parsed("rlimit-nofile", "10 20");

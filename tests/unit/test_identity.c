@@ -1,16 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Who a session is for: lookups of root and nobody by name and uid, the
- * groups now or later, copies, and which login shells are cocoon-shell. */
+ * groups now or later, copies, which login shells are cocoon-shell, and
+ * "no such account" apart from "the account database could not be
+ * asked". Through a private nsswitch.conf (name_service_configure): the
+ * host's may list a source that is down (sss with sssd stopped). */
+#include <errno.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "identity.h"
+#include "name_service.h"
 #include "tap.h"
 #include "util.h"
 
 static char dir_path[] = "/tmp/cocoon-identity-unit.XXXXXX";
+static char conf[] = "/tmp/cocoon-identity-nsswitch.XXXXXX";
+
 
 /* "user uid gid group home shell [groups]" or "ERR message". */
 static char *describe(int rc, const struct identity *who, const struct cc_error *err)
@@ -136,6 +143,45 @@ static void test_unknown(void)
 		      &err, "ERR unknown user ''", "nor an empty name");
 }
 
+/* The test source (tests/nss) down behind files, as sss with sssd
+ * stopped: names files has still resolve, others cannot be told. */
+static void test_outage(void)
+{
+	struct identity who;
+	struct cc_error err;
+	char *state = xasprintf("%s/cocoontest.state", NSS_TEST_DIR);
+	tap_write_file(conf, "passwd: files cocoontest\ngroup: files cocoontest\n");
+	tap_write_file(state, "user ccdirk7 7001 7001 /nonexistent /bin/sh\n"
+			  "group ccstaff7 7100 ccdirk7\n");
+	expect_lookup(identity_lookup("ccdirk7", GROUPS_NOW, &who, &err), &who, &err,
+		      "ccdirk7 7001 7001 7001 /nonexistent /bin/sh [7001=7001 ccstaff7=7100]",
+		      "a directory user, its groups and their names");
+	identity_lookup("cocoon-no-such-user", GROUPS_NOW, &who, &err);
+	tap_ok(err.cause == CC_NOT_FOUND, "an unknown name: CC_NOT_FOUND");
+	identity_lookup("ccdirk7", GROUPS_LATER, &who, &err);
+	tap_write_file(state, "down\n");
+	tap_ok(identity_complete(&who, &err) < 0 && who.groups_later, "groups asked while the "
+	       "source is down: an error, and still unknown");
+	tap_is_str(err.msg, "the groups of ccdirk7: the group database could not be asked "
+		   "(cocoontest: Connection refused)", "which names the source and errno");
+	identity_free(&who);
+	expect_lookup(identity_lookup("cocoon-no-such-user", GROUPS_NOW, &who, &err), &who,
+		      &err, "ERR looking up user 'cocoon-no-such-user': the account database "
+		      "could not be asked (cocoontest: Connection refused)",
+		      "an unknown name while a source is down: not 'unknown user'");
+	tap_ok(err.cause == CC_UNREACHABLE, "CC_UNREACHABLE");
+	expect_lookup(identity_lookup_uid(4000000000u, GROUPS_NOW, &who, &err), &who, &err,
+		      "ERR looking up uid 4000000000: the account database could not be asked "
+		      "(cocoontest: Connection refused)", "an unknown uid likewise");
+	tap_ok(identity_lookup("root", GROUPS_LATER, &who, &err) == 0,
+	       "root, whom files has, still resolves");
+	tap_ok(identity_complete(&who, &err) < 0, "but not root's groups: every source is asked");
+	identity_free(&who);
+	unlink(state);
+	free(state);
+	tap_write_file(conf, "passwd: files\ngroup: files\n");
+}
+
 static void test_cocoon_shell(void)
 {
 	tap_ok(is_cocoon_shell(COCOON_SHELL_PATH, COCOON_SHELL_PATH), "the installed path");
@@ -180,9 +226,17 @@ static void test_cocoon_shell(void)
 
 int main(void)
 {
+	int fd = mkstemp(conf);
+	if (!tap_ok(fd >= 0, "a private nsswitch.conf"))
+		return tap_done();
+	close(fd);
+	tap_write_file(conf, "passwd: files\ngroup: files\n");
+	name_service_configure(conf, NSS_TEST_DIR);
 	test_root();
 	test_nobody();
 	test_unknown();
+	test_outage();
 	test_cocoon_shell();
+	unlink(conf);
 	return tap_done();
 }

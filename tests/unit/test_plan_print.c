@@ -52,6 +52,7 @@ static const char full_text[] =
 	"  private-tmp  session (size 2048)\n"
 	"  root-size    16777216\n"
 	"  tmpfs-size   268435456\n"
+	"  name-services auto\n"
 	"  ptys         128 per session, 1024 per user\n"
 	"  command      /opt/menu 'a b' (instead of anything asked)\n"
 	"through pam_cocoon: seccomp, no-new-privs and Landlock reach what sshd starts through the login shell\n"
@@ -93,7 +94,7 @@ static const char full_json[] =
 	"\"seccomp\":\"/etc/cocoon/f.bpf\",\"seccomp_log\":true,"
 	"\"no_new_privs\":true,\"landlock\":\"required\","
 	"\"landlock_scope\":[\"signal\"],\"home\":\"tmpfs\",\"home_size\":4096,"
-	"\"home_skel\":\"/etc/skel\",\"private_tmp\":\"session\",\"tmp_size\":2048,"
+	"\"home_skel\":\"/etc/skel\",\"private_tmp\":\"session\",\"name_services\":\"auto\",\"tmp_size\":2048,"
 	"\"root_size\":16777216,\"tmpfs_size\":268435456,\"pty_max\":128,"
 	"\"pty_max_user\":1024,\"limits\":{},"
 	"\"command\":[\"/opt/menu\",\"a b\"]}\n";
@@ -134,6 +135,7 @@ static const char limits_text[] =
 	"  private-tmp  persistent\n"
 	"  root-size    16777216\n"
 	"  tmpfs-size   268435456\n"
+	"  name-services auto\n"
 	"  ptys         32 per session, no total per user\n"
 	"limits:\n"
 	"  rlimit-core      0 0\n"
@@ -154,7 +156,7 @@ static const char limits_json[] =
 	"\"clearenv\":false,\"env\":[],\"seccomp\":\"none\",\"seccomp_log\":false,"
 	"\"no_new_privs\":false,\"landlock\":\"best-effort\","
 	"\"landlock_scope\":[],\"home\":\"overlay\",\"home_size\":268435456,"
-	"\"home_skel\":\"/srv/skel\",\"private_tmp\":\"persistent\","
+	"\"home_skel\":\"/srv/skel\",\"private_tmp\":\"persistent\",\"name_services\":\"auto\","
 	"\"tmp_size\":268435456,\"root_size\":16777216,"
 	"\"tmpfs_size\":268435456,\"pty_max\":32,\"pty_max_user\":null,"
 	"\"limits\":{\"rlimit-core\":\"0 0\","
@@ -377,6 +379,33 @@ static void test_bwrap_limits(void)
 			"a session /tmp is a tmpfs; chdir defaults to the home");
 }
 
+/* An endpoint says which daemon it serves and that the host gave it. */
+static void test_name_service(void)
+{
+	struct plan plan;
+	base_plan(&plan, "shell", "[user ann] at t.conf:1");
+	plan_add_op(&plan, OP_NAME_SERVICE, "/run/nscd", "/run/nscd", POLICY_FILE,
+		    2)->content = xstrdup("nscd");
+	char *t = text_of(&plan), *j = json_of(&plan), *b = bwrap_of(&plan);
+	tap_like(t, "  name-service /run/nscd                                     "
+		 "# nscd on this host; /etc/cocoon/cocoon.conf:2\n", "name-service: text");
+	tap_like(t, "  name-services auto\n", "name-services: text");
+	tap_like(j, "{\"op\":\"name-service\",\"source\":\"/run/nscd\",\"daemon\":"
+		 "\"nscd\",\"dest\":\"/run/nscd\"", "name-service: JSON, with its daemon");
+	tap_like(b, " --ro-bind-try /run/nscd /run/nscd ", "name-service: bwrap");
+	free(t);
+	free(j);
+	free(b);
+	plan.name_services = false;
+	t = text_of(&plan);
+	j = json_of(&plan);
+	tap_like(t, "  name-services none\n", "name-services none: text");
+	tap_like(j, "\"name_services\":\"none\"", "name-services none: JSON");
+	free(t);
+	free(j);
+	plan_free(&plan);
+}
+
 int main(void)
 {
 	expect_outputs(full_plan, full_text, full_json, full_bwrap, "every op and setting");
@@ -385,5 +414,6 @@ int main(void)
 		       "bubblewrap equivalent", "limits, a shell session, an overlay home");
 	test_no_sandbox();
 	test_bwrap_limits();
+	test_name_service();
 	return tap_done();
 }

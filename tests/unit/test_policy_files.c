@@ -185,7 +185,7 @@ static char *describe(int rc, const struct policy *policy, const struct cc_error
 	sb_addn(&out, "", 0);
 	size_t n = strlen(dir_path);
 	if (rc < 0) {
-		sb_addf(&out, "rc=-1 %s", err->msg);
+		sb_addf(&out, "rc=%d %s", rc, err->msg);
 	} else {
 		sb_addf(&out, "files=");
 		for (size_t i = 0; i < policy->nfiles; i++)
@@ -253,6 +253,10 @@ static void test_load_one(void)
 	free(missing);
 }
 
+/* When set, the child loads this candidate as if installed at
+ * child_as (policy_load_candidate) in place of the system policy. */
+static const char *child_candidate, *child_as;
+
 /* In a child: DIR_PATH/etc shown as /etc, the system policy loaded and
  * described into FD. */
 static void load_system_in_child(int fd)
@@ -267,7 +271,9 @@ static void load_system_in_child(int fd)
 	} else {
 		struct policy policy = { 0 };
 		struct cc_error err;
-		int rc = policy_load(&policy, NULL, &err);
+		int rc = child_candidate
+				 ? policy_load_candidate(&policy, child_candidate, child_as, &err)
+				 : policy_load(&policy, NULL, &err);
 		text = owned = describe(rc, &policy, &err);
 		policy_free(&policy);
 	}
@@ -327,6 +333,51 @@ static void test_load_system(void)
 			 base + 3);
 	expect_system(want, "cocoon.conf, then the *.conf drop-ins in byte order");
 	free(want);
+
+	/* A candidate in the place of an installed file, or a new one. */
+	char *cand = put("cand.conf", "[user c]\nprofile = default\n", 0600, 0);
+	child_candidate = cand;
+	child_as = COCOON_SYSCONFDIR "/cocoon/cocoon.d/b.conf";
+	want = xasprintf("files=" COCOON_SYSCONFDIR "/cocoon/cocoon.conf," COCOON_SYSCONFDIR
+			 "/cocoon/cocoon.d/a.conf,D/cand.conf sections=%zu diags=0 embedded_only=0",
+			 base + 3);
+	expect_system(want, "candidate: read in the place of the drop-in it replaces");
+	free(want);
+	child_as = COCOON_SYSCONFDIR "/cocoon/cocoon.d/ab.conf";
+	want = xasprintf("files=" COCOON_SYSCONFDIR "/cocoon/cocoon.conf," COCOON_SYSCONFDIR
+			 "/cocoon/cocoon.d/a.conf,D/cand.conf," COCOON_SYSCONFDIR
+			 "/cocoon/cocoon.d/b.conf sections=%zu diags=0 embedded_only=0", base + 4);
+	expect_system(want, "candidate: a new drop-in, read where its name sorts");
+	free(want);
+	child_as = COCOON_SYSCONFDIR "/cocoon/cocoon.conf";
+	want = xasprintf("files=D/cand.conf," COCOON_SYSCONFDIR "/cocoon/cocoon.d/a.conf,"
+			 COCOON_SYSCONFDIR "/cocoon/cocoon.d/b.conf sections=%zu diags=0 "
+			 "embedded_only=0", base + 3);
+	expect_system(want, "candidate: as cocoon.conf, the drop-ins after it");
+	free(want);
+	child_as = NULL;
+	want = xasprintf("files=D/cand.conf sections=%zu diags=0 embedded_only=0", base + 1);
+	expect_system(want, "candidate: without a place, alone");
+	free(want);
+	child_as = COCOON_SYSCONFDIR "/cocoon/cocoon.d/b.txt";
+	expect_system("rc=-2 " COCOON_SYSCONFDIR "/cocoon/cocoon.d/b.txt: cocoon reads only the "
+		      "files named *.conf (not starting with a dot) in " COCOON_SYSCONFDIR
+		      "/cocoon/cocoon.d", "candidate: a place cocoon does not read is the caller's mistake");
+	child_as = COCOON_SYSCONFDIR "/cocoon/cocoon.d/b.conf";
+	child_candidate = sub("none.conf");
+	expect_system("rc=-2 D/none.conf: No such file or directory",
+		      "candidate: unreadable is the caller's mistake too");
+	free((char *)child_candidate);
+	child_candidate = cand;
+	chmod(dropins, 0775);
+	expect_system("rc=-1 D/cand.conf cannot be installed as " COCOON_SYSCONFDIR
+		      "/cocoon/cocoon.d/b.conf: " COCOON_SYSCONFDIR "/cocoon/cocoon.d" REFUSED
+		      COCOON_SYSCONFDIR "/cocoon/cocoon.d is writable by its group (mode 0775)",
+		      "candidate: an untrusted directory to install into fails it");
+	chmod(dropins, 0755);
+	child_candidate = child_as = NULL;
+	unlink(cand);
+	free(cand);
 
 	unlink(main_file);
 	want = xasprintf("files=" COCOON_SYSCONFDIR "/cocoon/cocoon.d/a.conf," COCOON_SYSCONFDIR "/cocoon/cocoon.d/b.conf "

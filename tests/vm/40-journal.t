@@ -61,6 +61,23 @@ like_re "$OUT" 'MESSAGE=v=1 event=start user=ccjs .* session=[0-9a-f]{32} result
 	"cocoon-shell's start record"
 like_re "$OUT" 'MESSAGE=v=1 event=end user=ccjs .* result=ended duration=[0-9]+ status=0' "and its end"
 like "$OUT" "SYSLOG_FACILITY=10" "to authpriv (facility 10)"
+# One field per key: journalctl finds the records by them.
+run vm "journalctl -q --no-pager --since '$since' COCOON_USER=ccj -o verbose | grep -E '^ *(COCOON_[A-Z]+|SYSLOG_IDENTIFIER|PRIORITY)='"
+like "$OUT" "COCOON_EVENT=start" "journalctl COCOON_USER=ccj: the start record"
+like "$OUT" "COCOON_RESULT=sandboxed" "with COCOON_RESULT"
+like "$OUT" "COCOON_RULE=[user ccj] at /etc/cocoon/cocoon.conf:4" "values as they are, not quoted"
+like_re "$OUT" "COCOON_SESSION=[0-9a-f]{32}" "the session id"
+like "$OUT" "COCOON_EVENT=end" "and the end record"
+like "$OUT" "SYSLOG_IDENTIFIER=sshd" "under sshd's name"
+run vm "journalctl -q --no-pager --since '$since' COCOON_USER=ccjr COCOON_RESULT=refused -o cat"
+like "$OUT" "event=refuse user=ccjr" "journalctl COCOON_RESULT=refused: the refusal"
+run vm "journalctl -q --no-pager --since '$since' COCOON_USER=ccjs SYSLOG_IDENTIFIER=cocoon-shell -o cat"
+like "$OUT" "event=start user=ccjs" "cocoon-shell's records carry the fields too"
+# Once each: the native record only, not also the syslog line.
+lines=$(vm "journalctl -q --no-pager --since '$since' SYSLOG_IDENTIFIER=sshd -o cat | grep -c 'event=start user=ccj '")
+records=$(vm "journalctl -q --no-pager --since '$since' COCOON_USER=ccj COCOON_EVENT=start -o cat | wc -l")
+[ "$records" -ge 1 ]; ok $? "ccj's start records ($records) are there"
+is "$lines" "$records" "and each is in the journal once, not again as a syslog line"
 run journal '-k'
 like_re "$OUT" 'audit: type=1326 .*uid=[0-9]+ .*comm="perl".* syscall=165 ' \
 	"seccomp-log = yes: the refused mount as the kernel's audit line"

@@ -7,8 +7,9 @@
 # hash, so changing it builds a new image. Prints KEY.
 #
 # Debian's kernel (6.1) with an initrd of the few modules a qemu disk
-# needs, systemd as pid 1 with logind and journald, dbus, sshd, sudo,
-# cron, and what the tests inside need (perl, python3, gcc, strace, setcap).
+# needs, systemd as pid 1 with logind, journald and nss-systemd, dbus,
+# sshd, sudo, cron, and what the tests inside need (perl, python3, gcc,
+# strace, setcap); the directory packages, none of them enabled.
 # Root logs in over ssh with DIR/id_vm, made here.
 set -euo pipefail
 DIR=$1
@@ -29,10 +30,12 @@ MIRROR=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
 	head -n 1) || true
 : "${MIRROR:=http://deb.debian.org/debian}"
 
-PACKAGES=linux-image-amd64,initramfs-tools,systemd-sysv,libpam-systemd,dbus,udev,kmod
+PACKAGES=linux-image-amd64,initramfs-tools,systemd-sysv,libpam-systemd,libnss-systemd,dbus,udev,kmod
 PACKAGES=$PACKAGES,openssh-server,openssh-client,sudo,cron,login,passwd,procps,iproute2
 PACKAGES=$PACKAGES,perl,python3,gcc,libc6-dev,strace,util-linux,bsdutils,e2fsprogs,libcap2-bin
 PACKAGES=$PACKAGES,xauth,dbus-user-session,pamtester,git,bash-completion
+# python3-apt: the apt module of tests/vm/70-ansible.t's playbook.
+PACKAGES=$PACKAGES,python3-apt
 
 ROOT=$DIR/rootfs.$$
 cleanup() {
@@ -47,6 +50,33 @@ echo "image: debootstrap from $MIRROR (a few minutes)" >&2
 mkdir -p "$DIR/archives"
 debootstrap --variant=minbase --include="$PACKAGES" --cache-dir="$(cd "$DIR/archives" && pwd)" \
 	bookworm "$ROOT" "$MIRROR" >&2
+
+# The directory packages (tests/vm/70-directory.t) and python3-apt
+# (Ansible's apt module), installed afterwards through apt in the root so
+# that what the first stage set stays: Debian's nsswitch.conf and PAM
+# common-* files are put back as they were (libnss-sss adds sss to the
+# one, libpam-sss and libpam-ldapd lines to the others), and no daemon
+# of them starts at boot (their postinsts enable slapd, nslcd, nscd and
+# sssd); a test configures and starts the ones it needs. systemd-userdbd
+# (Debian 12 ships it apart from systemd) stays as Debian enables it,
+# socket-activated.
+DIRECTORY_PACKAGES="slapd ldap-utils nslcd libnss-ldapd sssd-ldap nscd python3-apt systemd-userdbd"
+(cd "$ROOT" && mkdir -p root/pristine && cp -a --parents etc/nsswitch.conf etc/pam.d/common-* root/pristine/)
+printf '#!/bin/sh\nexit 101\n' > "$ROOT/usr/sbin/policy-rc.d"
+chmod 0755 "$ROOT/usr/sbin/policy-rc.d"
+[ -s "$ROOT/etc/resolv.conf" ] || cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
+mount -t proc proc "$ROOT/proc"
+mount --bind "$(cd "$DIR/archives" && pwd)" "$ROOT/var/cache/apt/archives"
+DEBIAN_FRONTEND=noninteractive chroot "$ROOT" apt-get update -q >&2
+DEBIAN_FRONTEND=noninteractive chroot "$ROOT" apt-get install -y -q --no-install-recommends \
+	$DIRECTORY_PACKAGES >&2
+umount "$ROOT/var/cache/apt/archives" "$ROOT/proc"
+rm -f "$ROOT/usr/sbin/policy-rc.d"
+cp -a "$ROOT/root/pristine/etc/." "$ROOT/etc/"
+rm -rf "$ROOT/root/pristine"
+chroot "$ROOT" sh -c 'for u in slapd nslcd nscd sssd $(systemctl list-unit-files --no-legend "sssd*" |
+	awk "\$2 == \"enabled\" { print \$1 }"); do systemctl disable -q "$u" || exit 1; done
+	for u in slapd nslcd nscd sssd; do echo "image: $u $(systemctl is-enabled "$u" 2>&1)"; done' >&2
 
 # The initrd: only what a qemu virtio disk with ext4 needs.
 sed -i 's/^MODULES=.*/MODULES=list/' "$ROOT/etc/initramfs-tools/initramfs.conf"
