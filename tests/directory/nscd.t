@@ -35,27 +35,40 @@ dir_sshd_start "$S" || bail_out "the test sshd did not start"
 sshd_allow "$U"
 sshd_allow "$S"
 
-# The cache filled by the host's own lookups: by name and by number, and
-# each user's group list (nscd's initgroups).
-for u in "$U" "$S"; do
-	getent passwd "$u" "$(dir_uid "$u")" > /dev/null
-	getent group "$u" "$(dir_uid "$u")" > /dev/null
-	id "$u" > /dev/null
-done
-getent group "$G" "$(dir_gid "$G")" > /dev/null
-nslcd_stop
-run getent passwd "$U"
-like "$OUT" ":$(dir_uid "$U"):$(dir_uid "$U"):" "with nslcd stopped, the host still resolves $U (through nscd)"
-run id -Gn "$U"
-like " $OUT " " $G " "and its directory group"
-# The control: with /run/nscd hidden (a private mount namespace), no
-# source answers for a directory account any more.
-run unshare -m --propagation private sh -c 'mount -t tmpfs none /run/nscd && getent passwd "$1"' sh "$U"
-is "$RC" 2 "control: without nscd's socket, $U does not resolve"
-
 dir_through_sshd "default" "$U" "$S" "$G" ssh-out
 run "$CTL" run --user "$U" -- /bin/bash -c "$DIR_PROBE" probe "$U" "$G" \
 	"$(base64 -w0 "$SSHD_DIR/client_key")" "$SSHD_PORT"
 dir_probe_check "default, cocoonctl run" "$U" "$G" "$OUT" ssh-out
+
+# The cache filled by the host's lookups, then a session that waits for
+# nslcd to stop before it looks anything up: what it resolves then came
+# through nscd's socket. (The login itself needs nslcd: cocoon reads the
+# group list from the sources nsswitch.conf names, not from nscd's cache,
+# and refuses a login whose list it cannot read.)
+for u in "$U" "$S"; do
+	getent passwd "$u" "$(dir_uid "$u")" > /dev/null
+	id "$u" > /dev/null
+done
+getent group "$G" "$(dir_gid "$G")" > /dev/null
+rm -f "/home/$U/go"
+"$CTL" run --user "$U" -- /bin/bash -c 'while [ ! -e ~/go ]; do sleep 0.1; done
+	getent passwd "$1"; id -Gn' sh "$U" > "$SSHD_DIR/late.out" 2>&1 &
+late=$!
+for i in $(seq 100); do
+	pgrep -u "$(dir_uid "$U")" -x sleep > /dev/null && break
+	sleep 0.1
+done
+nslcd_stop
+run getent passwd "$U"
+like "$OUT" ":$(dir_uid "$U"):$(dir_uid "$U"):" "with nslcd stopped, the host still resolves $U (through nscd)"
+# The control: with /run/nscd hidden too (a private mount namespace), no
+# source answers for a directory account any more.
+run unshare -m --propagation private sh -c 'mount -t tmpfs none /run/nscd && getent passwd "$1"' sh "$U"
+is "$RC" 2 "control: without nscd's socket, $U does not resolve"
+touch "/home/$U/go"
+wait "$late"
+OUT=$(cat "$SSHD_DIR/late.out")
+like "$OUT" "$U:" "nslcd stopped: the session resolves $U through nscd"
+like " $(echo $OUT) " " $G " "and names its directory group"
 
 done_testing
