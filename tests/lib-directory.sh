@@ -477,7 +477,7 @@ dir_through_sshd() {
 	# With a pty: sshd writes lastlog and utmp, looking the uid up.
 	lastlog -C -u "$U" > /dev/null 2>&1
 	wtmp_before=$(last -w "$U" 2>/dev/null | grep -c "^$U ")
-	ssh_as "$U" -tt "$(dir_probe_cmd "$U" "$G")"'; sleep 1' > "$SSHD_DIR/pty.out" 2>&1 &
+	ssh_as "$U" -tt 'echo "id=$(id)"; echo "groups=$(groups)"; sleep 1' > "$SSHD_DIR/pty.out" 2>&1 &
 	client=$!
 	for i in $(seq 150); do
 		who_out=$(who)
