@@ -305,9 +305,8 @@ nscd_stop() { dir_stop NSCD_PID; }
 
 # nsswitch_use "passwd: files ldap" ...: those lines replace the host's
 # lines of the same databases in /etc/nsswitch.conf (kept aside, put back
-# on exit). Holds host_lock nsswitch, exclusive: a test that asserts
-# what the host's name service answers while another copy may change it
-# holds it shared (nsswitch_hold).
+# on exit). Holds host_lock nsswitch, exclusive (tests that assert an
+# unknown name's answer hold it shared: nsswitch_hold, lib.sh).
 nsswitch_use() {
 	if [ -z "$NSSWITCH_SAVED" ]; then
 		host_lock nsswitch || return 1
@@ -324,7 +323,6 @@ $line
 	sed "$script" "$NSSWITCH_SAVED" > /etc/nsswitch.conf.new &&
 		chmod 0644 /etc/nsswitch.conf.new && mv /etc/nsswitch.conf.new /etc/nsswitch.conf
 }
-nsswitch_hold() { host_lock nsswitch shared; }
 
 # dir_test_cleanup: the EXIT trap of a directory test: the test sshd,
 # the directory and its daemons, the policy, local users.
