@@ -38,6 +38,7 @@ NSCD_PID=""
 NSSWITCH_SAVED=""
 NSLCD_CONF_SAVED=""
 DIR_MADE_RUNDIRS=""
+DIR_MADE_UTMP=""
 # Ports for this suite's servers (a range of its own).
 DIR_PORTS=${DIR_PORTS:-32000-32499}
 
@@ -272,8 +273,10 @@ CONF
 nslcd_stop() { dir_stop NSLCD_PID; }
 
 # nscd_start: nscd -f with a config of the test's (passwd and group
-# cached, nothing persistent, nothing shared through /var/cache), when no
-# other nscd runs; 2 (the caller skips) when one does. Holds host_lock nscd.
+# cached, nothing persistent; check-files off: other tests' useradd would
+# empty the cache whenever /etc/passwd changes), when no other nscd runs; 2 (the caller
+# skips) when one does. nscd reads nsswitch.conf when it starts: call
+# nsswitch_use first. Holds host_lock nscd.
 nscd_start() {
 	host_lock nscd || return 1
 	local pid
@@ -286,7 +289,7 @@ nscd_start() {
 		echo "paranoia no"
 		for db in passwd group; do
 			printf '%s %s %s\n' enable-cache "$db" yes positive-time-to-live "$db" 600 \
-				negative-time-to-live "$db" 1 check-files "$db" yes \
+				negative-time-to-live "$db" 1 check-files "$db" no \
 				persistent "$db" no shared "$db" yes
 		done
 		for db in hosts services netgroup; do echo "enable-cache $db no"; done
@@ -302,12 +305,11 @@ nscd_stop() { dir_stop NSCD_PID; }
 
 # nsswitch_use "passwd: files ldap" ...: those lines replace the host's
 # lines of the same databases in /etc/nsswitch.conf (kept aside, put back
-# on exit). Holds host_lock nsswitch, exclusive: a test that asserts
-# what the host's name service answers while another copy may change it
-# holds it shared (nsswitch_hold).
+# on exit). Holds host_lock nsswitch, exclusive (tests that assert an
+# unknown name's answer hold it shared: nsswitch_hold, lib.sh).
 nsswitch_use() {
-	host_lock nsswitch || return 1
 	if [ -z "$NSSWITCH_SAVED" ]; then
+		host_lock nsswitch || return 1
 		NSSWITCH_SAVED=$DIR_WORK/nsswitch.conf.host
 		cp -p /etc/nsswitch.conf "$NSSWITCH_SAVED"
 	fi
@@ -321,7 +323,38 @@ $line
 	sed "$script" "$NSSWITCH_SAVED" > /etc/nsswitch.conf.new &&
 		chmod 0644 /etc/nsswitch.conf.new && mv /etc/nsswitch.conf.new /etc/nsswitch.conf
 }
-nsswitch_hold() { host_lock nsswitch shared; }
+
+# dir_test_cleanup: the EXIT trap of a directory test: the test sshd,
+# the directory and its daemons, the policy, local users.
+dir_test_cleanup() {
+	sshd_cleanup
+	directory_cleanup
+	policy_reset
+	cleanup_users
+}
+
+# dir_students USER SHELLUSER GROUP: directory accounts USER (bash) and
+# SHELLUSER (cocoon-shell), each with a group of its own, both members of
+# the directory group GROUP.
+dir_students() {
+	dir_user "$1" && dir_user "$2" "$SHELL_BIN" && dir_group "$1" && dir_group "$2" &&
+		dir_group "$3" "$1" "$2"
+}
+
+# dir_sshd_start SHELLUSER: the test sshd on a port of DIR_PORTS with
+# pam_cocoon's two lines, SHELLUSER (whose login shell is cocoon-shell)
+# exempted, so that only cocoon-shell confines it; utmp held (and made
+# where the host has none, tests/pam/sshd.t) for the login records.
+dir_sshd_start() {
+	SSHD_PORTS=$DIR_PORTS sshd_start "session required $PAMDIR/pam_cocoon.so exempt=$1" ||
+		return 1
+	sed -i "0,/^session/s||session required $PAMDIR/pam_cocoon.so return\n&|" \
+		"/etc/pam.d/$SSHD_SERVICE"
+	host_lock utmp || return 1
+	if [ ! -e /run/utmp ]; then
+		install -m 0664 -g utmp /dev/null /run/utmp && DIR_MADE_UTMP=yes
+	fi
+}
 
 # directory_cleanup: from the EXIT trap. nsswitch.conf first (no process
 # of the host asks a daemon that is about to go), then the daemons, the
@@ -345,6 +378,8 @@ directory_cleanup() {
 	DIR_MADE_RUNDIRS=""
 	for h in $DIR_HOMES; do rm -rf "$h"; done
 	DIR_HOMES=""
+	[ -n "$DIR_MADE_UTMP" ] && rm -f /run/utmp
+	DIR_MADE_UTMP=""
 	[ -n "$DIR_WORK" ] && rm -rf "$DIR_WORK"
 	DIR_WORK=""
 }
@@ -370,8 +405,10 @@ for d in "$HOME" /tmp "${XDG_RUNTIME_DIR:-/nonexistent}"; do
 done
 cd "$w" || echo "no writable directory"
 touch mine && echo "ls=$(ls -l mine 2>&1)"
-echo "nslcd=$(ls -A /run/nslcd 2>&1 | tr "\n" " ")"
-echo "nslcd-mount=$(findmnt -n -o OPTIONS --target /run/nslcd/socket 2>&1)"
+for d in nslcd nscd; do
+	echo "$d=$(ls -A /run/$d 2>&1 | tr "\n" " ")"
+	echo "$d-mount=$(findmnt -n -o OPTIONS --target /run/$d/socket 2>&1)"
+done
 echo "git=$( { git init -q r && cd r && EMAIL=probe@cocoon.test git commit -q --allow-empty -m probe &&
 	git log -1 --format=%an; } 2>&1 | tr "\n" " ")"
 if [ -n "$key" ]; then
@@ -394,7 +431,8 @@ dir_fact() { printf '%s\n' "$1" | sed -n "s/^$2=//p"; }
 
 # dir_probe_check WHAT USER GROUP OUT [ssh-out]: the facts a session of
 # USER (of dir_user, member of the directory group GROUP, by the rule that
-# sets CC_RULE=GROUP) must show, each a test named after WHAT.
+# sets CC_RULE=GROUP) must show, each a test named after WHAT; the
+# daemon's directory it checks is /run/$DIR_DAEMON (nslcd unless set).
 dir_probe_check() {
 	local what=$1 user=$2 group=$3 out=$4 uid gid
 	uid=$(dir_uid "$user")
@@ -404,22 +442,58 @@ dir_probe_check() {
 	like "$(dir_fact "$out" id)" "uid=$uid($user) gid=$uid($user) groups=" "$what: id names the user and group"
 	like "$(dir_fact "$out" id)" ",$gid($group)" "$what: id names the directory group"
 	like " $(dir_fact "$out" groups) " " $group " "$what: groups names it"
-	like "$(dir_fact "$out" passwd)" "$user:x:$uid:$uid:" "$what: getent passwd"
+	like_re "$(dir_fact "$out" passwd)" "^$user:[^:]*:$uid:$uid:" "$what: getent passwd"
 	like "$(dir_fact "$out" group)" "$group:*:$gid:" "$what: getent group"
 	like " $(dir_fact "$out" status | tr '\t' ' ') " " $gid " "$what: the session's credentials keep the directory group"
 	like "$(dir_fact "$out" ls)" " $user $user " "$what: ls -l names the owner of the user's file"
-	local entry extra=""
-	for entry in $(dir_fact "$out" nslcd); do
-		case " $(ls -A /run/nslcd | tr '\n' ' ') " in
+	local entry extra="" d=${DIR_DAEMON:-nslcd}
+	for entry in $(dir_fact "$out" "$d"); do
+		case " $(ls -A "/run/$d" | tr '\n' ' ') " in
 		*" $entry "*) ;;
 		*) extra="$extra $entry" ;;
 		esac
 	done
-	like " $(dir_fact "$out" nslcd)" " socket " "$what: /run/nslcd's socket is there"
-	is "$extra" "" "$what: nothing but what nslcd keeps in /run/nslcd"
-	like_re "$(dir_fact "$out" nslcd-mount)" "^ro(,|$)" "$what: read-only"
+	like " $(dir_fact "$out" "$d")" " socket " "$what: /run/$d's socket is there"
+	is "$extra" "" "$what: nothing but what $d keeps in /run/$d"
+	like_re "$(dir_fact "$out" "$d-mount")" "^ro(,|$)" "$what: read-only"
 	is "$(dir_fact "$out" git)" "directory user $user " "$what: git commits, its author from the passwd entry"
 	if [ "${5:-}" = ssh-out ]; then
 		is "$(dir_fact "$out" ssh-out)" "$user " "$what: ssh out of the session logs in with a key"
 	fi
+}
+
+# dir_through_sshd WHAT USER SHELLUSER GROUP [ssh-out]: the probe through
+# the test sshd of dir_sshd_start in PAM mode (USER, without and with a
+# pty: then utmp, wtmp, lastlog and sshd's own lookup too) and in shell
+# mode (SHELLUSER).
+dir_through_sshd() {
+	local profile=$1 U=$2 S=$3 G=$4 net=${5:-} client who_out="" wtmp_before i log_lines
+	log_lines=$(wc -l < "$SSHD_DIR/sshd.log")
+	run ssh_as "$U" "$(dir_probe_cmd "$U" "$G" $net)"
+	dir_probe_check "$profile, PAM mode" "$U" "$G" "$OUT" $net
+
+	# With a pty: sshd writes lastlog and utmp, looking the uid up.
+	lastlog -C -u "$U" > /dev/null 2>&1
+	wtmp_before=$(last -w "$U" 2>/dev/null | grep -c "^$U ")
+	ssh_as "$U" -tt 'echo "id=$(id)"; echo "groups=$(groups)"; sleep 1' > "$SSHD_DIR/pty.out" 2>&1 &
+	client=$!
+	for i in $(seq 150); do
+		who_out=$(who)
+		case $who_out in *"$U "*) break ;; esac
+		kill -0 "$client" 2>/dev/null || break
+		sleep 0.1
+	done
+	wait "$client"
+	OUT=$(tr -d '\r' < "$SSHD_DIR/pty.out")
+	like "$(dir_fact "$OUT" id)" "uid=$(dir_uid "$U")($U)" "$profile, PAM mode with a pty: id names the user"
+	like " $(dir_fact "$OUT" groups) " " $G " "$profile, PAM mode with a pty: and the directory group"
+	like "$who_out" "$U " "$profile, PAM mode with a pty: utmp has the session while it runs"
+	is "$(last -w "$U" 2>/dev/null | grep -c "^$U ")" "$((wtmp_before + 1))" \
+		"$profile, PAM mode with a pty: wtmp has the login"
+	unlike "$(lastlog -u "$U" 2>&1)" "Never logged in" "$profile, PAM mode with a pty: lastlog has it"
+	unlike "$(tail -n +"$((log_lines + 1))" "$SSHD_DIR/sshd.log")" "Cannot find account" \
+		"$profile, PAM mode: sshd found the account (login_get_lastlog)"
+
+	run ssh_as "$S" "$(dir_probe_cmd "$S" "$G" $net)"
+	dir_probe_check "$profile, shell mode" "$S" "$G" "$OUT" $net
 }

@@ -21,13 +21,7 @@ U=ccout1$T     # PAM mode and cocoonctl run
 S=ccout2$T     # shell mode
 D=stu9$T       # a directory account, for explain
 G=students$T
-cleanup() {
-	sshd_cleanup
-	directory_cleanup
-	policy_reset
-	cleanup_users
-}
-trap cleanup EXIT
+trap dir_test_cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
 directory_setup || bail_out "slapd did not start"
@@ -41,9 +35,7 @@ policy_reset
 # nogroup$T: a group nobody has, for check's answer about an unknown one.
 printf '[group %s]\nprofile = default\n[group %s]\nprofile = default\n[default]\nsandbox = none\n' \
 	"$G" "nogroup$T" | policy_write cocoon.conf
-SSHD_PORTS=$DIR_PORTS sshd_start "session required $PAMDIR/pam_cocoon.so exempt=$S" ||
-	bail_out "the test sshd did not start"
-sed -i "0,/^session/s||session required $PAMDIR/pam_cocoon.so return\n&|" "/etc/pam.d/$SSHD_SERVICE"
+dir_sshd_start "$S" || bail_out "the test sshd did not start"
 sshd_allow "$U"
 sshd_allow "$S"
 

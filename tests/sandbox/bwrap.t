@@ -22,9 +22,11 @@ uid=$(id -u ccbw1$T)
 policy_reset
 cp "$here/../../conf/examples/bwrap-readme.conf" "$CONF_DIR/cocoon.conf"
 
-# The article's own command line, as the article gives it.
+# The article's own command line, with the name service's three files
+# that conf/examples/bwrap-readme.conf adds to it.
 run runuser -u ccbw1$T -- bwrap --ro-bind /usr /usr --dir /tmp --proc /proc --dev /dev \
-	--ro-bind /etc/resolv.conf /etc/resolv.conf \
+	--ro-bind /etc/resolv.conf /etc/resolv.conf --ro-bind /etc/nsswitch.conf /etc/nsswitch.conf \
+	--ro-bind /etc/passwd /etc/passwd --ro-bind /etc/group /etc/group \
 	--symlink usr/lib /lib --symlink usr/lib64 /lib64 \
 	--symlink usr/bin /bin --symlink usr/sbin /sbin --chdir / \
 	--unshare-pid --unshare-net --dir "/run/user/$uid" \
