@@ -13,16 +13,24 @@
 #   nscd_start                 nscd with a config of the test's
 #   nsswitch_use LINE...       "passwd: files ldap"..., restored on exit
 #
-# What the host has one of is held with host_lock for the test's whole
-# run: nslcd (/etc/nslcd.conf and /run/nslcd), nscd (/run/nscd) and
-# nsswitch (/etc/nsswitch.conf, exclusive). Each is put back at the end by
+# The test runs in a mount namespace of its own (sourcing this file
+# re-executes it there), where its nsswitch.conf and nslcd.conf are bind
+# mounts over the host's files: the host's own logins never ask the
+# test's directory, so stopping slapd mid-test (outage.t) refuses no
+# one else's login, and nothing needs putting back. What the host still
+# has one of, the daemons' fixed sockets, is held with host_lock for the
+# test's whole run: nslcd (/run/nslcd) and nscd (/run/nscd).
 # directory_cleanup, which the caller's EXIT trap runs (after
-# sshd_cleanup and before cleanup_users). Daemons are stopped by the pid
+# sshd_cleanup and before cleanup_users), stops the daemons by the pid
 # they were started with, never by name.
 #
 # uids and gids derive from T, so two copies of the suite on one host use
 # different numbers: DIR_ID_BASE + 0..49 for users and groups alike
 # (posixAccount's uidNumber and posixGroup's gidNumber).
+
+if [ -z "${COCOON_DIRECTORY_NS:-}" ]; then
+	exec unshare -m --propagation private env COCOON_DIRECTORY_NS=1 "$0" "$@"
+fi
 
 DIR_WORK=""
 DIR_BASE="dc=cocoon$T,dc=test"
@@ -36,7 +44,6 @@ SLAPD_PID=""
 NSLCD_PID=""
 NSCD_PID=""
 NSSWITCH_SAVED=""
-NSLCD_CONF_SAVED=""
 DIR_MADE_RUNDIRS=""
 DIR_MADE_UTMP=""
 # Ports for this suite's servers (a range of its own).
@@ -243,14 +250,11 @@ nslcd_start() {
 		echo "# an nslcd of the host runs (pid $(cat /run/nslcd/nslcd.pid)); not ours to replace" >&2
 		return 1
 	fi
-	if [ -e /etc/nslcd.conf ]; then
-		NSLCD_CONF_SAVED=$DIR_WORK/nslcd.conf.host
-		cp -p /etc/nslcd.conf "$NSLCD_CONF_SAVED"
-	else
-		NSLCD_CONF_SAVED=none
-	fi
-	cat > /etc/nslcd.conf.new <<CONF
-# Written by cocoon's tests/lib-directory.sh ($T); the host's is put back.
+	# nslcd reads only /etc/nslcd.conf: the test's is bound over it in this
+	# namespace.
+	local conf=$DIR_WORK/nslcd.conf
+	cat > "$conf" <<CONF
+# Written by cocoon's tests/lib-directory.sh ($T), seen only by its test.
 uid nslcd
 gid nslcd
 uri ldap://127.0.0.1:$SLAPD_PORT/
@@ -261,9 +265,9 @@ timelimit 2
 reconnect_sleeptime 1
 reconnect_retrytime 1
 CONF
-	chown root:nslcd /etc/nslcd.conf.new
-	chmod 0640 /etc/nslcd.conf.new
-	mv /etc/nslcd.conf.new /etc/nslcd.conf
+	chown root:nslcd "$conf" && chmod 0640 "$conf" || return 1
+	[ -e /etc/nslcd.conf ] || { echo "# no /etc/nslcd.conf (package nslcd) to bind over" >&2; return 1; }
+	mount --bind "$conf" /etc/nslcd.conf || return 1
 	dir_rundir /run/nslcd nslcd
 	nslcd || return 1
 	NSLCD_PID=$(dir_daemon_pid /run/nslcd/nslcd.pid /run/nslcd/socket)
@@ -304,24 +308,23 @@ nscd_start() {
 nscd_stop() { dir_stop NSCD_PID; }
 
 # nsswitch_use "passwd: files ldap" ...: those lines replace the host's
-# lines of the same databases in /etc/nsswitch.conf (kept aside, put back
-# on exit). Holds host_lock nsswitch, exclusive (tests that assert an
-# unknown name's answer hold it shared: nsswitch_hold, lib.sh).
+# lines of the same databases, in this namespace's /etc/nsswitch.conf
+# only (a copy bound over it; the host's file is never written).
 nsswitch_use() {
-	if [ -z "$NSSWITCH_SAVED" ]; then
-		host_lock nsswitch || return 1
-		NSSWITCH_SAVED=$DIR_WORK/nsswitch.conf.host
-		cp -p /etc/nsswitch.conf "$NSSWITCH_SAVED"
-	fi
-	local line db script=""
+	local line db script="" own=$DIR_WORK/nsswitch.conf
 	for line in "$@"; do
 		db=${line%%:*}
 		script="$script/^$db:/c\\
 $line
 "
 	done
-	sed "$script" "$NSSWITCH_SAVED" > /etc/nsswitch.conf.new &&
-		chmod 0644 /etc/nsswitch.conf.new && mv /etc/nsswitch.conf.new /etc/nsswitch.conf
+	if [ -z "$NSSWITCH_SAVED" ]; then
+		NSSWITCH_SAVED=$DIR_WORK/nsswitch.conf.host
+		cp -p /etc/nsswitch.conf "$NSSWITCH_SAVED" && : > "$own" && chmod 0644 "$own" &&
+			mount --bind "$own" /etc/nsswitch.conf || return 1
+	fi
+	# In place: the bind mount follows the file's inode.
+	sed "$script" "$NSSWITCH_SAVED" > "$own"
 }
 
 # dir_test_cleanup: the EXIT trap of a directory test: the test sshd,
@@ -360,18 +363,8 @@ dir_sshd_start() {
 # of the host asks a daemon that is about to go), then the daemons, the
 # host's /etc/nslcd.conf, the homes and the work directory.
 directory_cleanup() {
-	if [ -n "$NSSWITCH_SAVED" ]; then
-		cp -p "$NSSWITCH_SAVED" /etc/nsswitch.conf.new && mv /etc/nsswitch.conf.new /etc/nsswitch.conf
-		NSSWITCH_SAVED=""
-	fi
 	nscd_stop
 	nslcd_stop
-	case $NSLCD_CONF_SAVED in
-	"") ;;
-	none) rm -f /etc/nslcd.conf ;;
-	*) cp -p "$NSLCD_CONF_SAVED" /etc/nslcd.conf.new && mv /etc/nslcd.conf.new /etc/nslcd.conf ;;
-	esac
-	NSLCD_CONF_SAVED=""
 	slapd_stop
 	local h
 	for h in $DIR_MADE_RUNDIRS; do rm -rf "$h"; done
