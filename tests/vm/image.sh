@@ -51,16 +51,15 @@ mkdir -p "$DIR/archives"
 debootstrap --variant=minbase --include="$PACKAGES" --cache-dir="$(cd "$DIR/archives" && pwd)" \
 	bookworm "$ROOT" "$MIRROR" >&2
 
-# The directory packages (tests/vm/70-directory.t) and python3-apt
-# (Ansible's apt module), installed afterwards through apt in the root so
-# that what the first stage set stays: Debian's nsswitch.conf and PAM
-# common-* files are put back as they were (libnss-sss adds sss to the
-# one, libpam-sss and libpam-ldapd lines to the others), and no daemon
-# of them starts at boot (their postinsts enable slapd, nslcd, nscd and
-# sssd); a test configures and starts the ones it needs. systemd-userdbd
-# (Debian 12 ships it apart from systemd) stays as Debian enables it,
-# socket-activated.
-DIRECTORY_PACKAGES="slapd ldap-utils nslcd libnss-ldapd sssd-ldap nscd python3-apt systemd-userdbd"
+# The directory packages (tests/vm/70-directory.t), installed afterwards
+# through apt in the root so that the first stage's configuration stays:
+# Debian's nsswitch.conf and PAM common-* files are put back as they
+# were (libnss-sss adds sss to the one, libpam-sss its lines to the
+# others), and slapd, nslcd, nscd and sssd, which their postinsts
+# enable, are disabled: a test configures and starts what it needs.
+# systemd-userdbd (Debian 12 ships it apart from systemd) stays as
+# Debian enables it, socket-activated.
+DIRECTORY_PACKAGES="slapd ldap-utils nslcd libnss-ldapd sssd-ldap nscd systemd-userdbd"
 (cd "$ROOT" && mkdir -p root/pristine && cp -a --parents etc/nsswitch.conf etc/pam.d/common-* root/pristine/)
 printf '#!/bin/sh\nexit 101\n' > "$ROOT/usr/sbin/policy-rc.d"
 chmod 0755 "$ROOT/usr/sbin/policy-rc.d"
