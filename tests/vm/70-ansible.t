@@ -43,8 +43,12 @@ vars=(-e "cocoon_deb_dir=$TOP/build/deb" -e "cocoon_version=$VERSION"
 play() { run timeout 1200 ansible-playbook -i "$W/inventory" "$ex/playbook.yml" "${vars[@]}" "$@"; }
 recap() { printf '%s\n' "$OUT" | grep -Eo 'ok=[0-9]+ +changed=[0-9]+ +unreachable=[0-9]+ +failed=[0-9]+' | tr -s ' '; }
 
-# --- a node without cocoon: the stock stack, the packages purged
+# --- a node without cocoon: the stock stack, the packages purged (the
+# packages refuse removal while an account's login shell is cocoon-shell:
+# the guest is a throwaway copy, so the accounts earlier tests left get
+# bash)
 run vm 'test -f /root/sshd.pam || cp /etc/pam.d/sshd /root/sshd.pam; cp /root/sshd.pam /etc/pam.d/sshd &&
+	getent passwd | awk -F: "\$7 ~ /cocoon-shell\$/ { print \$1 }" | xargs -r -n 1 usermod -s /bin/bash;
 	apt-get purge -y -q cocoon libpam-cocoon cocoon-shell >/dev/null 2>&1;
 	rm -rf /var/cache/cocoon-debs; groupadd -f ccanlab;
 	dpkg-query -W -f="\${db:Status-Abbrev}" cocoon 2>/dev/null; test -e /etc/cocoon && echo left'
