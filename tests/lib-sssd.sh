@@ -14,8 +14,8 @@
 # sssd's sockets and memory caches have fixed paths (/var/lib/sss/pipes,
 # /var/lib/sss/mc): the test holds `host_lock sssd` and runs only where
 # no other sssd does. Its cache files of the cocoon$T domain are removed
-# at the end, nothing else of /var/lib/sss. nsswitch.conf is the host's
-# one file: held with `host_lock nsswitch`, restored byte for byte.
+# at the end, nothing else of /var/lib/sss. nsswitch.conf is changed only
+# in the test's own mount namespace (sssd_nsswitch).
 
 SLAPD_DIR=""
 SLAPD_PID=""
@@ -233,23 +233,25 @@ sssd_stop() {
 	SSSD_PID=""
 }
 
-# sssd_nsswitch: `sss` after `files` for passwd, group and shadow,
-# restored (byte for byte, same inode) by sssd_cleanup.
+# sssd_nsswitch: `sss` after `files` for passwd, group and shadow, in
+# the caller's own mount namespace: a copy bound over /etc/nsswitch.conf
+# there (tests/directory/sssd.t runs in one), never the host's file.
 sssd_nsswitch() {
-	host_lock nsswitch || return 1
-	NSSWITCH_SAVED=$(mktemp /run/cocoon-nsswitch.XXXXXX) || return 1
-	cat /etc/nsswitch.conf > "$NSSWITCH_SAVED"
+	local own
+	[ -n "${COCOON_DIRECTORY_NS:-}" ] || { echo "# sssd_nsswitch: not in a namespace of the test's" >&2; return 1; }
+	own=$(mktemp /run/cocoon-nsswitch.XXXXXX) || return 1
+	NSSWITCH_SAVED=$own
 	sed -E 's/^((passwd|group|shadow):[[:space:]]+files)([[:space:]]|$)/\1 sss\3/' \
-		"$NSSWITCH_SAVED" > /etc/nsswitch.conf
+		/etc/nsswitch.conf > "$own" && chmod 0644 "$own" && mount --bind "$own" /etc/nsswitch.conf
 }
 
 sssd_cleanup() {
 	local h
 	sssd_stop
 	if [ -n "$NSSWITCH_SAVED" ]; then
-		cat "$NSSWITCH_SAVED" > /etc/nsswitch.conf && rm -f "$NSSWITCH_SAVED"
+		umount /etc/nsswitch.conf 2>/dev/null
+		rm -f "$NSSWITCH_SAVED"
 		NSSWITCH_SAVED=""
-		host_unlock nsswitch
 	fi
 	# The domain's own cache files; config.ldb is rebuilt at each start.
 	rm -f "/var/lib/sss/db/cache_$SSSD_DOMAIN.ldb" "/var/lib/sss/db/timestamps_$SSSD_DOMAIN.ldb" \

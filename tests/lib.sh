@@ -164,14 +164,6 @@ sshd_rundir_release() {
 pam_services_lock() {
 	host_lock pam-services || bail_out "another copy of the suite holds su's and login's PAM files"
 }
-# nsswitch_hold: a test that asserts what the host's name service says of
-# a name nobody has ("unknown user") holds /etc/nsswitch.conf shared; a
-# directory test of another copy lists its server there (exclusive) and
-# stops it mid-test (tests/directory/outage.t), when an unknown name is
-# answered "could not be asked" instead.
-nsswitch_hold() {
-	host_lock nsswitch shared || bail_out "another copy of the suite holds nsswitch.conf"
-}
 
 # ---- the installed tree
 

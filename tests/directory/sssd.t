@@ -8,6 +8,10 @@
 # else of /var/lib/sss), also after sssd restarts under a running session;
 # sssd stopped, the login is refused, never let in unconfined; slapd
 # stopped, sssd's cache keeps the account and its confinement.
+# In a mount namespace of its own: `sss` goes into this namespace's
+# nsswitch.conf only, so stopping sssd mid-test refuses no other login.
+[ -n "${COCOON_DIRECTORY_NS:-}" ] ||
+	exec unshare -m --propagation private env COCOON_DIRECTORY_NS=1 "$0" "$@"
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib-sssd.sh"
 trap 'sshd_cleanup; sssd_cleanup; policy_reset; cleanup_users' EXIT
@@ -22,7 +26,7 @@ uid=$ids gid_g=$((ids + 1))
 ldap_group "$P" "$uid" || bail_out "ldapadd"
 ldap_group "$G" "$gid_g" "$U" || bail_out "ldapadd"
 ldap_user "$U" "$uid" "$uid" /bin/bash || bail_out "ldapadd"
-sssd_nsswitch || bail_out "nsswitch.conf is held by another copy"
+sssd_nsswitch || bail_out "nsswitch.conf"
 sssd_start "$G" || bail_out "sssd did not answer"
 
 # Confined by the directory group; everyone else is not: the case where
