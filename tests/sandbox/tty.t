@@ -40,10 +40,17 @@ like "$OUT" "monitor        	on" "job control is on"
 unlike "$OUT" "no job control" "bash finds job control possible"
 like "$OUT" "driver-rc=5" "the shell's status comes back"
 
-on_tty "sleep 1; printf '\\003'" "$drv -- /bin/sleep 10; echo driver-rc=\$?"
+# until_running ARGS: an input script's wait (10 s at most) until the
+# session runs the command line ARGS, unique to this test: a fixed sleep
+# before ^C lost the race to the session's setup on a loaded host.
+until_running() {
+	local i
+	for i in $(seq 100); do pgrep -fx "$1" >/dev/null && return; sleep 0.1; done
+}
+on_tty "until_running '/bin/sleep 10.$$'; printf '\\003'" "$drv -- /bin/sleep 10.$$; echo driver-rc=\$?"
 like "$OUT" "driver-rc=130" "^C kills the foreground command once; the caller survives and reports it"
 
-on_tty "sleep 1; printf 'sleep 10\n'; sleep 0.5; printf '\\003'; sleep 0.3; printf 'echo alive\nexit\n'" \
+on_tty "sleep 1; printf 'sleep 11.$$\n'; until_running 'sleep 11.$$'; printf '\\003'; sleep 0.3; printf 'echo alive\nexit\n'" \
 	"$drv --env TERM=dumb --env PS1=P: -- /bin/bash --norc -i; echo driver-rc=\$?"
 like "$OUT" "alive" "^C stops a job of the inner shell, not the shell"
 like "$OUT" "driver-rc=0" "and the session goes on until it exits"
