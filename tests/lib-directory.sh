@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Real directory servers for the tests of tests/directory/, sourced after
-# lib.sh: slapd on a free port of 127.0.0.1 with a database of the test's
-# own (base dc=cocoon$T,dc=test), nslcd in front of it, nscd in front of
-# nslcd, and nsswitch.conf pointing at them. The packages come from
-# `make deps` (tools/deps.sh), which neither configures nor starts them.
+# lib.sh: slapd on a free port of DIR_PORTS with a database of the test's
+# own (lib-slapd.sh, base dc=cocoon$T,dc=test), nslcd in front of it, nscd
+# in front of nslcd, and nsswitch.conf pointing at them. The packages
+# come from `make deps` (tools/deps.sh), which neither configures nor
+# starts them.
 #
 #   directory_setup            slapd started, its base and ou=people/groups
 #   dir_user NAME [SHELL]      a posixAccount (uid from LDAP, home made here)
 #   dir_group NAME MEMBER...   a posixGroup with memberUid
 #   slapd_stop, slapd_start    the server down and up again mid-test, by pid
+#                              (these two, ldap_do and SLAPD_* from lib-slapd.sh)
 #   nslcd_start                /etc/nslcd.conf of the test's, nslcd started
 #   nscd_start                 nscd with a config of the test's
 #   nsswitch_use LINE...       "passwd: files ldap"..., restored on exit
@@ -32,15 +34,11 @@ if [ -z "${COCOON_DIRECTORY_NS:-}" ]; then
 	exec unshare -m --propagation private env COCOON_DIRECTORY_NS=1 "$0" "$@"
 fi
 
+. "$(dirname "${BASH_SOURCE[0]}")/lib-slapd.sh"
+
 DIR_WORK=""
-DIR_BASE="dc=cocoon$T,dc=test"
-DIR_ADMIN="cn=admin,$DIR_BASE"
-DIR_PASSWORD="cocoon-test-$T"
 DIR_ID_BASE=$((300000 + 0x$T * 50))
 DIR_NEXT_ID=$DIR_ID_BASE
-DIR_HOMES=""
-SLAPD_PORT=""
-SLAPD_PID=""
 NSLCD_PID=""
 NSCD_PID=""
 NSSWITCH_SAVED=""
@@ -49,174 +47,49 @@ DIR_MADE_UTMP=""
 # Ports for this suite's servers (a range of its own).
 DIR_PORTS=${DIR_PORTS:-32000-32499}
 
-# dir_free_port: a free TCP port of DIR_PORTS on 127.0.0.1.
-dir_free_port() {
-	local port
-	for port in $(shuf -i "$DIR_PORTS" -n 50); do
-		ss -ltn | grep -q ":$port " || { echo "$port"; return 0; }
-	done
-	return 1
-}
-
-# ldap_do TOOL [ARGS]: an ldap-utils tool as the directory's admin.
-ldap_do() {
-	local tool=$1; shift
-	"$tool" -x -H "ldap://127.0.0.1:$SLAPD_PORT/" -D "$DIR_ADMIN" -w "$DIR_PASSWORD" "$@"
-}
-
-# directory_setup: slapd's cn=config made with slapadd (an mdb database in
-# DIR_WORK, the schemas rfc2307 needs), started, and the base entries.
+# directory_setup: slapd started on a port of DIR_PORTS, with its base
+# entries; DIR_WORK, its work directory, keeps the daemons' files too.
 directory_setup() {
-	DIR_WORK=$(mktemp -d /run/cocoon-dir-test.XXXXXX) || return 1
-	chmod 0755 "$DIR_WORK"
-	mkdir -m 0700 "$DIR_WORK/config" "$DIR_WORK/db"
-	cat > "$DIR_WORK/config.ldif" <<LDIF
-dn: cn=config
-objectClass: olcGlobal
-cn: config
-olcPidFile: $DIR_WORK/slapd.pid
-
-dn: cn=module{0},cn=config
-objectClass: olcModuleList
-cn: module{0}
-olcModulePath: /usr/lib/ldap
-olcModuleLoad: back_mdb
-
-dn: cn=schema,cn=config
-objectClass: olcSchemaConfig
-cn: schema
-
-$(for f in core cosine nis inetorgperson; do
-	grep -v '^#' "/etc/ldap/schema/$f.ldif"; echo
-done | cat -s)
-
-dn: olcDatabase={-1}frontend,cn=config
-objectClass: olcDatabaseConfig
-objectClass: olcFrontendConfig
-olcDatabase: {-1}frontend
-olcAccess: {0}to * by * read
-
-dn: olcDatabase={0}config,cn=config
-objectClass: olcDatabaseConfig
-olcDatabase: {0}config
-olcAccess: {0}to * by * none
-
-dn: olcDatabase={1}mdb,cn=config
-objectClass: olcDatabaseConfig
-objectClass: olcMdbConfig
-olcDatabase: {1}mdb
-olcDbDirectory: $DIR_WORK/db
-olcSuffix: $DIR_BASE
-olcRootDN: $DIR_ADMIN
-olcRootPW: $DIR_PASSWORD
-olcDbMaxSize: 104857600
-olcDbIndex: objectClass eq
-olcDbIndex: uid,uidNumber,gidNumber,memberUid eq
-LDIF
-	slapadd -n 0 -F "$DIR_WORK/config" -l "$DIR_WORK/config.ldif" \
-		> "$DIR_WORK/slapadd.log" 2>&1 || { cat "$DIR_WORK/slapadd.log" >&2; return 1; }
-	SLAPD_PORT=$(dir_free_port) || return 1
-	slapd_start || return 1
-	ldap_do ldapadd > /dev/null <<LDIF
-dn: $DIR_BASE
-objectClass: dcObject
-objectClass: organization
-o: cocoon test $T
-
-dn: ou=people,$DIR_BASE
-objectClass: organizationalUnit
-ou: people
-
-dn: ou=groups,$DIR_BASE
-objectClass: organizationalUnit
-ou: groups
-LDIF
+	slapd_setup "$DIR_PORTS" || return 1
+	DIR_WORK=$SLAPD_DIR
 }
-
-# slapd_start: slapd on 127.0.0.1:SLAPD_PORT, as root, until it answers.
-slapd_start() {
-	rm -f "$DIR_WORK/slapd.pid"
-	slapd -F "$DIR_WORK/config" -h "ldap://127.0.0.1:$SLAPD_PORT/" || return 1
-	local i
-	for i in $(seq 100); do
-		[ -s "$DIR_WORK/slapd.pid" ] &&
-			ldapsearch -x -H "ldap://127.0.0.1:$SLAPD_PORT/" -b "" -s base \
-				namingContexts > /dev/null 2>&1 && break
-		sleep 0.1
-	done
-	SLAPD_PID=$(cat "$DIR_WORK/slapd.pid" 2>/dev/null)
-	[ -n "$SLAPD_PID" ]
-}
-
-# slapd_stop: the server down (by its pid), and gone from its port.
-slapd_stop() { dir_stop SLAPD_PID; }
 
 # dir_stop VAR: the daemon whose pid VAR holds stopped, VAR emptied.
 dir_stop() {
-	[ -n "${!1}" ] && dir_kill_wait "${!1}"
+	pid_stop "${!1}"
 	printf -v "$1" '%s' ""
-}
-
-# dir_kill_wait PID: SIGTERM, up to 10 s for it to end, then SIGKILL.
-dir_kill_wait() {
-	local i
-	kill "$1" 2>/dev/null || return 0
-	for i in $(seq 100); do
-		kill -0 "$1" 2>/dev/null || return 0
-		sleep 0.1
-	done
-	kill -KILL "$1" 2>/dev/null
 }
 
 # dir_user NAME [SHELL]: a posixAccount with the next id as its uid and
 # its own group's gid (add that group with dir_group NAME), home
 # /home/NAME made and owned here, removed on exit.
 dir_user() {
-	local name=$1 shell=${2:-/bin/bash} id=$DIR_NEXT_ID
+	local id=$DIR_NEXT_ID
 	DIR_NEXT_ID=$((DIR_NEXT_ID + 1))
-	ldap_do ldapadd > /dev/null <<LDIF || return 1
-dn: uid=$name,ou=people,$DIR_BASE
-objectClass: account
-objectClass: posixAccount
-objectClass: shadowAccount
-uid: $name
-cn: $name
-uidNumber: $id
-gidNumber: $id
-homeDirectory: /home/$name
-loginShell: $shell
-gecos: directory user $name
-LDIF
-	rm -rf "/home/$name"
-	install -d -m 0755 -o "$id" -g "$id" "/home/$name" || return 1
-	DIR_HOMES="$DIR_HOMES /home/$name"
+	ldap_user "$1" "$id" "$id" "${2:-/bin/bash}"
 }
 
 # dir_uid NAME: the uidNumber dir_user gave NAME (without asking NSS).
 dir_uid() {
-	ldap_do ldapsearch -LLL -b "ou=people,$DIR_BASE" "(uid=$1)" uidNumber |
+	ldap_do ldapsearch -LLL -b "ou=people,$SLAPD_BASE" "(uid=$1)" uidNumber |
 		sed -n 's/^uidNumber: //p'
 }
 
 # dir_group NAME [MEMBER...]: a posixGroup; a user's own group (NAME a
 # user of dir_user) gets that user's id, others the next one.
 dir_group() {
-	local name=$1 id member; shift
+	local name=$1 id; shift
 	id=$(dir_uid "$name")
 	if [ -z "$id" ]; then
 		id=$DIR_NEXT_ID
 		DIR_NEXT_ID=$((DIR_NEXT_ID + 1))
 	fi
-	{
-		printf 'dn: cn=%s,ou=groups,%s\nobjectClass: posixGroup\ncn: %s\ngidNumber: %s\n' \
-			"$name" "$DIR_BASE" "$name" "$id"
-		for member in "$@"; do printf 'memberUid: %s\n' "$member"; done
-	} | ldap_do ldapadd > /dev/null
+	ldap_group "$name" "$id" "$@"
 }
 
 # dir_gid NAME: the gidNumber of the directory group NAME.
 dir_gid() {
-	ldap_do ldapsearch -LLL -b "ou=groups,$DIR_BASE" "(cn=$1)" gidNumber |
+	ldap_do ldapsearch -LLL -b "ou=groups,$SLAPD_BASE" "(cn=$1)" gidNumber |
 		sed -n 's/^gidNumber: //p'
 }
 
@@ -257,8 +130,8 @@ nslcd_start() {
 # Written by cocoon's tests/lib-directory.sh ($T), seen only by its test.
 uid nslcd
 gid nslcd
-uri ldap://127.0.0.1:$SLAPD_PORT/
-base $DIR_BASE
+uri $SLAPD_URI
+base $SLAPD_BASE
 nss_min_uid $DIR_ID_BASE
 bind_timelimit 2
 timelimit 2
@@ -365,15 +238,12 @@ dir_sshd_start() {
 directory_cleanup() {
 	nscd_stop
 	nslcd_stop
-	slapd_stop
 	local h
 	for h in $DIR_MADE_RUNDIRS; do rm -rf "$h"; done
 	DIR_MADE_RUNDIRS=""
-	for h in $DIR_HOMES; do rm -rf "$h"; done
-	DIR_HOMES=""
 	[ -n "$DIR_MADE_UTMP" ] && rm -f /run/utmp
 	DIR_MADE_UTMP=""
-	[ -n "$DIR_WORK" ] && rm -rf "$DIR_WORK"
+	slapd_cleanup
 	DIR_WORK=""
 }
 

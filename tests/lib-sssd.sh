@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Fixtures for the tests of directory accounts served by SSSD: a private
-# slapd on 127.0.0.1 holding dc=cocoon$T,dc=test, an sssd whose LDAP
-# domain (cocoon$T) reads it, and `sss` in nsswitch.conf. Source it after
-# tests/lib.sh; the caller's EXIT trap calls sssd_cleanup.
+# slapd on 127.0.0.1 holding dc=cocoon$T,dc=test (lib-slapd.sh, sourced
+# from beside this file), an sssd whose LDAP domain (cocoon$T) reads it,
+# and `sss` in nsswitch.conf. Source it after tests/lib.sh; the caller's
+# EXIT trap calls sssd_cleanup.
 #
-#   slapd_start                 the server, empty base; SLAPD_URI
-#   ldap_add < LDIF             entries into it, as its root DN
+#   slapd_setup "$SSSD_PORTS"   the server, empty base; SLAPD_URI
+#   ldap_user, ldap_group       entries into it (lib-slapd.sh)
+#   ldap_free_ids N             ids for them, free on this host
 #   sssd_conf FILE              sssd.conf for the domain
 #   sssd_start GROUP            sssd with it; waits until it answers for GROUP
-#   sssd_stop                   ends it by its pid; 1 if it stays
+#   sssd_stop                   ends it by its pid; 1 if it had to be killed
 #   sssd_nsswitch               sss after files for passwd, group, shadow
 #
 # sssd's sockets and memory caches have fixed paths (/var/lib/sss/pipes,
@@ -17,124 +19,13 @@
 # at the end, nothing else of /var/lib/sss. nsswitch.conf is changed only
 # in the test's own mount namespace (sssd_nsswitch).
 
-SLAPD_DIR=""
-SLAPD_PID=""
-SLAPD_URI=""
-SLAPD_BASE="dc=cocoon$T,dc=test"
-SLAPD_ROOTDN="cn=admin,$SLAPD_BASE"
-SLAPD_PW="cocoon-test-$T"
+. "$(dirname "${BASH_SOURCE[0]}")/lib-slapd.sh"
+
 SSSD_DOMAIN="cocoon$T"
 SSSD_PID=""
 NSSWITCH_SAVED=""
-
-# sssd_port_pick: a free port of 32500-32999 on 127.0.0.1.
-sssd_port_pick() {
-	local p
-	for p in $(shuf -i 32500-32999 -n 30); do
-		ss -ltn | grep -q ":$p " || { echo "$p"; return 0; }
-	done
-	return 1
-}
-
-# slapd_start: a slapd of its own (cn=config in a directory of its own,
-# an mdb database for the base), anonymous read, on a free port.
-slapd_start() {
-	local port i
-	SLAPD_DIR=$(mktemp -d /var/lib/cocoon-slapd.XXXXXX) || return 1
-	mkdir -m 0700 "$SLAPD_DIR/slapd.d" "$SLAPD_DIR/db"
-	cat > "$SLAPD_DIR/config.ldif" <<LDIF
-dn: cn=config
-objectClass: olcGlobal
-cn: config
-olcPidFile: $SLAPD_DIR/slapd.pid
-
-dn: cn=module,cn=config
-objectClass: olcModuleList
-cn: module
-olcModulePath: /usr/lib/ldap
-olcModuleLoad: back_mdb
-
-dn: cn=schema,cn=config
-objectClass: olcSchemaConfig
-cn: schema
-
-include: file:///etc/ldap/schema/core.ldif
-include: file:///etc/ldap/schema/cosine.ldif
-include: file:///etc/ldap/schema/nis.ldif
-include: file:///etc/ldap/schema/inetorgperson.ldif
-
-dn: olcDatabase=mdb,cn=config
-objectClass: olcDatabaseConfig
-objectClass: olcMdbConfig
-olcDatabase: mdb
-olcSuffix: $SLAPD_BASE
-olcRootDN: $SLAPD_ROOTDN
-olcRootPW: $SLAPD_PW
-olcDbDirectory: $SLAPD_DIR/db
-olcDbMaxSize: 16777216
-olcDbIndex: objectClass,uid,uidNumber,gidNumber,memberUid,cn eq
-olcAccess: to * by * read
-LDIF
-	slapadd -n 0 -F "$SLAPD_DIR/slapd.d" -l "$SLAPD_DIR/config.ldif" >/dev/null 2>&1 ||
-		return 1
-	port=$(sssd_port_pick) || return 1
-	SLAPD_URI=ldap://127.0.0.1:$port/
-	slapd -F "$SLAPD_DIR/slapd.d" -h "$SLAPD_URI" || return 1
-	for i in $(seq 50); do
-		[ -s "$SLAPD_DIR/slapd.pid" ] && ldapsearch -x -H "$SLAPD_URI" -b "" -s base \
-			>/dev/null 2>&1 && break
-		sleep 0.1
-	done
-	SLAPD_PID=$(cat "$SLAPD_DIR/slapd.pid" 2>/dev/null)
-	[ -n "$SLAPD_PID" ] || return 1
-	ldap_add <<LDIF
-dn: $SLAPD_BASE
-objectClass: dcObject
-objectClass: organization
-o: cocoon test $T
-dc: cocoon$T
-
-dn: ou=people,$SLAPD_BASE
-objectClass: organizationalUnit
-ou: people
-
-dn: ou=groups,$SLAPD_BASE
-objectClass: organizationalUnit
-ou: groups
-LDIF
-}
-
-ldap_add() { ldapadd -x -H "$SLAPD_URI" -D "$SLAPD_ROOTDN" -w "$SLAPD_PW" >/dev/null; }
-
-# ldap_user NAME UID GID SHELL: a posixAccount under ou=people, home
-# /home/NAME (made on the host, owned by it).
-ldap_user() {
-	ldap_add <<LDIF || return 1
-dn: uid=$1,ou=people,$SLAPD_BASE
-objectClass: inetOrgPerson
-objectClass: posixAccount
-uid: $1
-cn: $1
-sn: $1
-uidNumber: $2
-gidNumber: $3
-homeDirectory: /home/$1
-loginShell: $4
-LDIF
-	install -d -m 0755 -o "$2" -g "$3" "/home/$1"
-	SLAPD_HOMES="${SLAPD_HOMES:-} /home/$1"
-}
-
-# ldap_group NAME GID [MEMBER...]: a posixGroup under ou=groups.
-ldap_group() {
-	local name=$1 gid=$2 m
-	shift 2
-	{
-		printf 'dn: cn=%s,ou=groups,%s\nobjectClass: posixGroup\ncn: %s\ngidNumber: %s\n' \
-			"$name" "$SLAPD_BASE" "$name" "$gid"
-		for m in "$@"; do printf 'memberUid: %s\n' "$m"; done
-	} | ldap_add
-}
+# Ports for sssd.t's slapd (a range of its own).
+SSSD_PORTS=${SSSD_PORTS:-32500-32999}
 
 # ldap_free_ids N: the first of N consecutive ids, free as uids and gids
 # on this host, in a range of this copy of the suite.
@@ -150,21 +41,6 @@ ldap_free_ids() {
 		[ -n "$ok" ] && { echo "$base"; return 0; }
 	done
 	return 1
-}
-
-slapd_stop() { pid_stop "$SLAPD_PID" && SLAPD_PID=""; }
-
-# pid_stop PID: TERM to a daemon the test started, then a wait (10 s at
-# most) for it; 1 if it did not end.
-pid_stop() {
-	[ -n "$1" ] || return 0
-	kill "$1" 2>/dev/null
-	local i
-	for i in $(seq 100); do
-		kill -0 "$1" 2>/dev/null || break
-		sleep 0.1
-	done
-	! kill -0 "$1" 2>/dev/null
 }
 
 # sssd_hold: the host's one sssd socket set, for this test; 1 when
@@ -226,11 +102,13 @@ sssd_start() {
 }
 
 # sssd_stop: sssd, which ends its responders and providers; reaped, as
-# the test's child.
+# the test's child. 1 if it had to be killed.
 sssd_stop() {
-	pid_stop "$SSSD_PID" || return 1
+	local rc=0
+	pid_stop "$SSSD_PID" || rc=1
 	[ -z "$SSSD_PID" ] || wait "$SSSD_PID" 2>/dev/null
 	SSSD_PID=""
+	return $rc
 }
 
 # sssd_nsswitch: `sss` after `files` for passwd, group and shadow, in
@@ -246,7 +124,6 @@ sssd_nsswitch() {
 }
 
 sssd_cleanup() {
-	local h
 	sssd_stop
 	if [ -n "$NSSWITCH_SAVED" ]; then
 		umount /etc/nsswitch.conf 2>/dev/null
@@ -256,10 +133,6 @@ sssd_cleanup() {
 	# The domain's own cache files; config.ldb is rebuilt at each start.
 	rm -f "/var/lib/sss/db/cache_$SSSD_DOMAIN.ldb" "/var/lib/sss/db/timestamps_$SSSD_DOMAIN.ldb" \
 		"/var/lib/sss/db/ccache_$SSSD_DOMAIN"
-	slapd_stop
-	for h in ${SLAPD_HOMES:-}; do rm -rf "$h"; done
-	SLAPD_HOMES=""
-	[ -n "$SLAPD_DIR" ] && rm -rf "$SLAPD_DIR"
-	SLAPD_DIR=""
+	slapd_cleanup
 	host_unlock sssd
 }

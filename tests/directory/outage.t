@@ -62,7 +62,7 @@ unlike "$OUT" "'$G' is not known" "directory up: and knows $G"
 
 # ---- the outage, mid-test
 slapd_stop
-run ldapsearch -x -H "ldap://127.0.0.1:$SLAPD_PORT/" -b "$DIR_BASE" -s base
+run ldapsearch -x -H "ldap://127.0.0.1:$SLAPD_PORT/" -b "$SLAPD_BASE" -s base
 is "$RC" 255 "slapd is down (ldapsearch cannot contact it)"
 ok "$([ -n "$NSLCD_PID" ] && kill -0 "$NSLCD_PID" 2>/dev/null; echo $?)" "nslcd still runs"
 

@@ -19,7 +19,7 @@ trap 'sshd_cleanup; sssd_cleanup; policy_reset; cleanup_users' EXIT
 command -v sssd >/dev/null && command -v slapd >/dev/null ||
 	{ echo "1..0 # SKIP sssd or slapd is not installed (make deps)"; exit 0; }
 sssd_hold || { echo "1..0 # SKIP another sssd runs here: /var/lib/sss/pipes is its"; exit 0; }
-slapd_start || bail_out "slapd did not start"
+slapd_setup "$SSSD_PORTS" || bail_out "slapd did not start"
 U=ccsd1$T G=ccsdg$T P=ccsdp$T
 ids=$(ldap_free_ids 2) || bail_out "no free ids"
 uid=$ids gid_g=$((ids + 1))

@@ -43,14 +43,15 @@ run vm 'for u in slapd nslcd nscd sssd; do systemctl is-active $u; done |
 is "$OUT" "inactive inactive inactive inactive passwd: files systemd group: files systemd /etc/pam.d/common-session:0 /etc/pam.d/common-account:0 " \
 	"the image: slapd, nslcd, nscd, sssd installed but not running; Debian's nsswitch.conf and PAM common-*"
 
-# --- slapd on the guest's loopback, with lib-sssd.sh's functions
-vm_put "$TOP/tests/lib-sssd.sh" /root/lib-sssd.sh
+# --- slapd on the guest's loopback, with lib-sssd.sh's functions (and
+# lib-slapd.sh's, which it sources from beside it)
+vm_put "$TOP/tests/lib-sssd.sh" "$TOP/tests/lib-slapd.sh" /root/
 guest() { # guest SCRIPT: bash as root in the guest, lib-sssd.sh loaded
 	vm "T=vm; host_lock() { :; }; host_unlock() { :; }; . /root/lib-sssd.sh
 		[ ! -f /root/70.slapd.env ] || . /root/70.slapd.env
 		$1"
 }
-run guest "slapd_start && declare -p SLAPD_DIR SLAPD_URI SLAPD_PID > /root/70.slapd.env &&
+run guest "slapd_setup \$SSSD_PORTS && declare -p SLAPD_DIR SLAPD_URI SLAPD_PID > /root/70.slapd.env &&
 	ldap_group $P $uid && ldap_group $G $gid_g $U && ldap_user $U $uid $uid /bin/bash &&
 	install -d -o $uid -g $uid -m 0700 /home/$U/.ssh &&
 	install -o $uid -m 0600 /root/.ssh/authorized_keys /home/$U/.ssh/authorized_keys && echo ready"
