@@ -58,10 +58,19 @@ static const struct system_path {
 	{ "/var/run/nscd", FOR_CODE },
 	{ "/var/run/systemd", FOR_CODE },
 	{ "/var/run/dbus", FOR_CODE },
+	/* The name-service endpoints (name_services.c) the service's NSS
+	 * modules read answers from: sockets, and sssd's memory caches,
+	 * which libnss_sss maps and parses without asking sssd. */
+	{ "/run/nslcd", FOR_CODE },
+	{ "/var/run/nslcd", FOR_CODE },
+	{ "/run/samba/winbindd", FOR_CODE },
+	{ "/var/run/samba/winbindd", FOR_CODE },
+	{ "/var/lib/sss", FOR_CODE },
 };
 #define NSYSTEM_PATHS (sizeof(system_paths) / sizeof(system_paths[0]))
-#define CODE_PATHS_TEXT "/etc, /usr, /lib*, /bin, /sbin and the nscd, systemd " \
-	"and dbus directories of /run and /var/run"
+#define CODE_PATHS_TEXT "/etc, /usr, /lib*, /bin, /sbin, the nscd, nslcd, " \
+	"samba/winbindd, systemd and dbus directories of /run and /var/run, and " \
+	"/var/lib/sss"
 
 const char *service_system_path(size_t i)
 {

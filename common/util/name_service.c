@@ -24,11 +24,42 @@ void name_service_configure(const char *nsswitch, const char *module_dir)
 	test_module_dir = module_dir;
 }
 
+/* Why the last module that exists could not be loaded (dlerror's text). */
+static char load_failure[256];
+
+/* Whether dlerror's WHY says that FILE itself is not there: "FILE: ...:
+ * " and ENOENT's text, in the locale both come in (errno is not kept by
+ * dlopen). A library the module needs that is missing is named instead
+ * of FILE, and counts as a failure. */
+static bool module_missing(const char *file, const char *why)
+{
+	const char *enoent = strerror(ENOENT);
+	size_t f = strlen(file), w = strlen(why), t = strlen(enoent);
+	return strncmp(why, file, f) == 0 && why[f] == ':' && w >= f + t + 2 &&
+	       strcmp(why + w - t, enoent) == 0 && strncmp(why + w - t - 2, ": ", 2) == 0;
+}
+
+/* libnss_SOURCE.so.2 by FILE, or NULL: *FAILED says whether it is there
+ * but could not be loaded. Only a file that is not there is a missing
+ * module; any other failure (a descriptor or memory limit the caller
+ * set, a broken file) must not pass for a source without entries, which
+ * would drop that source's groups from a list. */
+static void *module_open(const char *file, bool *failed)
+{
+	void *handle = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+	const char *why = handle ? NULL : dlerror();
+	*failed = !handle && !(why && module_missing(file, why));
+	if (*failed)
+		snprintf(load_failure, sizeof(load_failure), "%s", why ? why : file);
+	return handle;
+}
+
 /* _nss_SOURCE_FUNCTION of libnss_SOURCE.so.2, loaded as glibc loads it
  * (by name, from the library path: a set-user-ID program's loader
  * ignores LD_LIBRARY_PATH), and never unloaded, as glibc never unloads
- * one. NULL: no such module or function. */
-static void *module_function(const char *source, const char *function)
+ * one. NULL: no such module or function, or, with *FAILED, a module
+ * that is there but could not be loaded (load_failure says why). */
+static void *module_function(const char *source, const char *function, bool *failed)
 {
 	/* The handles of the modules loaded so far: a lookup asks the same
 	 * few modules several times (a dlopen of a loaded one still walks
@@ -37,6 +68,7 @@ static void *module_function(const char *source, const char *function)
 		char name[65];
 		void *handle;
 	} loaded[8];
+	*failed = false;
 	/* nsswitch.conf is root's, but a name goes into a file name. */
 	if (!source[0] || strlen(source) > 64 || strchr(source, '/'))
 		return NULL;
@@ -49,11 +81,13 @@ static void *module_function(const char *source, const char *function)
 		handle = loaded[slot].handle;
 	if (!handle && test_module_dir) {
 		snprintf(file, sizeof(file), "%s/libnss_%s.so.2", test_module_dir, source);
-		handle = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+		handle = module_open(file, failed);
+		if (*failed)
+			return NULL;
 	}
 	snprintf(file, sizeof(file), "libnss_%s.so.2", source);
 	if (!handle)
-		handle = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+		handle = module_open(file, failed);
 	if (!handle)
 		return NULL;
 	if (slot < 8 && !loaded[slot].handle) {
@@ -93,6 +127,14 @@ static enum name_answer unreachable(const char *what, const char *source, int er
 	return NAME_UNREACHABLE;
 }
 
+static enum name_answer unloadable(const char *what, const char *source,
+				   struct cc_error *err)
+{
+	cc_fail_cause(err, CC_UNREACHABLE, "%s could not be asked (%s: %s)", what, source,
+		      load_failure);
+	return NAME_UNREACHABLE;
+}
+
 static enum name_answer odd_status(const char *source, enum nss_status status,
 				   struct cc_error *err)
 {
@@ -118,7 +160,12 @@ static enum name_answer entry_walk(enum nsswitch_db db, const char *function,
 	char *buf = xmalloc(len);
 	for (size_t i = 0; i < sources.count; i++) {
 		const struct nsswitch_source *src = &sources.items[i];
-		void *fn = module_function(src->name, function);
+		bool failed;
+		void *fn = module_function(src->name, function, &failed);
+		if (failed) {
+			answer = unloadable(what, src->name, err);
+			break;
+		}
 		enum nss_status status = NSS_STATUS_UNAVAIL;
 		int errnum = 0;
 		/* No module, no function: as glibc, UNAVAIL that never had
@@ -275,9 +322,11 @@ static bool lists_member(char **members, const char *user)
 static enum nss_status walk_groups(const char *source, const char *user, gid_t primary,
 				   struct gid_list *l, int *errnop)
 {
-	setgrent_fn set = (setgrent_fn)module_function(source, "setgrent");
-	getgrent_fn get = (getgrent_fn)module_function(source, "getgrent_r");
-	endgrent_fn end = (endgrent_fn)module_function(source, "endgrent");
+	/* The module is loaded by now (name_service_group_list). */
+	bool failed;
+	setgrent_fn set = (setgrent_fn)module_function(source, "setgrent", &failed);
+	getgrent_fn get = (getgrent_fn)module_function(source, "getgrent_r", &failed);
+	endgrent_fn end = (endgrent_fn)module_function(source, "endgrent", &failed);
 	if (!get)
 		return NSS_STATUS_UNAVAIL;
 	errno = 0;
@@ -312,7 +361,8 @@ static enum nss_status walk_groups(const char *source, const char *user, gid_t p
 static enum nss_status source_groups(const char *source, const char *user, gid_t primary,
 				     struct gid_list *l, int *errnop)
 {
-	initgroups_fn fn = (initgroups_fn)module_function(source, "initgroups_dyn");
+	bool failed;
+	initgroups_fn fn = (initgroups_fn)module_function(source, "initgroups_dyn", &failed);
 	*errnop = 0;
 	if (!fn)
 		return walk_groups(source, user, primary, l, errnop);
@@ -336,9 +386,15 @@ enum name_answer name_service_group_list(const char *user, gid_t primary, gid_t 
 	for (size_t i = 0; i < sources.count && answer == NAME_FOUND; i++) {
 		const struct nsswitch_source *src = &sources.items[i];
 		int errnum = 0;
-		/* A missing module: UNAVAIL, nothing to give (as entry_walk). */
-		bool loaded = module_function(src->name, "initgroups_dyn") ||
-			      module_function(src->name, "getgrent_r");
+		/* A missing module: UNAVAIL, nothing to give (as entry_walk);
+		 * one there but not loaded: its groups are not known. */
+		bool failed;
+		bool loaded = module_function(src->name, "initgroups_dyn", &failed) ||
+			      (!failed && module_function(src->name, "getgrent_r", &failed));
+		if (failed) {
+			answer = unloadable("the group database", src->name, err);
+			break;
+		}
 		enum nss_status status = loaded ? source_groups(src->name, user, primary, &l,
 								&errnum)
 						: NSS_STATUS_UNAVAIL;

@@ -112,6 +112,26 @@ static void test_entries(void)
 	   "entry", "a source without a module has nothing to give");
 }
 
+/* A module that is there but does not load is no module without entries:
+ * taken as one, a broken file, or a descriptor or memory limit the
+ * caller set, would drop the source's groups from a list. */
+static void test_unloadable_modules(void)
+{
+	char *broken = xasprintf("%s/libnss_cocoonbroken.so.2", NSS_TEST_DIR);
+	tap_write_file(broken, "not an ELF file\n");
+	tap_write_file(conf, "passwd: cocoonbroken\ngroup: cocoonbroken\n");
+	char *got = user("cocoon-nobody-here");
+	tap_like(got, "unreachable: the account database could not be asked (cocoonbroken: ",
+		 "a module that is there but broken: unreachable, not 'no such user'");
+	free(got);
+	got = group_list("dirk", 7001);
+	tap_like(got, "unreachable: the group database could not be asked (cocoonbroken: ",
+		 "and no group list without it");
+	free(got);
+	unlink(broken);
+	free(broken);
+}
+
 static void test_group_lists(void)
 {
 	tap_write_file(conf, "group: files cocoontest\n");
@@ -165,6 +185,7 @@ int main(void)
 	name_service_configure(conf, NSS_TEST_DIR);
 	test_entries();
 	test_group_lists();
+	test_unloadable_modules();
 	state("cocoontest", NULL);
 	unlink(conf);
 	return tap_done();

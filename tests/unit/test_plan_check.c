@@ -17,8 +17,8 @@
 #include "tap.h"
 #include "util.h"
 
-#define CODE_PATHS "/etc, /usr, /lib*, /bin, /sbin and the nscd, systemd and dbus " \
-	"directories of /run and /var/run"
+#define CODE_PATHS "/etc, /usr, /lib*, /bin, /sbin, the nscd, nslcd, samba/winbindd, " \
+	"systemd and dbus directories of /run and /var/run, and /var/lib/sss"
 #define SERVICE_READER "root (the service, its PAM modules, cocoonctl enter --root)"
 
 /* An op at t.conf, its line its position in the plan. */
@@ -231,6 +231,14 @@ static void test_code_paths(void)
 	       CODE_REFUSAL("tmpfs /usr/share/doc",
 			    "a tmpfs there is writable by others (give it mode=0755)"),
 	       "a tmpfs under /usr without mode=");
+	/* Where the service's NSS modules read answers: sssd's memory
+	 * caches are parsed by libnss_sss without asking sssd. */
+	expect(one_op(&p, OP_DIR, NULL, "/var/lib/sss/mc"), check_code_paths,
+	       CODE_REFUSAL("dir /var/lib/sss/mc", "a `dir` there belongs to the session's user"),
+	       "a `dir` at sssd's memory caches");
+	expect(one_op(&p, OP_DIR, NULL, "/run/nslcd"), check_code_paths,
+	       CODE_REFUSAL("dir /run/nslcd", "a `dir` there belongs to the session's user"),
+	       "a `dir` at nslcd's socket directory");
 	struct fs_op *op = only_op(&p, OP_FILE, NULL, "/etc/pam.d/other");
 	op->content = xstrdup("auth sufficient pam_permit.so\n");
 	op->has_mode = true;
