@@ -15,7 +15,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
@@ -309,10 +308,10 @@ static void audit_log(pam_handle_t *pamh, int priority, struct audit_record *r)
 	r->ruser = item(pamh, PAM_RUSER);
 	struct strbuf line = { 0 };
 	audit_format(r, &line);
-	/* The journal gets the text pam_syslog would write, under the name
-	 * the service logs with (its comm: sshd rewrites its argv[0]). */
-	char ident[16] = "";
-	prctl(PR_GET_NAME, ident);
+	/* The journal gets the text pam_syslog would write, under the PAM
+	 * service's name, which the application sets: the process name is
+	 * the caller's choice (a link named sshd to a setuid su). */
+	const char *ident = r->service && *r->service ? r->service : "pam_cocoon";
 	char *message = xasprintf("pam_cocoon(%s:session): %s",
 				  r->service ? r->service : "?", line.data);
 	if (audit_journal_send(journal_fd(pamh), r, ident, priority, message) < 0)

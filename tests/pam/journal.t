@@ -79,12 +79,12 @@ like "$journal" "MESSAGE=pam_cocoon($SERVICE:session): v=1 event=start user=$U u
 	"the start record, its syslog text as MESSAGE"
 like "$journal" "PRIORITY=6
 SYSLOG_FACILITY=10
-SYSLOG_IDENTIFIER=pamtester
+SYSLOG_IDENTIFIER=$SERVICE
 COCOON_V=1
 COCOON_EVENT=start
 COCOON_USER=$U
 COCOON_UID=$(id -u $U)
-COCOON_SERVICE=$SERVICE" "priority, authpriv, the service's name, then a field per key"
+COCOON_SERVICE=$SERVICE" "priority, authpriv, the PAM service's name, then a field per key"
 like "$journal" "COCOON_TTY=pts/7" "the PAM items"
 like "$journal" "COCOON_RULE=[default] at $CONF_DIR/cocoon.conf:1
 COCOON_PROFILE=default" "values as they are, not quoted"
@@ -96,6 +96,17 @@ is "$(grep -c "^COCOON_SESSION=$id\$" "$work/journal")" 2 "start and end carry t
 is "$(grep -c '^--$' "$work/journal")" 2 "one datagram per record"
 syslog_wait "$work/syslog" "NEVER-THERE" # the time a syslog line would take
 unlike "$(log_since "$m")" "user=$U" "nothing of them in syslog: a record goes to one place"
+
+# --- the identifier is the PAM service's, not the process name the caller
+# chose: a setuid su run through a link named sshd would pass as sshd.
+ln -s "$(command -v pamtester)" "$work/sshd"
+before=$(grep -c '^--$' "$work/journal")
+run "$work/sshd" "$SERVICE" $U open_session close_session
+is "$RC" 0 "the same session through a link named sshd"
+for i in $(seq 50); do [ "$(grep -c '^--$' "$work/journal")" -ge $((before + 2)) ] && break; sleep 0.1; done
+linked=$(awk -v n="$before" '$0 == "--" { seen++; next } seen >= n' "$work/journal")
+like "$linked" "SYSLOG_IDENTIFIER=$SERVICE" "its records still name the PAM service"
+unlike "$linked" "SYSLOG_IDENTIFIER=sshd" "not the process name the caller chose"
 
 # --- a refusal
 printf '[default]\nprofile = nope\n' | policy_write cocoon.conf
