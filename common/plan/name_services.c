@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "plan_check.h"
@@ -112,6 +113,19 @@ static bool trusted_dir(const struct stat *st, const char *path, uid_t user,
 	return false;
 }
 
+/* Whether the directory open at FD has an access ACL beyond its mode
+ * bits: a named user's write permission would not show in st_mode. An
+ * O_PATH descriptor takes no fgetxattr, so its /proc/self/fd name is
+ * asked; any answer but "none" counts as an ACL (fail closed). */
+static bool has_access_acl(int fd)
+{
+	char proc[64];
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (getxattr(proc, "system.posix_acl_access", NULL, 0) >= 0)
+		return true;
+	return errno != ENODATA && errno != EOPNOTSUPP;
+}
+
 int name_service_open(const char *path, uid_t user, uid_t uid_min, char *why,
 		      size_t len)
 {
@@ -129,6 +143,11 @@ int name_service_open(const char *path, uid_t user, uid_t uid_min, char *why,
 			goto error;
 		if (!trusted_dir(&st, so_far, user, uid_min, why, len))
 			goto skip;
+		if (has_access_acl(dir)) {
+			snprintf(why, len, "%s has a POSIX ACL, which could let another "
+				 "account write it", so_far);
+			goto skip;
+		}
 		if (!*p)
 			return dir;
 		size_t n = strcspn(p, "/");

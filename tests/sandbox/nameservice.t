@@ -151,7 +151,7 @@ nslcd_as() {
 if ! host_lock nslcd; then
 	bail_out "another copy of the suite holds nslcd"
 elif pidof nslcd >/dev/null || [ -e /run/nslcd ]; then
-	for _ in $(seq 14); do skip "nslcd's directory is the host's (nslcd runs)"; done
+	for _ in $(seq 16); do skip "nslcd's directory is the host's (nslcd runs)"; done
 else
 	NSLCD_MADE=1
 	policy | policy_write cocoon.conf
@@ -178,6 +178,17 @@ else
 	nslcd_as root 0777
 	inside "$list"
 	unlike "$OUT" "marker" "a world-writable one is not bound"
+	# A named user's write permission in an ACL shows in no mode bit.
+	nslcd_as root 0755
+	python3 -c 'import os, struct, sys
+e = lambda tag, perm, ident: struct.pack("<HHI", tag, perm, ident)
+acl = struct.pack("<I", 2) + e(1, 7, 0xffffffff) + e(2, 7, int(sys.argv[2])) + \
+	e(4, 5, 0xffffffff) + e(0x10, 7, 0xffffffff) + e(0x20, 5, 0xffffffff)
+os.setxattr(sys.argv[1], "system.posix_acl_access", acl)' /run/nslcd "$(id -u $U)"
+	run runuser -u $U -- sh -c 'touch /run/nslcd/by-acl && echo ACL-WRITE'
+	like "$OUT" "ACL-WRITE" "control: an ACL lets the user write a root directory of mode 0755"
+	inside "$list"
+	unlike "$OUT" "marker" "a directory with an ACL is not bound"
 
 	# A compromised daemon account makes its endpoint a link: to
 	# /etc/shadow's directory, or to a directory the user writes.
