@@ -117,6 +117,9 @@ done
 in=$(cat "$work"/race.* | grep -c '^max=1$')
 refused=$(cat "$work"/race.* | grep -c "ptyu3$T's 3 live sessions hold 3 ptys, and pty-max-user is 3")
 is "$in $refused" "3 5" "eight logins at once: three get in, five are refused"
+# A failure shows what each of the eight said.
+[ "$in $refused" = "3 5" ] ||
+	for f in "$work"/race.*; do sed "s|^|#   ${f##*/}: |" "$f"; done
 # shellcheck disable=SC2086
 kill -TERM $race 2>/dev/null; wait $race 2>/dev/null
 for p in $(jobs -p); do kill -KILL "$p" 2>/dev/null; done
