@@ -345,7 +345,8 @@ static int supervise(struct run *run, struct supervisor *s, pid_t pid,
 			} else if (m == MSG_EOF && !s->have_error && !pfd[1].revents &&
 				   !pfd[2].revents) {
 				s->recorded = s->prepared &&
-					      record_publish(&s->record, &s->record_err) == 0;
+					      pty_quota_publish(s->who->uid, &s->record,
+								&s->record_err) == 0;
 				if (!s->recorded)
 					sys_pidfd_send_signal(pidfd, SIGKILL);
 			}

@@ -507,7 +507,7 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	}
 	pty_quota_release(&quota);
 	if (rc == 0)
-		rc = record_publish(&record, err);
+		rc = pty_quota_publish(plan->who.uid, &record, err);
 	record_discard(&record);
 	if (helper > 0)
 		while (waitpid(helper, NULL, 0) < 0 && errno == EINTR)
