@@ -7,7 +7,6 @@
  * (or, under a forced `command`, only its SSH_ORIGINAL_COMMAND). */
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include <unistd.h>
 
 #include "audit.h"
+#include "credentials.h"
 #include "environment.h"
 #include "forced_command.h"
 #include "records.h"
@@ -265,9 +265,11 @@ int main(int argc, char **argv, char **envp)
 	take_rlimits(saved_limits);
 
 	/* From here the caller can neither signal, trace nor dump us. */
-	if (prctl(PR_SET_DUMPABLE, 0) < 0 || setresgid(0, 0, 0) < 0 ||
-	    setresuid(0, 0, 0) < 0)
+	if (prctl(PR_SET_DUMPABLE, 0) < 0)
 		die("cannot take privileges: %s", strerror(errno));
+	struct cc_error err;
+	if (creds_take_root(&err) < 0)
+		die("cannot take privileges: %s", err.msg);
 
 	/* Keep what a login may carry in; run privileged code with none. */
 	char **caller_env = NULL;
@@ -278,7 +280,6 @@ int main(int argc, char **argv, char **envp)
 	clearenv();
 
 	struct identity who;
-	struct cc_error err;
 	if (identity_lookup_uid(caller, GROUPS_LATER, &who, &err) < 0)
 		die("%s", err.msg);
 	static char user[256];
@@ -314,10 +315,8 @@ int main(int argc, char **argv, char **envp)
 		audit_log(LOG_INFO);
 		if (identity_complete(&plan.who, &err) < 0)
 			die("%s", err.msg);
-		if (setgroups(plan.who.ngroups, plan.who.groups) < 0 ||
-		    setresgid(plan.who.gid, plan.who.gid, plan.who.gid) < 0 ||
-		    setresuid(plan.who.uid, plan.who.uid, plan.who.uid) < 0)
-			die("cannot switch to %s: %s", plan.who.user, strerror(errno));
+		if (creds_switch_user(&plan.who, &err) < 0)
+			die("cannot switch to %s: %s", plan.who.user, err.msg);
 		for (int r = 0; r < RLIM_NLIMITS; r++)
 			setrlimit(r, &saved_limits[r]);
 		umask(caller_umask);

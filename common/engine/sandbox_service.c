@@ -251,12 +251,13 @@ static pid_t start_helper(struct run *run, int caller_sock)
 	/* First, fully root: a setuid service (su) leaves the real uid the
 	 * user's, who could otherwise kill the helper, and the vfork would
 	 * let the service run on while pid 1 still runs in its memory.
-	 * Killed before this, no pid 1 exists yet. Raw system calls: glibc's
-	 * wrappers may signal every thread it knows, the service's. */
-	if (syscall(SYS_setresgid, 0, 0, 0) < 0 || syscall(SYS_setresuid, 0, 0, 0) < 0)
+	 * Killed before this, no pid 1 exists yet. creds_take_root makes
+	 * raw system calls: glibc's wrappers may signal every thread it
+	 * knows, the service's. */
+	struct cc_error err;
+	if (creds_take_root(&err) < 0)
 		_exit(127);
 	close(caller_sock);
-	struct cc_error err;
 	struct init_exec x = { .run = run };
 	if (pipe2(x.ready, O_CLOEXEC) < 0 || pipe2(x.execd, O_CLOEXEC) < 0) {
 		cc_fail(&err, "pipe: error %d", errno);
