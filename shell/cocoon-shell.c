@@ -24,6 +24,7 @@
 #include "forced_command.h"
 #include "records.h"
 #include "resolve.h"
+#include "rlimits.h"
 #include "sandbox.h"
 #include "util.h"
 
@@ -317,8 +318,8 @@ int main(int argc, char **argv, char **envp)
 			die("%s", err.msg);
 		if (creds_switch_user(&plan.who, &err) < 0)
 			die("cannot switch to %s: %s", plan.who.user, err.msg);
-		for (int r = 0; r < RLIM_NLIMITS; r++)
-			setrlimit(r, &saved_limits[r]);
+		if (rlimits_apply(saved_limits, NULL, &err) < 0)
+			die("%s", err.msg);
 		umask(caller_umask);
 		if (chdir(plan.who.home) < 0 && chdir("/") < 0)
 			die("chdir: %s", strerror(errno));
