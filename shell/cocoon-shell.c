@@ -26,9 +26,10 @@
 #include "resolve.h"
 #include "rlimits.h"
 #include "sandbox.h"
+#include "shells.h"
 #include "util.h"
 
-#define SERVICE "shell"
+#define SERVICE SHELL_SERVICE
 #define SELF_PATH COCOON_BINDIR "/cocoon-shell"
 
 /* The audit record of this login (cocoon.conf(5), AUDIT RECORDS), filled
@@ -182,17 +183,6 @@ static bool is_self(const char *path)
 		self.st_dev == target.st_dev && self.st_ino == target.st_ino);
 }
 
-/* The real shell: the plan's, else bash, else sh; never ourselves. */
-static const char *real_shell(const struct plan *plan)
-{
-	const char *shell = plan->shell;
-	if (!shell)
-		shell = access("/bin/bash", X_OK) == 0 ? "/bin/bash" : "/bin/sh";
-	if (is_self(shell))
-		die("the policy's shell %s is cocoon-shell itself", shell);
-	return shell;
-}
-
 /* `command`: the policy's argv replaces whatever the caller asked (a
  * login, -c CMD, su's options); what was asked is only told, in
  * SSH_ORIGINAL_COMMAND, set after the plan's own environment. */
@@ -297,7 +287,9 @@ int main(int argc, char **argv, char **envp)
 		die("no rule of the policy covers %s for service %s; refusing the "
 		    "login", plan.who.user, SERVICE);
 
-	const char *shell = real_shell(&plan);
+	const char *shell;
+	if (shell_real(&plan, &shell, &err) < 0)
+		die("%s", err.msg);
 	char **shell_args = shell_argv(argc, argv, shell);
 	char **session_env = session_environment(&plan, caller_env, shell);
 	strv_free(caller_env);

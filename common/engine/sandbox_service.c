@@ -2,6 +2,7 @@
 /* Service mode (sandbox_enter): the calling service joins the session
  * it had built and runs on inside it; cocoon-init is its pid 1. */
 #include "sandbox_internal.h"
+#include "shells.h"
 
 /* ---- Service mode ----
  *
@@ -412,12 +413,10 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 		return -1;
 	const struct plan *plan = req->plan;
 
-	const char *login = plan->who.login_shell && plan->who.login_shell[0] == '/'
-				    ? plan->who.login_shell : "/bin/sh";
-	const char *real = plan->shell ? plan->shell
-				       : is_cocoon_shell(login, COCOON_SHELL_PATH) ? "/bin/bash" : login;
-	if (is_cocoon_shell(real, COCOON_SHELL_PATH))
-		return cc_fail(err, "the policy's shell %s is cocoon-shell itself", real);
+	const char *login = shell_login_path(plan->who.login_shell);
+	const char *real;
+	if (shell_real(plan, &real, err) < 0)
+		return -1;
 
 	struct run run = { .req = req, .plan = plan, .caller = getpid(),
 			   .sock = -1, .initfd = -1, .ready = -1,
