@@ -389,10 +389,8 @@ static int run_sandbox(const struct sandbox_request *req,
 		return cc_fail(err, "no command to run");
 	if (geteuid() != 0)
 		return cc_fail(err, "building a sandbox needs root");
-	if (plan->hostname && !(plan->namespaces & NS_UTS))
-		return cc_fail(err, "'hostname' needs a uts namespace: it would "
-			       "rename the host");
-	if (plan_check_shape(plan, err) < 0 || check_single_threaded(err) < 0)
+	if (plan_check_hostname(plan, err) < 0 || plan_check_shape(plan, err) < 0 ||
+	    check_single_threaded(err) < 0)
 		return -1;
 
 	struct run run = { .req = req, .plan = plan, .caller = getpid(),
