@@ -174,7 +174,7 @@ static int read_db(FILE *f, const char *path, enum nsswitch_db db,
 				     lineno);
 	}
 	if (rc == 0 && ferror(f))
-		rc = cc_fail(err, "reading %s: %s", path, strerror(errno));
+		rc = cc_fail_errno(err, "reading %s", path);
 	free(line);
 	return rc;
 }
