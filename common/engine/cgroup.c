@@ -345,7 +345,7 @@ int cgroup_create(const struct session_limits *limits, const char *id,
 static const char *limit_mount(const char *controllers, char *buf, size_t size)
 {
 	static const char *const used[] = { "pids", "memory", "cpu" };
-	for (size_t i = 0; i < sizeof(used) / sizeof(used[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(used); i++) {
 		size_t n = strlen(used[i]);
 		for (const char *c = controllers; *c;) {
 			size_t len = strcspn(c, ",");
@@ -591,7 +591,7 @@ int cgroup_check_applied(const struct session_limits *limits, const char *mount,
 		{ limits->pids_max, "pids.max", "pids-max", "", plain_bound },
 		{ limits->cpu_max_percent, "cpu.max", "cpu-max", "%", cpu_bound },
 	};
-	for (size_t i = 0; rc == 0 && i < sizeof(checks) / sizeof(checks[0]); i++) {
+	for (size_t i = 0; rc == 0 && i < ARRAY_SIZE(checks); i++) {
 		unsigned long long have = checks[i].want ? tightest(mount, rel, checks[i].file,
 								    checks[i].bound) : 0;
 		if (have > checks[i].want)

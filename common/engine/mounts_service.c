@@ -205,7 +205,7 @@ int mounts_service_setup(const struct plan *plan, int rootfd,
 			   .err = err, .service = true };
 	static const char *const records[] = { "/run/utmp", "/var/log/wtmp",
 					       "/var/log/btmp", "/var/log/lastlog" };
-	for (size_t i = 0; i < sizeof(records) / sizeof(records[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(records); i++)
 		if (bind_host_record(&b, records[i]) < 0)
 			return -1;
 

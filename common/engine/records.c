@@ -387,10 +387,10 @@ static int parse_field(struct live_record *r, const char *key, const char *v,
 		"started", "boottime", "rule", "profile", "plan", "ns", "pid",
 		"start", "pidns", "mntns", "ptys" };
 	size_t k;
-	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+	for (k = 0; k < ARRAY_SIZE(keys); k++)
 		if (strcmp(key, keys[k]) == 0)
 			break;
-	if (k == sizeof(keys) / sizeof(keys[0]))
+	if (k == ARRAY_SIZE(keys))
 		return 0; /* a later minor addition: ignored */
 	if (*seen & (1u << k))
 		return -1;

@@ -439,7 +439,7 @@ _Noreturn void session(struct run *run)
 	struct setup s = { .run = run, .plan = run->plan, .rootfd = -1,
 			   .who = run->who ? run->who : &run->plan->who };
 	struct cc_error err = { "" };
-	for (size_t i = 0; i < sizeof(setup_steps) / sizeof(setup_steps[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(setup_steps); i++) {
 		const struct setup_step *step = &setup_steps[i];
 		/* Fail closed should a step before have left root's uid. */
 		if (step->privilege == USER && geteuid() == 0)

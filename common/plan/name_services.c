@@ -74,7 +74,7 @@ static bool passes_checks(struct plan *plan, const struct endpoint *e)
 void name_services_plan(struct plan *plan, const char *file, int line)
 {
 	struct stat st;
-	for (size_t i = 0; i < sizeof(endpoints) / sizeof(endpoints[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(endpoints); i++) {
 		const struct endpoint *e = &endpoints[i];
 		if (lstat(e->path, &st) < 0 || planned_at(plan, e->path) ||
 		    in_user_writable_bind(plan, e->path) || !passes_checks(plan, e))

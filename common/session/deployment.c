@@ -567,7 +567,7 @@ static void scan_sshd_env(const struct deployment_paths *paths,
 		{ "PermitUserEnvironment",
 		  "~/.ssh/environment and authorized_keys' environment=" },
 	};
-	for (size_t i = 0; i < sizeof(settings) / sizeof(settings[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(settings); i++) {
 		struct env_scan scan = { settings[i].keyword, settings[i].why, user, diags };
 		sshd_config_each(paths->sshd_config, paths->root, scan.keyword,
 				 judge_env_setting, &scan);
@@ -600,7 +600,7 @@ static void warn_beside_shell(const struct deployment_paths *paths,
 		{ s->tunnel, "tunnels" },
 		{ s->internal_sftp, "internal-sftp" },
 	};
-	for (size_t i = 0; i < sizeof(ways) / sizeof(ways[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(ways); i++)
 		if (ways[i].on)
 			sb_addf(&open_, "%s%s", open_.len ? ", " : "", ways[i].what);
 	if (open_.len)

@@ -121,7 +121,7 @@ int sshd_settings_read(const char *sshd, const char *config, const char *user,
 	snprintf(spec, sizeof(spec), "user=%s,host=localhost,addr=127.0.0.1,"
 		 "laddr=127.0.0.1,lport=22", user);
 	const char *fixed[] = { sshd, "-T", "-f", config, "-C", spec };
-	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]);
+	size_t nfixed = ARRAY_SIZE(fixed);
 	size_t nopts = options ? options->count : 0;
 	char **argv = xcalloc(nfixed + nopts + 1, sizeof(*argv));
 	for (size_t i = 0; i < nfixed; i++)

@@ -143,7 +143,7 @@ static int line_db(const char *line, const char **rest)
 	size_t len = word_len(p, ":");
 	if (len == 0 || !p[len])
 		return -1;
-	for (size_t db = 0; db < sizeof(db_names) / sizeof(db_names[0]); db++)
+	for (size_t db = 0; db < ARRAY_SIZE(db_names); db++)
 		if (len == strlen(db_names[db]) && strncmp(p, db_names[db], len) == 0) {
 			p += len;
 			while (*p && (isspace((unsigned char)*p) || *p == ':'))

@@ -19,6 +19,9 @@ int write_full(int fd, const void *data, size_t len);
 /* The pid a pidfd stands for (its /proc/self/fdinfo), or -1. */
 pid_t pidfd_pid(int pidfd);
 
+/* The number of elements of an array (not of a pointer: it has none). */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 /* Append an element to a growable array (items, count, cap). */
 #define ARRAY_PUSH(items, count, cap)                                          \
 	(((count) == (cap) ?                                                   \
