@@ -17,14 +17,7 @@
 
 #include "plan.h"
 #include "policy.h"
-
-static void close_fd(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-	*fd = -1;
-}
-#define AUTOCLOSE __attribute__((cleanup(close_fd)))
+#include "util.h"
 
 /* Root's and writable by nobody else: what a skeleton entry must be. */
 static int check_root_only(const struct stat *st, const char *path,

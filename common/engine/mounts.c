@@ -444,7 +444,7 @@ static int op_tmp_overlay(struct build *b, const struct fs_op *op)
 	if (ov >= 0)
 		rc = attach(b, ov, lower, op->dest);
 out:
-	close_fd(&ov);
+	autoclose_fd(&ov);
 	if (fs_default(b) < 0)
 		return -1;
 	return rc;
