@@ -423,28 +423,21 @@ static int add_default_rules(scmp_filter_ctx ctx, const struct file_rules *file)
 static int export_program(scmp_filter_ctx ctx, struct seccomp_filter *filter,
 			  struct cc_error *err)
 {
-	int fd = memfd_create("cocoon-seccomp", MFD_CLOEXEC);
+	int fd AUTOCLOSE = memfd_create("cocoon-seccomp", MFD_CLOEXEC);
 	if (fd < 0)
 		return cc_fail_errno(err, "seccomp: memfd_create");
 	int rc = seccomp_export_bpf(ctx, fd);
-	if (rc < 0) {
-		lib_fail(err, "exporting the filter", rc);
-		goto out;
-	}
-	rc = -1;
+	if (rc < 0)
+		return lib_fail(err, "exporting the filter", rc);
 	struct stat st;
-	if (fstat(fd, &st) < 0) {
-		cc_fail_errno(err, "seccomp: exported filter");
-		goto out;
-	}
+	if (fstat(fd, &st) < 0)
+		return cc_fail_errno(err, "seccomp: exported filter");
 	size_t size = (size_t)st.st_size;
 	size_t len = size / sizeof(struct sock_filter);
 	if (size == 0 || size % sizeof(struct sock_filter) != 0 ||
-	    len + PREFIX_LEN > BPF_MAXINSNS) {
-		cc_fail(err, "seccomp: exported filter has an unexpected size (%zu bytes)",
-			size);
-		goto out;
-	}
+	    len + PREFIX_LEN > BPF_MAXINSNS)
+		return cc_fail(err, "seccomp: exported filter has an unexpected size (%zu bytes)",
+			       size);
 	filter->insns = xcalloc(len + PREFIX_LEN, sizeof(struct sock_filter));
 #ifdef FIRST_UNREVIEWED_NR
 	memcpy(filter->insns, unreviewed_prefix, sizeof(unreviewed_prefix));
@@ -458,16 +451,12 @@ static int export_program(scmp_filter_ctx ctx, struct seccomp_filter *filter,
 		if (n <= 0) {
 			if (n == 0)
 				errno = EIO;
-			cc_fail_errno(err, "seccomp: reading the exported filter");
-			goto out;
+			return cc_fail_errno(err, "seccomp: reading the exported filter");
 		}
 		got += (size_t)n;
 	}
 	filter->len = (unsigned short)(len + PREFIX_LEN);
-	rc = 0;
-out:
-	close(fd);
-	return rc;
+	return 0;
 }
 
 static int build(const struct file_rules *file, struct seccomp_filter *filter,
