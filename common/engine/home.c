@@ -102,11 +102,9 @@ static int copy_tree(int src, const char *path, int dst, uid_t uid, gid_t gid,
 	if (depth > SKEL_MAX_DEPTH)
 		return cc_fail(err, "skeleton %s is nested deeper than %d directories",
 			       path, SKEL_MAX_DEPTH);
-	int fd AUTOCLOSE = openat(src, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d AUTOCLOSEDIR = fd < 0 ? NULL : fdopendir(fd);
+	DIR *d AUTOCLOSEDIR = dir_stream(src);
 	if (!d)
 		return cc_fail_errno(err, "reading the skeleton's %s", path);
-	(void)steal_fd(&fd); /* the stream owns it now */
 	int rc = 0;
 	struct dirent *e;
 	while (rc == 0 && (errno = 0, e = readdir(d))) {

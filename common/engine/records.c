@@ -56,35 +56,29 @@ int record_dir_open(bool create, struct cc_error *err)
 	*slash = '\0';
 	if (path_trusted(*parent ? parent : "/", err) < 0)
 		return cc_prefix(err, "session records");
-	int up = open(*parent ? parent : "/", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int up AUTOCLOSE = open(*parent ? parent : "/", O_PATH | O_DIRECTORY | O_NOFOLLOW |
+				O_CLOEXEC);
 	if (up < 0)
 		return cc_fail_errno(err, "session records: %s", parent);
 	/* Only root writes the parent (checked): what mkdirat made is still
 	 * what openat finds. */
 	bool made = create && mkdirat(up, name, 0700) == 0;
-	int fd = openat(up, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	int saved = errno;
-	close(up);
-	if (fd < 0 && !create && saved == ENOENT)
+	int fd AUTOCLOSE = openat(up, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && !create && errno == ENOENT)
 		return cc_fail(err, "no session records (%s does not exist)", COCOON_RUNDIR);
-	if (fd < 0 && (saved == ELOOP || saved == ENOTDIR))
+	if (fd < 0 && (errno == ELOOP || errno == ENOTDIR))
 		return cc_fail(err, "%s is not a directory (a symlink?): refusing it",
 			       COCOON_RUNDIR);
-	errno = saved;
 	if (fd < 0)
 		return cc_fail_errno(err, "session records: %s", COCOON_RUNDIR);
 	struct stat st;
-	if (made && (fchown(fd, 0, 0) < 0 || fchmod(fd, 0700) < 0)) {
-		close(fd);
+	if (made && (fchown(fd, 0, 0) < 0 || fchmod(fd, 0700) < 0))
 		return cc_fail_errno(err, "session records: %s", COCOON_RUNDIR);
-	}
-	if (fstat(fd, &st) < 0 || st.st_uid != 0 || (st.st_mode & 07777) != 0700) {
-		close(fd);
+	if (fstat(fd, &st) < 0 || st.st_uid != 0 || (st.st_mode & 07777) != 0700)
 		return cc_fail(err, "%s must be root's with mode 0700 (it is uid %u, mode "
 			       "%04o): refusing its records", COCOON_RUNDIR,
 			       (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
-	}
-	return fd;
+	return steal_fd(&fd);
 }
 
 /* ---- Facts about a live process, read while a pidfd pins it ---- */
@@ -288,13 +282,9 @@ static bool entry_id(const char *name, char id[RECORD_ID_MAX + 1])
  * being written belongs to a live pid 1 and stays. */
 static void sweep_stale(int dir)
 {
-	int fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd < 0 ? NULL : fdopendir(fd);
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	DIR *d AUTOCLOSEDIR = dir_stream(dir);
+	if (!d)
 		return;
-	}
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		char id[RECORD_ID_MAX + 1];
@@ -319,7 +309,6 @@ static void sweep_stale(int dir)
 			close(pidfd);
 		record_free(&rec);
 	}
-	closedir(d);
 }
 
 /* The record ID in DIR, then every stale one. */
@@ -567,19 +556,12 @@ static int by_start(const void *a, const void *b)
 	return x->boottime < y->boottime ? -1 : x->boottime > y->boottime;
 }
 
-/* A stream over the records directory DIR (a descriptor of its own, so
- * DIR stays open for the caller). */
+/* A stream over the records directory DIR, which stays open. */
 static DIR *records_open(int dir, struct cc_error *err)
 {
-	int fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd < 0 ? NULL : fdopendir(fd);
-	if (!d) {
-		int saved = errno;
-		if (fd >= 0)
-			close(fd);
-		errno = saved;
+	DIR *d = dir_stream(dir);
+	if (!d)
 		cc_fail_errno(err, "reading %s", COCOON_RUNDIR);
-	}
 	return d;
 }
 
@@ -587,7 +569,7 @@ int records_load(int dir, struct record_list *list,
 		 void (*bad)(const char *name, const struct cc_error *err),
 		 struct cc_error *err)
 {
-	DIR *d = records_open(dir, err);
+	DIR *d AUTOCLOSEDIR = records_open(dir, err);
 	if (!d)
 		return -1;
 	struct dirent *e;
@@ -608,7 +590,6 @@ int records_load(int dir, struct record_list *list,
 		*ARRAY_PUSH(list->items, list->count, list->cap) = rec;
 	}
 	int rc = errno ? cc_fail_errno(err, "reading %s", COCOON_RUNDIR) : 0;
-	closedir(d);
 	if (list->count)
 		qsort(list->items, list->count, sizeof(*list->items), by_start);
 	return rc;
@@ -627,7 +608,7 @@ int records_ptys_held(int dir, uid_t uid, unsigned long long *ptys, size_t *sess
 {
 	*ptys = 0;
 	*sessions = 0;
-	DIR *d = records_open(dir, err);
+	DIR *d AUTOCLOSEDIR = records_open(dir, err);
 	if (!d)
 		return -1;
 	struct dirent *e;
@@ -650,7 +631,6 @@ int records_ptys_held(int dir, uid_t uid, unsigned long long *ptys, size_t *sess
 		record_free(&rec);
 	}
 	int rc = errno ? cc_fail_errno(err, "reading %s", COCOON_RUNDIR) : 0;
-	closedir(d);
 	return rc;
 }
 

@@ -20,6 +20,9 @@ char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* write() until all of DATA is out (EINTR retried); -1 on an error. */
 int write_full(int fd, const void *data, size_t len);
+/* A stream over the directory DIR with a descriptor of its own, so DIR
+ * stays open for the caller; NULL with errno. */
+DIR *dir_stream(int dir);
 /* The pid a pidfd stands for (its /proc/self/fdinfo), or -1. */
 pid_t pidfd_pid(int pidfd);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* util.h's cleanup idiom: what the AUTOCLOSE family closes and frees on
  * the way out of a scope, what steal_fd and steal_ptr hand on, and that
- * errno survives the cleanup. Also ARRAY_SIZE. */
+ * errno survives the cleanup. Also dir_stream and ARRAY_SIZE. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -90,6 +90,19 @@ static void test_memory(void)
 	free(owned);
 }
 
+static void test_dir_stream(void)
+{
+	int root = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = dir_stream(root);
+	tap_ok(d && dirfd(d) != root && fd_open(root), "dir_stream has a descriptor of its own");
+	if (d)
+		closedir(d);
+	tap_ok(fd_open(root), "and the directory stays open after the stream closes");
+	close(root);
+	errno = 0;
+	tap_ok(!dir_stream(-1) && errno == EBADF, "no directory: NULL with errno");
+}
+
 static void test_array_size(void)
 {
 	static const char *const names[] = { "a", "b", "c" };
@@ -102,6 +115,7 @@ int main(void)
 	test_fds();
 	test_streams();
 	test_memory();
+	test_dir_stream();
 	test_array_size();
 	return tap_done();
 }
