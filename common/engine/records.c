@@ -92,10 +92,8 @@ static int read_facts(pid_t pid, struct proc_facts *f, struct cc_error *err)
 {
 	char path[64], buf[1024];
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd AUTOCLOSE = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-	if (fd >= 0)
-		close(fd);
 	if (n <= 0)
 		return cc_fail_errno(err, "%s", path);
 	buf[n] = '\0';
@@ -197,7 +195,7 @@ int record_prepare(const struct plan *plan, const char *id, pid_t pid, int pidfd
 	r.pidns = f.pidns;
 	r.mntns = f.mntns;
 
-	int dir = record_dir_open(true, err);
+	int dir AUTOCLOSE = record_dir_open(true, err);
 	if (dir < 0)
 		return -1;
 	struct strbuf sb = { 0 };
@@ -205,19 +203,17 @@ int record_prepare(const struct plan *plan, const char *id, pid_t pid, int pidfd
 	char tmp[RECORD_ID_MAX + 8];
 	temp_name(tmp, sizeof(tmp), id);
 	unlinkat(dir, tmp, 0);
-	int fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int fd AUTOCLOSE = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				  O_CLOEXEC, 0600);
 	int rc = fd < 0 || fchmod(fd, 0600) < 0 || write_full(fd, sb.data, sb.len) < 0
 			 ? -1 : 0;
 	if (rc < 0) {
 		cc_fail_errno(err, "writing the session record %s/%s", COCOON_RUNDIR, id);
 		unlinkat(dir, tmp, 0);
-		close(dir);
 	} else {
-		pending->dir = dir;
+		pending->dir = steal_fd(&dir);
 		snprintf(pending->id, sizeof(pending->id), "%s", id);
 	}
-	if (fd >= 0)
-		close(fd);
 	sb_free(&sb);
 	return rc;
 }
@@ -465,11 +461,11 @@ static int read_named(int dir, const char *name, const char *id,
 		      struct live_record *rec, struct cc_error *err)
 {
 	memset(rec, 0, sizeof(*rec));
-	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int fd AUTOCLOSE = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return cc_fail_errno(err, "%s/%s", COCOON_RUNDIR, name);
 	struct stat st;
-	char *text = xmalloc(RECORD_MAX + 1);
+	char *text AUTOFREE = xmalloc(RECORD_MAX + 1);
 	ssize_t n = -1;
 	int rc = -1;
 	if (fstat(fd, &st) < 0)
@@ -486,8 +482,6 @@ static int read_named(int dir, const char *name, const char *id,
 		text[n] = '\0';
 		rc = parse_record(text, rec, id, err);
 	}
-	close(fd);
-	free(text);
 	if (rc < 0)
 		record_free(rec);
 	return rc;
@@ -514,7 +508,7 @@ int record_attach(const struct live_record *rec, int *pidfd,
 		  struct cc_error *err)
 {
 	*pidfd = -1;
-	int fd = sys_pidfd_open(rec->pid, 0);
+	int fd AUTOCLOSE = sys_pidfd_open(rec->pid, 0);
 	if (fd < 0 && errno == ESRCH)
 		return cc_fail(err, "no process has pid %d any more", (int)rec->pid), 0;
 	if (fd < 0)
@@ -542,9 +536,7 @@ int record_attach(const struct live_record *rec, int *pidfd,
 	else
 		rc = 1;
 	if (rc == 1)
-		*pidfd = fd;
-	else
-		close(fd);
+		*pidfd = steal_fd(&fd);
 	return rc;
 }
 
