@@ -257,7 +257,7 @@ static const uint32_t socketpair_families[] = { AF_UNIX };
 
 static int lib_fail(struct cc_error *err, const char *what, int rc)
 {
-	return cc_fail(err, "seccomp: %s: %s", what, strerror(-rc));
+	return cc_fail_errnum(err, -rc, "seccomp: %s", what);
 }
 
 /* Refuse, in system call NR, every value of argument ARG in
