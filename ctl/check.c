@@ -28,7 +28,7 @@ static void check_deployment(const char *root, const char *sshd,
 	const char **fields[] = { &paths.pam_dir, &paths.shells, &paths.crontabs,
 				  &paths.atjobs, &paths.linger, &paths.sshd_config,
 				  &paths.sshd_defaults };
-	enum { NFIELDS = sizeof(fields) / sizeof(fields[0]) };
+	enum { NFIELDS = ARRAY_SIZE(fields) };
 	char *owned[NFIELDS] = { 0 };
 	for (size_t i = 0; root && i < NFIELDS; i++)
 		*fields[i] = owned[i] = xasprintf("%s%s", root, *fields[i]);

@@ -156,7 +156,7 @@ int cmd_edit(int argc, char **argv)
 		return 1;
 	}
 	const char *target = o.config ? o.config : COCOON_POLICY_FILE;
-	char *before = NULL;
+	char *before AUTOFREE = NULL;
 	size_t before_len = 0;
 	struct cc_error err;
 	if (access(target, F_OK) == 0 &&
@@ -166,42 +166,31 @@ int cmd_edit(int argc, char **argv)
 	}
 	/* One editor at a time: a lock beside the file, kept for the whole
 	 * edit. The copy lives in the same trusted directory. */
-	char *dir = xstrdup(target);
+	char *dir AUTOFREE = xstrdup(target);
 	char *slash = strrchr(dir, '/');
 	if (slash)
 		*slash = '\0';
-	char *lock = xasprintf("%s/.%s.lock", dir, slash ? slash + 1 : target);
-	char *copy = xasprintf("%s/.%s.edit.XXXXXX", dir, slash ? slash + 1 : target);
-	int rc = 1, lock_fd = -1, copy_fd = -1;
+	char *lock AUTOFREE = xasprintf("%s/.%s.lock", dir, slash ? slash + 1 : target);
+	char *copy AUTOFREE = xasprintf("%s/.%s.edit.XXXXXX", dir, slash ? slash + 1 : target);
 	if (path_trusted(*dir ? dir : "/", &err) < 0) {
 		fprintf(stderr, "cocoonctl edit: %s\n", err.msg);
-		goto out;
+		return 1;
 	}
-	lock_fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int lock_fd AUTOCLOSE = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (lock_fd < 0 || flock(lock_fd, LOCK_EX | LOCK_NB) < 0) {
 		fprintf(stderr, "cocoonctl edit: %s: %s\n", lock, lock_fd < 0 ? strerror(errno)
 			: "another cocoonctl edit holds it");
-		goto out;
+		return 1;
 	}
-	copy_fd = mkostemp(copy, O_CLOEXEC);
+	int copy_fd AUTOCLOSE = mkostemp(copy, O_CLOEXEC);
 	const char *seed = before ? before : new_policy;
 	size_t seed_len = before ? before_len : strlen(new_policy);
-	if (copy_fd < 0 || write(copy_fd, seed, seed_len) != (ssize_t)seed_len) {
+	bool seeded = copy_fd >= 0 && write(copy_fd, seed, seed_len) == (ssize_t)seed_len;
+	if (!seeded)
 		fprintf(stderr, "cocoonctl edit: writing %s: %s\n", copy, strerror(errno));
-		goto out;
-	}
-	close(copy_fd);
-	copy_fd = -1;
-	rc = edit_loop(target, copy, before, before_len);
-out:
-	if (copy_fd >= 0)
-		close(copy_fd);
+	autoclose_fd(&copy_fd);
+	int rc = seeded ? edit_loop(target, copy, before, before_len) : 1;
+	/* The copy goes while the lock is still held. */
 	unlink(copy);
-	if (lock_fd >= 0)
-		close(lock_fd);
-	free(lock);
-	free(copy);
-	free(dir);
-	free(before);
 	return rc;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "util.h"
 
 void usage(FILE *out)
 {
@@ -50,7 +51,7 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		if (strcmp(cmd, commands[i].name) == 0)
 			return commands[i].run(argc - 1, argv + 1);
 	fprintf(stderr, "cocoonctl: unknown command '%s'\n", cmd);

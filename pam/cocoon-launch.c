@@ -30,6 +30,7 @@
 #include "forced_command.h"
 #include "landlock.h"
 #include "launch_settings.h"
+#include "util.h"
 
 #ifndef SYS_close_range
 #define SYS_close_range 436 /* Linux 5.9, the same number everywhere */
@@ -222,7 +223,7 @@ int main(int argc, char **argv)
 	const char *home = setting(settings, n, LAUNCH_KEY_HOME);
 	static char *command[FORCED_COMMAND_MAX / FORCED_COMMAND_LINE + 1];
 	size_t command_words = forced_command(settings, n, command,
-					      sizeof(command) / sizeof(command[0]));
+					      ARRAY_SIZE(command));
 
 	/* A keyring of this session's own: through su, the caller's would
 	 * otherwise be inherited. keyctl is refused by the filter below. */

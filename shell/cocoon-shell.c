@@ -121,7 +121,7 @@ static void reset_signals(void)
 	for (int sig = 1; sig < NSIG; sig++)
 		if (sig != SIGKILL && sig != SIGSTOP)
 			signal(sig, SIG_DFL);
-	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
 		signal(stop_signals[i], SIG_IGN);
 }
 
@@ -315,7 +315,7 @@ int main(int argc, char **argv, char **envp)
 		umask(caller_umask);
 		if (chdir(plan.who.home) < 0 && chdir("/") < 0)
 			die("chdir: %s", strerror(errno));
-		for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
 			signal(stop_signals[i], SIG_DFL);
 		execve(path, shell_args, session_env);
 		die("%s: %s", path, strerror(errno));

@@ -55,13 +55,10 @@ static int write_file(const char *dir, const char *name, const char *text,
 {
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int fd AUTOCLOSE = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return cc_fail_errno(err, "cgroup: %s", path);
 	ssize_t n = write(fd, text, strlen(text));
-	int saved = errno;
-	close(fd);
-	errno = saved;
 	if (n != (ssize_t)strlen(text))
 		return cc_fail_errno(err, "cgroup: writing '%s' to %s", text, path);
 	return 0;
@@ -71,7 +68,7 @@ static int write_file(const char *dir, const char *name, const char *text,
  * NULL. */
 static char *read_small(const char *path)
 {
-	FILE *f = fopen(path, "re");
+	FILE *f AUTOFCLOSE = fopen(path, "re");
 	if (!f)
 		return NULL;
 	struct strbuf sb = { 0 };
@@ -79,7 +76,6 @@ static char *read_small(const char *path)
 	size_t n;
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
 		sb_addn(&sb, chunk, n);
-	fclose(f);
 	return sb.data ? sb.data : xstrdup("");
 }
 
@@ -227,7 +223,7 @@ static int set_limits(const struct hierarchy *h, const char *controller,
 #define STALE_CGROUP_AGE 120
 static void sweep_stale(const char *parent)
 {
-	DIR *d = opendir(parent);
+	DIR *d AUTOCLOSEDIR = opendir(parent);
 	if (!d)
 		return;
 	time_t now = time(NULL);
@@ -240,14 +236,11 @@ static void sweep_stale(const char *parent)
 			continue;
 		char path[PATH_MAX];
 		snprintf(path, sizeof(path), "%s/cgroup.procs", e->d_name);
-		int fd = openat(dirfd(d), path, O_RDONLY | O_CLOEXEC);
+		int fd AUTOCLOSE = openat(dirfd(d), path, O_RDONLY | O_CLOEXEC);
 		ssize_t got = fd < 0 ? -1 : read(fd, procs, sizeof(procs));
-		if (fd >= 0)
-			close(fd);
 		if (got == 0) /* rmdir refuses a cgroup that gained a member */
 			unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
 	}
-	closedir(d);
 }
 
 static int add_hierarchy(struct cgroup *cg, const char *mount, bool v2,
@@ -345,7 +338,7 @@ int cgroup_create(const struct session_limits *limits, const char *id,
 static const char *limit_mount(const char *controllers, char *buf, size_t size)
 {
 	static const char *const used[] = { "pids", "memory", "cpu" };
-	for (size_t i = 0; i < sizeof(used) / sizeof(used[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(used); i++) {
 		size_t n = strlen(used[i]);
 		for (const char *c = controllers; *c;) {
 			size_t len = strcspn(c, ",");
@@ -591,7 +584,7 @@ int cgroup_check_applied(const struct session_limits *limits, const char *mount,
 		{ limits->pids_max, "pids.max", "pids-max", "", plain_bound },
 		{ limits->cpu_max_percent, "cpu.max", "cpu-max", "%", cpu_bound },
 	};
-	for (size_t i = 0; rc == 0 && i < sizeof(checks) / sizeof(checks[0]); i++) {
+	for (size_t i = 0; rc == 0 && i < ARRAY_SIZE(checks); i++) {
 		unsigned long long have = checks[i].want ? tightest(mount, rel, checks[i].file,
 								    checks[i].bound) : 0;
 		if (have > checks[i].want)

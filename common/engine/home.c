@@ -17,14 +17,7 @@
 
 #include "plan.h"
 #include "policy.h"
-
-static void close_fd(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-	*fd = -1;
-}
-#define AUTOCLOSE __attribute__((cleanup(close_fd)))
+#include "util.h"
 
 /* Root's and writable by nobody else: what a skeleton entry must be. */
 static int check_root_only(const struct stat *st, const char *path,
@@ -45,15 +38,13 @@ int skel_open(const char *path, struct cc_error *err)
 {
 	if (path_trusted(path, err) < 0)
 		return cc_prefix(err, "home skeleton");
-	int fd = open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd AUTOCLOSE = open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0)
 		return cc_fail_errno(err, "home skeleton %s", path);
-	if (fstat(fd, &st) < 0 || check_root_only(&st, path, err) < 0) {
-		close(fd);
+	if (fstat(fd, &st) < 0 || check_root_only(&st, path, err) < 0)
 		return cc_prefix(err, "home skeleton");
-	}
-	return fd;
+	return steal_fd(&fd);
 }
 
 static int copy_error(const char *path, struct cc_error *err)
@@ -111,13 +102,9 @@ static int copy_tree(int src, const char *path, int dst, uid_t uid, gid_t gid,
 	if (depth > SKEL_MAX_DEPTH)
 		return cc_fail(err, "skeleton %s is nested deeper than %d directories",
 			       path, SKEL_MAX_DEPTH);
-	int fd = openat(src, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd < 0 ? NULL : fdopendir(fd);
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	DIR *d AUTOCLOSEDIR = dir_stream(src);
+	if (!d)
 		return cc_fail_errno(err, "reading the skeleton's %s", path);
-	}
 	int rc = 0;
 	struct dirent *e;
 	while (rc == 0 && (errno = 0, e = readdir(d))) {
@@ -157,7 +144,6 @@ static int copy_tree(int src, const char *path, int dst, uid_t uid, gid_t gid,
 	}
 	if (rc == 0 && errno)
 		rc = cc_fail_errno(err, "reading the skeleton's %s", path);
-	closedir(d);
 	return rc;
 }
 
@@ -172,7 +158,8 @@ int skel_copy(int skel, const char *path, int dst, uid_t uid, gid_t gid,
 static int state_dir(int dir, const char *name, const char *path, mode_t mode,
 		     struct cc_error *err)
 {
-	int fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd AUTOCLOSE = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+				  O_CLOEXEC);
 	if (fd < 0 && errno == ENOENT) {
 		/* Made whole under a name of this process's, then renamed into
 		 * place: a session starting meanwhile never sees it half made,
@@ -187,10 +174,8 @@ static int state_dir(int dir, const char *name, const char *path, mode_t mode,
 		if (!ready || renameat2(dir, tmp, dir, name, RENAME_NOREPLACE) < 0) {
 			int saved = errno;
 			unlinkat(dir, tmp, AT_REMOVEDIR);
-			if (!ready || saved != EEXIST) {
-				errno = saved;
-				return cc_fail_errno(err, "mkdir %s", path);
-			}
+			if (!ready || saved != EEXIST)
+				return cc_fail_errnum(err, saved, "mkdir %s", path);
 		}
 		fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	}
@@ -199,18 +184,14 @@ static int state_dir(int dir, const char *name, const char *path, mode_t mode,
 	if (fd < 0)
 		return cc_fail_errno(err, "open %s", path);
 	struct stat st;
-	if (fstat(fd, &st) < 0) {
-		close(fd);
+	if (fstat(fd, &st) < 0)
 		return cc_fail_errno(err, "%s", path);
-	}
-	if (st.st_uid != 0 || st.st_gid != 0 || (st.st_mode & 07777) != mode) {
-		close(fd);
+	if (st.st_uid != 0 || st.st_gid != 0 || (st.st_mode & 07777) != mode)
 		return cc_fail(err, "%s is owned by %u:%u with mode %04o, not root's "
 			       "with mode %04o: refusing it", path, (unsigned)st.st_uid,
 			       (unsigned)st.st_gid, (unsigned)(st.st_mode & 07777),
 			       (unsigned)mode);
-	}
-	return fd;
+	return steal_fd(&fd);
 }
 
 int private_tmp_instance(const char *source, uid_t uid, struct cc_error *err)

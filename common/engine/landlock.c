@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "syscalls.h"
+#include "util.h"
 
 /* Newer than the headers of some distributions (Debian 12's know ABI 1
  * and 2). */
@@ -130,20 +131,15 @@ int landlock_wall(bool own_ipc, unsigned scope)
 		attr.scoped = scope & LL_SCOPE_ALL;
 		size = sizeof(attr);
 	}
-	int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
+	int ruleset AUTOCLOSE = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
 	if (ruleset < 0)
 		return -1;
-	int rc = -1;
-	int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int root AUTOCLOSE = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root < 0 || add_rule(ruleset, root, all) < 0)
-		goto out;
-	int mq = own_ipc ? mqueue_root() : -1;
-	if (mq >= 0) {
-		int added = add_rule(ruleset, mq, all);
-		close(mq);
-		if (added < 0)
-			goto out;
-	}
+		return -1;
+	int mq AUTOCLOSE = own_ipc ? mqueue_root() : -1;
+	if (mq >= 0 && add_rule(ruleset, mq, all) < 0)
+		return -1;
 	/* The standard descriptors may be files of the host (a terminal, a
 	 * log): reopening them through /proc/self/fd (bash's >/dev/stderr)
 	 * must keep working. The rule on the file gives what the descriptor
@@ -156,14 +152,7 @@ int landlock_wall(bool own_ipc, unsigned scope)
 		if (rights && fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode) &&
 		    !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode) &&
 		    add_rule(ruleset, fd, rights) < 0 && errno != EBADFD && errno != EBADF)
-			goto out;
+			return -1;
 	}
-	rc = syscall(SYS_landlock_restrict_self, ruleset, 0) < 0 ? -1 : 1;
-out:;
-	int saved = errno;
-	if (root >= 0)
-		close(root);
-	close(ruleset);
-	errno = saved;
-	return rc;
+	return syscall(SYS_landlock_restrict_self, ruleset, 0) < 0 ? -1 : 1;
 }

@@ -41,10 +41,7 @@ int fail(struct build *b, int errnum, const char *fmt, ...)
 			snprintf(where, sizeof(where), "%s:%d: ", op->file, op->line);
 		op_describe(op, what, sizeof(what));
 	}
-	if (errnum)
-		return cc_fail(b->err, "%s%s: %s: %s", where, what, step,
-			       strerror(errnum));
-	return cc_fail(b->err, "%s%s: %s", where, what, step);
+	return cc_fail_errnum(b->err, errnum, "%s%s: %s", where, what, step);
 }
 
 /* ---- Resolving destinations inside the new root ---- */

@@ -16,6 +16,7 @@
 #include "mounts.h"
 #include "plan.h"
 #include "syscalls.h"
+#include "util.h"
 
 /* Size limits. A tmpfs lives in memory, so every one the sandbox makes
  * is bounded: the root by the plan's root-size, `tmpfs` without size=,
@@ -42,14 +43,6 @@ struct build {
 	 * result, so what the build creates is root's, not the user's. */
 	bool service;
 };
-
-static inline void close_fd(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-	*fd = -1;
-}
-#define AUTOCLOSE __attribute__((cleanup(close_fd)))
 
 enum make { MAKE_NONE, MAKE_DIR, MAKE_FILE };
 

@@ -239,7 +239,7 @@ static int op_proc(struct build *b, const struct fs_op *op)
 		return -1;
 	/* Kernel knobs stay read-only, as in bubblewrap. */
 	static const char *const ro[] = { "sys", "sysrq-trigger", "irq", "bus" };
-	for (size_t i = 0; i < sizeof(ro) / sizeof(ro[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(ro); i++) {
 		int tree AUTOCLOSE = sys_open_tree(mnt, ro[i], OPEN_TREE_CLONE |
 						   AT_RECURSIVE | OPEN_TREE_CLOEXEC |
 						   AT_SYMLINK_NOFOLLOW);
@@ -316,7 +316,7 @@ static int op_dev(struct build *b, const struct fs_op *op)
 	static const char *const nodes[] = { "null", "zero", "full", "random",
 					     "urandom", "tty" };
 	/* The host's nodes, by paths anyone can look up. */
-	for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(nodes); i++) {
 		char host[32];
 		snprintf(host, sizeof(host), "/dev/%s", nodes[i]);
 		int tree AUTOCLOSE = sys_open_tree(AT_FDCWD, host, OPEN_TREE_CLONE |
@@ -368,7 +368,7 @@ static int op_dev(struct build *b, const struct fs_op *op)
 		{ "stdin", "/proc/self/fd/0" },  { "stdout", "/proc/self/fd/1" },
 		{ "stderr", "/proc/self/fd/2" },
 	};
-	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(links); i++)
 		if (symlinkat(links[i][1], dev, links[i][0]) < 0)
 			return fail(b, errno, "symlink %s", links[i][0]);
 
@@ -444,7 +444,7 @@ static int op_tmp_overlay(struct build *b, const struct fs_op *op)
 	if (ov >= 0)
 		rc = attach(b, ov, lower, op->dest);
 out:
-	close_fd(&ov);
+	autoclose_fd(&ov);
 	if (fs_default(b) < 0)
 		return -1;
 	return rc;

@@ -74,17 +74,15 @@ static int open_in_root(struct build *b, const char *path, const char *what)
 {
 	if (path[0] != '/')
 		return cc_fail(b->err, "%s %s is not an absolute path", what, path);
-	int fd = sys_openat2(b->rootfd, path + 1, O_PATH | O_CLOEXEC,
-			     RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+	int fd AUTOCLOSE = sys_openat2(b->rootfd, path + 1, O_PATH | O_CLOEXEC,
+				       RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
 	struct stat st;
 	if (fd < 0)
 		return cc_fail_errno(b->err, "%s %s in the sandbox", what, path);
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
 		return cc_fail(b->err, "%s %s in the sandbox is not a regular file",
 			       what, path);
-	}
-	return fd;
+	return steal_fd(&fd);
 }
 
 /* A mount of cocoon-launch: root's alone to write, and readable by root
@@ -93,20 +91,14 @@ static int open_in_root(struct build *b, const char *path, const char *what)
  * trace it or write its memory before it has set the filter. */
 static int open_launcher(const char *path, struct stat *st, struct cc_error *err)
 {
-	int fd = sys_open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
-	if (fd < 0 || fstat(fd, st) < 0) {
-		cc_fail_errno(err, "cocoon-launch %s", path);
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
+	int fd AUTOCLOSE = sys_open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	if (fd < 0 || fstat(fd, st) < 0)
+		return cc_fail_errno(err, "cocoon-launch %s", path);
 	if (!S_ISREG(st->st_mode) || st->st_uid != 0 ||
-	    (st->st_mode & (S_IWGRP | S_IWOTH | S_IRGRP | S_IROTH))) {
-		close(fd);
+	    (st->st_mode & (S_IWGRP | S_IWOTH | S_IRGRP | S_IROTH)))
 		return cc_fail(err, "cocoon-launch %s: not a regular file that only "
 			       "root can write and read (install it 0711)", path);
-	}
-	return fd;
+	return steal_fd(&fd);
 }
 
 /* Bind the file REAL (an O_PATH descriptor inside the new root) at NAME
@@ -205,7 +197,7 @@ int mounts_service_setup(const struct plan *plan, int rootfd,
 			   .err = err, .service = true };
 	static const char *const records[] = { "/run/utmp", "/var/log/wtmp",
 					       "/var/log/btmp", "/var/log/lastlog" };
-	for (size_t i = 0; i < sizeof(records) / sizeof(records[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(records); i++)
 		if (bind_host_record(&b, records[i]) < 0)
 			return -1;
 

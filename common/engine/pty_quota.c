@@ -13,6 +13,7 @@
 
 #include "fault.h"
 #include "records.h"
+#include "util.h"
 
 static void lock_name(char *buf, size_t size, uid_t uid)
 {
@@ -29,7 +30,8 @@ static int lock_user(int dir, uid_t uid, struct cc_error *err)
 	lock_name(name, sizeof(name), uid);
 	const struct timespec pause = { 0, 10 * 1000 * 1000 };
 	for (int waited = 0;;) {
-		int fd = openat(dir, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		int fd AUTOCLOSE = openat(dir, name, O_RDWR | O_CREAT | O_NOFOLLOW |
+					  O_CLOEXEC, 0600);
 		if (fd < 0)
 			return cc_fail_errno(err, "the pty lock %s/%s", COCOON_RUNDIR, name);
 		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
@@ -37,14 +39,10 @@ static int lock_user(int dir, uid_t uid, struct cc_error *err)
 			if (fstat(fd, &held) == 0 &&
 			    fstatat(dir, name, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
 			    held.st_ino == now.st_ino && held.st_dev == now.st_dev)
-				return fd;
-		} else if (errno != EWOULDBLOCK && errno != EINTR) {
-			int e = errno;
-			close(fd);
-			errno = e;
+				return steal_fd(&fd);
+		} else if (errno != EWOULDBLOCK && errno != EINTR)
 			return cc_fail_errno(err, "locking %s/%s", COCOON_RUNDIR, name);
-		}
-		close(fd);
+		autoclose_fd(&fd); /* not during the pause */
 		if (waited >= PTY_QUOTA_WAIT_MS)
 			return cc_fail(err, "another session of uid %u has been starting for "
 				       "%d s (it holds %s/%s): refusing this one",

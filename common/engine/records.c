@@ -56,35 +56,29 @@ int record_dir_open(bool create, struct cc_error *err)
 	*slash = '\0';
 	if (path_trusted(*parent ? parent : "/", err) < 0)
 		return cc_prefix(err, "session records");
-	int up = open(*parent ? parent : "/", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int up AUTOCLOSE = open(*parent ? parent : "/", O_PATH | O_DIRECTORY | O_NOFOLLOW |
+				O_CLOEXEC);
 	if (up < 0)
 		return cc_fail_errno(err, "session records: %s", parent);
 	/* Only root writes the parent (checked): what mkdirat made is still
 	 * what openat finds. */
 	bool made = create && mkdirat(up, name, 0700) == 0;
-	int fd = openat(up, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	int saved = errno;
-	close(up);
-	if (fd < 0 && !create && saved == ENOENT)
+	int fd AUTOCLOSE = openat(up, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && !create && errno == ENOENT)
 		return cc_fail(err, "no session records (%s does not exist)", COCOON_RUNDIR);
-	if (fd < 0 && (saved == ELOOP || saved == ENOTDIR))
+	if (fd < 0 && (errno == ELOOP || errno == ENOTDIR))
 		return cc_fail(err, "%s is not a directory (a symlink?): refusing it",
 			       COCOON_RUNDIR);
-	errno = saved;
 	if (fd < 0)
 		return cc_fail_errno(err, "session records: %s", COCOON_RUNDIR);
 	struct stat st;
-	if (made && (fchown(fd, 0, 0) < 0 || fchmod(fd, 0700) < 0)) {
-		close(fd);
+	if (made && (fchown(fd, 0, 0) < 0 || fchmod(fd, 0700) < 0))
 		return cc_fail_errno(err, "session records: %s", COCOON_RUNDIR);
-	}
-	if (fstat(fd, &st) < 0 || st.st_uid != 0 || (st.st_mode & 07777) != 0700) {
-		close(fd);
+	if (fstat(fd, &st) < 0 || st.st_uid != 0 || (st.st_mode & 07777) != 0700)
 		return cc_fail(err, "%s must be root's with mode 0700 (it is uid %u, mode "
 			       "%04o): refusing its records", COCOON_RUNDIR,
 			       (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
-	}
-	return fd;
+	return steal_fd(&fd);
 }
 
 /* ---- Facts about a live process, read while a pidfd pins it ---- */
@@ -98,10 +92,8 @@ static int read_facts(pid_t pid, struct proc_facts *f, struct cc_error *err)
 {
 	char path[64], buf[1024];
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd AUTOCLOSE = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-	if (fd >= 0)
-		close(fd);
 	if (n <= 0)
 		return cc_fail_errno(err, "%s", path);
 	buf[n] = '\0';
@@ -203,7 +195,7 @@ int record_prepare(const struct plan *plan, const char *id, pid_t pid, int pidfd
 	r.pidns = f.pidns;
 	r.mntns = f.mntns;
 
-	int dir = record_dir_open(true, err);
+	int dir AUTOCLOSE = record_dir_open(true, err);
 	if (dir < 0)
 		return -1;
 	struct strbuf sb = { 0 };
@@ -211,19 +203,17 @@ int record_prepare(const struct plan *plan, const char *id, pid_t pid, int pidfd
 	char tmp[RECORD_ID_MAX + 8];
 	temp_name(tmp, sizeof(tmp), id);
 	unlinkat(dir, tmp, 0);
-	int fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int fd AUTOCLOSE = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				  O_CLOEXEC, 0600);
 	int rc = fd < 0 || fchmod(fd, 0600) < 0 || write_full(fd, sb.data, sb.len) < 0
 			 ? -1 : 0;
 	if (rc < 0) {
 		cc_fail_errno(err, "writing the session record %s/%s", COCOON_RUNDIR, id);
 		unlinkat(dir, tmp, 0);
-		close(dir);
 	} else {
-		pending->dir = dir;
+		pending->dir = steal_fd(&dir);
 		snprintf(pending->id, sizeof(pending->id), "%s", id);
 	}
-	if (fd >= 0)
-		close(fd);
 	sb_free(&sb);
 	return rc;
 }
@@ -288,13 +278,9 @@ static bool entry_id(const char *name, char id[RECORD_ID_MAX + 1])
  * being written belongs to a live pid 1 and stays. */
 static void sweep_stale(int dir)
 {
-	int fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd < 0 ? NULL : fdopendir(fd);
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	DIR *d AUTOCLOSEDIR = dir_stream(dir);
+	if (!d)
 		return;
-	}
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		char id[RECORD_ID_MAX + 1];
@@ -319,7 +305,6 @@ static void sweep_stale(int dir)
 			close(pidfd);
 		record_free(&rec);
 	}
-	closedir(d);
 }
 
 /* The record ID in DIR, then every stale one. */
@@ -387,10 +372,10 @@ static int parse_field(struct live_record *r, const char *key, const char *v,
 		"started", "boottime", "rule", "profile", "plan", "ns", "pid",
 		"start", "pidns", "mntns", "ptys" };
 	size_t k;
-	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+	for (k = 0; k < ARRAY_SIZE(keys); k++)
 		if (strcmp(key, keys[k]) == 0)
 			break;
-	if (k == sizeof(keys) / sizeof(keys[0]))
+	if (k == ARRAY_SIZE(keys))
 		return 0; /* a later minor addition: ignored */
 	if (*seen & (1u << k))
 		return -1;
@@ -476,11 +461,11 @@ static int read_named(int dir, const char *name, const char *id,
 		      struct live_record *rec, struct cc_error *err)
 {
 	memset(rec, 0, sizeof(*rec));
-	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int fd AUTOCLOSE = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return cc_fail_errno(err, "%s/%s", COCOON_RUNDIR, name);
 	struct stat st;
-	char *text = xmalloc(RECORD_MAX + 1);
+	char *text AUTOFREE = xmalloc(RECORD_MAX + 1);
 	ssize_t n = -1;
 	int rc = -1;
 	if (fstat(fd, &st) < 0)
@@ -497,8 +482,6 @@ static int read_named(int dir, const char *name, const char *id,
 		text[n] = '\0';
 		rc = parse_record(text, rec, id, err);
 	}
-	close(fd);
-	free(text);
 	if (rc < 0)
 		record_free(rec);
 	return rc;
@@ -525,7 +508,7 @@ int record_attach(const struct live_record *rec, int *pidfd,
 		  struct cc_error *err)
 {
 	*pidfd = -1;
-	int fd = sys_pidfd_open(rec->pid, 0);
+	int fd AUTOCLOSE = sys_pidfd_open(rec->pid, 0);
 	if (fd < 0 && errno == ESRCH)
 		return cc_fail(err, "no process has pid %d any more", (int)rec->pid), 0;
 	if (fd < 0)
@@ -553,9 +536,7 @@ int record_attach(const struct live_record *rec, int *pidfd,
 	else
 		rc = 1;
 	if (rc == 1)
-		*pidfd = fd;
-	else
-		close(fd);
+		*pidfd = steal_fd(&fd);
 	return rc;
 }
 
@@ -567,19 +548,12 @@ static int by_start(const void *a, const void *b)
 	return x->boottime < y->boottime ? -1 : x->boottime > y->boottime;
 }
 
-/* A stream over the records directory DIR (a descriptor of its own, so
- * DIR stays open for the caller). */
+/* A stream over the records directory DIR, which stays open. */
 static DIR *records_open(int dir, struct cc_error *err)
 {
-	int fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd < 0 ? NULL : fdopendir(fd);
-	if (!d) {
-		int saved = errno;
-		if (fd >= 0)
-			close(fd);
-		errno = saved;
+	DIR *d = dir_stream(dir);
+	if (!d)
 		cc_fail_errno(err, "reading %s", COCOON_RUNDIR);
-	}
 	return d;
 }
 
@@ -587,7 +561,7 @@ int records_load(int dir, struct record_list *list,
 		 void (*bad)(const char *name, const struct cc_error *err),
 		 struct cc_error *err)
 {
-	DIR *d = records_open(dir, err);
+	DIR *d AUTOCLOSEDIR = records_open(dir, err);
 	if (!d)
 		return -1;
 	struct dirent *e;
@@ -608,7 +582,6 @@ int records_load(int dir, struct record_list *list,
 		*ARRAY_PUSH(list->items, list->count, list->cap) = rec;
 	}
 	int rc = errno ? cc_fail_errno(err, "reading %s", COCOON_RUNDIR) : 0;
-	closedir(d);
 	if (list->count)
 		qsort(list->items, list->count, sizeof(*list->items), by_start);
 	return rc;
@@ -627,7 +600,7 @@ int records_ptys_held(int dir, uid_t uid, unsigned long long *ptys, size_t *sess
 {
 	*ptys = 0;
 	*sessions = 0;
-	DIR *d = records_open(dir, err);
+	DIR *d AUTOCLOSEDIR = records_open(dir, err);
 	if (!d)
 		return -1;
 	struct dirent *e;
@@ -650,7 +623,6 @@ int records_ptys_held(int dir, uid_t uid, unsigned long long *ptys, size_t *sess
 		record_free(&rec);
 	}
 	int rc = errno ? cc_fail_errno(err, "reading %s", COCOON_RUNDIR) : 0;
-	closedir(d);
 	return rc;
 }
 

@@ -73,14 +73,13 @@ static _Noreturn void pid1(struct run *run)
 static int write_proc(int dir, const char *name, const char *text,
 		      struct cc_error *err)
 {
-	int fd = openat(dir, name, O_WRONLY | O_CLOEXEC);
+	int fd AUTOCLOSE = openat(dir, name, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return cc_fail_errno(err, "user namespace: open %s", name);
 	ssize_t n = write(fd, text, strlen(text));
-	int e = errno;
-	close(fd);
 	if (n != (ssize_t)strlen(text)) {
-		errno = n < 0 ? e : EIO;
+		if (n >= 0)
+			errno = EIO;
 		return cc_fail_errno(err, "user namespace: write %s", name);
 	}
 	return 0;

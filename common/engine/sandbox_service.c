@@ -36,7 +36,7 @@ static const struct {
 	{ "uts", CLONE_NEWUTS, NS_UTS },
 	{ "cgroup", CLONE_NEWCGROUP, NS_CGROUP },
 };
-#define NSAVED (sizeof(saved_ns) / sizeof(saved_ns[0]))
+#define NSAVED ARRAY_SIZE(saved_ns)
 
 struct sandbox_handle {
 	pid_t owner; /* the process that entered */
@@ -328,7 +328,7 @@ static int launch_settings(const struct plan *plan, bool filter, char *launch, s
 	const struct { const char *key, *value; } optional[] = {
 		{ LAUNCH_KEY_CHDIR, plan->chdir }, { LAUNCH_KEY_HOME, home },
 	};
-	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]) && len >= 0 &&
+	for (size_t i = 0; i < ARRAY_SIZE(optional) && len >= 0 &&
 	     (size_t)len < size; i++)
 		if (optional[i].value)
 			len += snprintf(launch + len, size - (size_t)len,

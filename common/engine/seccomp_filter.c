@@ -111,7 +111,7 @@ static const struct sock_filter unreviewed_prefix[] = {
 	BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, FIRST_UNREVIEWED_NR, 0, 1),
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
 };
-#define PREFIX_LEN (sizeof(unreviewed_prefix) / sizeof(unreviewed_prefix[0]))
+#define PREFIX_LEN ARRAY_SIZE(unreviewed_prefix)
 #else
 #define PREFIX_LEN 0
 #endif
@@ -257,7 +257,7 @@ static const uint32_t socketpair_families[] = { AF_UNIX };
 
 static int lib_fail(struct cc_error *err, const char *what, int rc)
 {
-	return cc_fail(err, "seccomp: %s: %s", what, strerror(-rc));
+	return cc_fail_errnum(err, -rc, "seccomp: %s", what);
 }
 
 /* Refuse, in system call NR, every value of argument ARG in
@@ -376,16 +376,14 @@ static int refuse_flag(scmp_filter_ctx ctx, const struct file_rules *file,
 static int add_default_rules(scmp_filter_ctx ctx, const struct file_rules *file)
 {
 	int rc = 0;
-	for (size_t i = 0; rc == 0 && i < sizeof(default_refusals) /
-					      sizeof(default_refusals[0]); i++)
+	for (size_t i = 0; rc == 0 && i < ARRAY_SIZE(default_refusals); i++)
 		rc = refuse(ctx, file, default_refusals[i].nr,
 			    default_refusals[i].errnum);
 
 	/* ioctl's request is an unsigned int: compare the low 32 bits only,
 	 * or a request with high bits set would slip past (CVE-2019-10063). */
 	if (!file_refuses(file, __NR_ioctl)) {
-		for (size_t i = 0; rc == 0 && i < sizeof(refused_ioctls) /
-						      sizeof(refused_ioctls[0]); i++) {
+		for (size_t i = 0; rc == 0 && i < ARRAY_SIZE(refused_ioctls); i++) {
 			struct scmp_arg_cmp cmp = {
 				.arg = 1,
 				.op = SCMP_CMP_MASKED_EQ,
@@ -410,13 +408,12 @@ static int add_default_rules(scmp_filter_ctx ctx, const struct file_rules *file)
 
 	if (rc == 0 && !file_refuses(file, __NR_socket))
 		rc = refuse_all_but(ctx, __NR_socket, 0, EAFNOSUPPORT, socket_families,
-				    sizeof(socket_families) / sizeof(socket_families[0]),
+				    ARRAY_SIZE(socket_families),
 				    FAMILY_BITS);
 	if (rc == 0 && !file_refuses(file, __NR_socketpair))
 		rc = refuse_all_but(ctx, __NR_socketpair, 0, EAFNOSUPPORT,
 				    socketpair_families,
-				    sizeof(socketpair_families) /
-					    sizeof(socketpair_families[0]),
+				    ARRAY_SIZE(socketpair_families),
 				    FAMILY_BITS);
 	return rc;
 }
@@ -426,28 +423,21 @@ static int add_default_rules(scmp_filter_ctx ctx, const struct file_rules *file)
 static int export_program(scmp_filter_ctx ctx, struct seccomp_filter *filter,
 			  struct cc_error *err)
 {
-	int fd = memfd_create("cocoon-seccomp", MFD_CLOEXEC);
+	int fd AUTOCLOSE = memfd_create("cocoon-seccomp", MFD_CLOEXEC);
 	if (fd < 0)
 		return cc_fail_errno(err, "seccomp: memfd_create");
 	int rc = seccomp_export_bpf(ctx, fd);
-	if (rc < 0) {
-		lib_fail(err, "exporting the filter", rc);
-		goto out;
-	}
-	rc = -1;
+	if (rc < 0)
+		return lib_fail(err, "exporting the filter", rc);
 	struct stat st;
-	if (fstat(fd, &st) < 0) {
-		cc_fail_errno(err, "seccomp: exported filter");
-		goto out;
-	}
+	if (fstat(fd, &st) < 0)
+		return cc_fail_errno(err, "seccomp: exported filter");
 	size_t size = (size_t)st.st_size;
 	size_t len = size / sizeof(struct sock_filter);
 	if (size == 0 || size % sizeof(struct sock_filter) != 0 ||
-	    len + PREFIX_LEN > BPF_MAXINSNS) {
-		cc_fail(err, "seccomp: exported filter has an unexpected size (%zu bytes)",
-			size);
-		goto out;
-	}
+	    len + PREFIX_LEN > BPF_MAXINSNS)
+		return cc_fail(err, "seccomp: exported filter has an unexpected size (%zu bytes)",
+			       size);
 	filter->insns = xcalloc(len + PREFIX_LEN, sizeof(struct sock_filter));
 #ifdef FIRST_UNREVIEWED_NR
 	memcpy(filter->insns, unreviewed_prefix, sizeof(unreviewed_prefix));
@@ -461,16 +451,12 @@ static int export_program(scmp_filter_ctx ctx, struct seccomp_filter *filter,
 		if (n <= 0) {
 			if (n == 0)
 				errno = EIO;
-			cc_fail_errno(err, "seccomp: reading the exported filter");
-			goto out;
+			return cc_fail_errno(err, "seccomp: reading the exported filter");
 		}
 		got += (size_t)n;
 	}
 	filter->len = (unsigned short)(len + PREFIX_LEN);
-	rc = 0;
-out:
-	close(fd);
-	return rc;
+	return 0;
 }
 
 static int build(const struct file_rules *file, struct seccomp_filter *filter,
@@ -519,7 +505,7 @@ out:
 static int resolve_syscall(const char *name)
 {
 #ifdef __x86_64__
-	for (size_t i = 0; i < sizeof(newer_syscalls) / sizeof(newer_syscalls[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(newer_syscalls); i++)
 		if (strcmp(newer_syscalls[i].name, name) == 0)
 			return newer_syscalls[i].nr;
 #endif
@@ -548,7 +534,7 @@ static int parse_errno(const char *word)
 		{ "EDEADLOCK", EDEADLOCK },
 		{ "ENOTSUP", ENOTSUP },
 	};
-	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(aliases); i++)
 		if (strcmp(aliases[i].name, word) == 0)
 			return aliases[i].value;
 	for (int e = 1; e < 256; e++) {
@@ -661,7 +647,7 @@ static bool take_embedded_default(struct seccomp_filter *filter)
 		return false;
 	filter->insns = xmalloc(sizeof(default_filter));
 	memcpy(filter->insns, default_filter, sizeof(default_filter));
-	filter->len = sizeof(default_filter) / sizeof(default_filter[0]);
+	filter->len = ARRAY_SIZE(default_filter);
 	return true;
 #endif
 }

@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util.h"
+
 /* 128+N for a signal, like a shell. */
 static int relay(int status)
 {
@@ -113,7 +115,7 @@ _Noreturn void session_init(pid_t main_pid, int service_fd, long long deadline,
 	sigprocmask(SIG_BLOCK, &all, NULL);
 	sigemptyset(&wanted);
 	static const int relayed[] = { SIGTERM, SIGHUP, SIGINT, SIGQUIT };
-	for (size_t i = 0; i < sizeof(relayed) / sizeof(relayed[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(relayed); i++)
 		sigaddset(&wanted, relayed[i]);
 	sigaddset(&wanted, SIGCHLD);
 	sigaddset(&wanted, SESSION_INIT_END);

@@ -37,20 +37,18 @@ void signals_for_command(const struct run *run)
 
 static int loopback_up(struct cc_error *err)
 {
-	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	int s AUTOCLOSE = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (s < 0)
 		return cc_fail_errno(err, "socket for the loopback interface");
 	struct ifreq ifr;
 	memset(&ifr, 0, sizeof(ifr));
 	memcpy(ifr.ifr_name, "lo", 3);
-	int rc = 0;
 	if (ioctl(s, SIOCGIFFLAGS, &ifr) < 0)
-		rc = cc_fail_errno(err, "reading the loopback interface's flags");
+		return cc_fail_errno(err, "reading the loopback interface's flags");
 	ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
-	if (rc == 0 && ioctl(s, SIOCSIFFLAGS, &ifr) < 0)
-		rc = cc_fail_errno(err, "bringing the loopback interface up");
-	close(s);
-	return rc;
+	if (ioctl(s, SIOCSIFFLAGS, &ifr) < 0)
+		return cc_fail_errno(err, "bringing the loopback interface up");
+	return 0;
 }
 
 /* Enter the namespaces pid 1 created (setns on a pidfd enters them all
@@ -76,12 +74,10 @@ static int join_namespaces(struct run *run, struct cc_error *err)
 		return cc_fail(err, "pid 1 did not create the namespaces");
 	if (!run->late_ns)
 		return 0;
-	int pidfd = sys_pidfd_open(1, 0);
+	int pidfd AUTOCLOSE = sys_pidfd_open(1, 0);
 	if (pidfd < 0)
 		return cc_fail_errno(err, "pidfd_open 1");
-	int rc = setns(pidfd, (int)run->late_ns);
-	close(pidfd);
-	if (rc < 0)
+	if (setns(pidfd, (int)run->late_ns) < 0)
 		return cc_fail_errno(err, "joining pid 1's namespaces");
 	return 0;
 }
@@ -428,7 +424,7 @@ _Noreturn void session(struct run *run)
 	struct setup s = { .run = run, .plan = run->plan, .rootfd = -1,
 			   .who = run->who ? run->who : &run->plan->who };
 	struct cc_error err = { "" };
-	for (size_t i = 0; i < sizeof(setup_steps) / sizeof(setup_steps[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(setup_steps); i++) {
 		const struct setup_step *step = &setup_steps[i];
 		/* Fail closed should a step before have left root's uid. */
 		if (step->privilege == USER && geteuid() == 0)

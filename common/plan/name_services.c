@@ -74,7 +74,7 @@ static bool passes_checks(struct plan *plan, const struct endpoint *e)
 void name_services_plan(struct plan *plan, const char *file, int line)
 {
 	struct stat st;
-	for (size_t i = 0; i < sizeof(endpoints) / sizeof(endpoints[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(endpoints); i++) {
 		const struct endpoint *e = &endpoints[i];
 		if (lstat(e->path, &st) < 0 || planned_at(plan, e->path) ||
 		    in_user_writable_bind(plan, e->path) || !passes_checks(plan, e))
@@ -126,6 +126,13 @@ static bool has_access_acl(int fd)
 	return errno != ENODATA && errno != EOPNOTSUPP;
 }
 
+/* name_service_open's answer for a path left out: -1 with errno 0. */
+static int left_out(void)
+{
+	errno = 0;
+	return -1;
+}
+
 int name_service_open(const char *path, uid_t user, uid_t uid_min, char *why,
 		      size_t len)
 {
@@ -135,26 +142,26 @@ int name_service_open(const char *path, uid_t user, uid_t uid_min, char *why,
 		errno = EINVAL;
 		return -1;
 	}
-	int dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int dir AUTOCLOSE = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dir < 0)
 		return -1;
 	for (const char *p = path + 1;;) {
 		if (fstat(dir, &st) < 0)
-			goto error;
+			return -1;
 		if (!trusted_dir(&st, so_far, user, uid_min, why, len))
-			goto skip;
+			return left_out();
 		if (has_access_acl(dir)) {
 			snprintf(why, len, "%s has a POSIX ACL, which could let another "
 				 "account write it", so_far);
-			goto skip;
+			return left_out();
 		}
 		if (!*p)
-			return dir;
+			return steal_fd(&dir);
 		size_t n = strcspn(p, "/");
 		char name[NAME_MAX + 1];
 		if (n == 0 || n > NAME_MAX) {
 			errno = EINVAL;
-			goto error;
+			return -1;
 		}
 		memcpy(name, p, n);
 		name[n] = '\0';
@@ -167,22 +174,13 @@ int name_service_open(const char *path, uid_t user, uid_t uid_min, char *why,
 				      RESOLVE_NO_MAGICLINKS);
 		if (sub < 0 && (errno == ENOENT || errno == ENOTDIR || errno == ELOOP)) {
 			snprintf(why, len, "%s is gone", so_far);
-			goto skip;
+			return left_out();
 		}
 		if (sub < 0)
-			goto error;
+			return -1;
 		close(dir);
 		dir = sub;
 		p += n;
 		p += strspn(p, "/");
 	}
-skip:
-	close(dir);
-	errno = 0;
-	return -1;
-error:;
-	int e = errno;
-	close(dir);
-	errno = e;
-	return -1;
 }

@@ -67,7 +67,7 @@ static const struct system_path {
 	{ "/var/run/samba/winbindd", FOR_CODE },
 	{ "/var/lib/sss", FOR_CODE },
 };
-#define NSYSTEM_PATHS (sizeof(system_paths) / sizeof(system_paths[0]))
+#define NSYSTEM_PATHS ARRAY_SIZE(system_paths)
 #define CODE_PATHS_TEXT "/etc, /usr, /lib*, /bin, /sbin, the nscd, nslcd, " \
 	"samba/winbindd, systemd and dbus directories of /run and /var/run, and " \
 	"/var/lib/sss"

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "plan_values.h"
+#include "util.h"
 
 
 static const char *yes_no(bool b)
@@ -437,7 +438,7 @@ int plan_print_bwrap(const struct plan *plan, struct strbuf *out, struct cc_erro
 		{ NS_IPC, "--unshare-ipc" }, { NS_UTS, "--unshare-uts" },
 		{ NS_CGROUP, "--unshare-cgroup" }, { NS_USER, "--unshare-user" },
 	};
-	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(ns); i++)
 		if (plan->namespaces & ns[i].flag)
 			sb_addf(out, " %s", ns[i].opt);
 	if (plan->hostname)

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "util.h"
+
 const char *op_type_name(enum op_type type, bool optional)
 {
 	switch (type) {
@@ -101,7 +103,7 @@ int parse_namespaces(char *const *words, size_t count, unsigned *out,
 		     struct cc_error *err)
 {
 	return parse_flag_words(words, count, namespace_names,
-				sizeof(namespace_names) / sizeof(namespace_names[0]),
+				ARRAY_SIZE(namespace_names),
 				"namespace", "pid net ipc uts cgroup user all", out, err);
 }
 
@@ -109,7 +111,7 @@ int parse_landlock_scope(char *const *words, size_t count, unsigned *out,
 			 struct cc_error *err)
 {
 	return parse_flag_words(words, count, scope_names,
-				sizeof(scope_names) / sizeof(scope_names[0]),
+				ARRAY_SIZE(scope_names),
 				"landlock-scope", "abstract-unix signal", out, err);
 }
 
@@ -124,7 +126,7 @@ void ns_format(unsigned namespaces, char *buf, size_t size)
 {
 	size_t used = 0;
 	buf[0] = '\0';
-	for (size_t k = 0; k + 1 < sizeof(namespace_names) / sizeof(namespace_names[0]); k++) {
+	for (size_t k = 0; k + 1 < ARRAY_SIZE(namespace_names); k++) {
 		if (!(namespaces & namespace_names[k].flag))
 			continue;
 		int n = snprintf(buf + used, size - used, "%s%s", used ? " " : "",
@@ -139,7 +141,7 @@ int parse_home_mode(const char *word, enum home_mode *out, struct cc_error *err)
 {
 	static const enum home_mode modes[] = { HOME_BIND, HOME_TMPFS, HOME_OVERLAY,
 						HOME_NONE };
-	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
 		if (strcmp(word, home_mode_name(modes[i])) == 0) {
 			*out = modes[i];
 			return 0;
@@ -151,7 +153,7 @@ int parse_private_tmp(const char *word, enum private_tmp *out, struct cc_error *
 {
 	static const enum private_tmp modes[] = { PRIVATE_TMP_NO, PRIVATE_TMP_SESSION,
 						  PRIVATE_TMP_PERSISTENT };
-	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
 		if (strcmp(word, private_tmp_name(modes[i])) == 0) {
 			*out = modes[i];
 			return 0;
@@ -173,7 +175,7 @@ static const struct {
 	{ "core", RLIMIT_CORE, UNIT_SIZE },
 	{ "memlock", RLIMIT_MEMLOCK, UNIT_SIZE },
 };
-#define NRLIMITS (sizeof(rlimits) / sizeof(rlimits[0]))
+#define NRLIMITS ARRAY_SIZE(rlimits)
 
 int rlimit_by_name(const char *name)
 {

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "util.h"
+
 #define BOTH (IN_PROFILE | IN_RULE)
 
 static const struct directive_spec directives[] = {
@@ -64,7 +66,7 @@ static const struct directive_spec directives[] = {
 
 const struct directive_spec *directive_lookup(const char *name)
 {
-	for (size_t i = 0; i < sizeof(directives) / sizeof(directives[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(directives); i++)
 		if (strcmp(directives[i].name, name) == 0)
 			return &directives[i];
 	return NULL;
@@ -75,7 +77,6 @@ const struct directive_spec *directive_lookup(const char *name)
 #include <stdlib.h>
 
 #include "plan_values.h"
-#include "util.h"
 
 int limit_parse(enum directive_id id, const char *word, unsigned long long *out,
 		struct cc_error *err)
@@ -202,7 +203,7 @@ int parse_duration(const char *word, unsigned long long *out, struct cc_error *e
 	if (!isdigit((unsigned char)word[0]))
 		return cc_fail(err, "'%s' is not a duration (like 90s, 30m, 8h, 1d)", word);
 	unsigned long long scale = *end ? 0 : 1;
-	for (size_t i = 0; *end && !end[1] && i < sizeof(units) / sizeof(units[0]); i++)
+	for (size_t i = 0; *end && !end[1] && i < ARRAY_SIZE(units); i++)
 		if (units[i].unit == *end)
 			scale = units[i].seconds;
 	if (!scale)

@@ -108,7 +108,7 @@ void guest_plan_private_tmp(struct merge *m)
 	struct plan *plan = m->plan;
 	if (plan->private_tmp == PRIVATE_TMP_NO)
 		return;
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		struct fs_op *op = insert_op(plan, plan->nops, OP_PRIVATE_TMP,
 					     m->private_tmp_at);
 		op->dest = xstrdup(dirs[i][0]);

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "line_reader.h"
 #include "resolve.h"
 #include "sshd_config.h"
 #include "util.h"
@@ -162,17 +163,17 @@ static void stack_read(const char *dir, const char *name, struct stack *out,
 			 "not followed further", MAX_INCLUDE_DEPTH);
 		return;
 	}
-	FILE *f = fopen(path, "re");
-	if (!f)
+	struct line_reader r;
+	if (line_reader_open(&r, path, NULL) < 0)
 		return; /* PAM skips a missing include too */
-	char *line = NULL, *joined = NULL;
-	size_t cap = 0, jlen = 0;
-	int lineno = 0, start = 0;
-	ssize_t n;
-	while ((n = getline(&line, &cap, f)) != -1) {
-		lineno++;
+	char *joined = NULL;
+	size_t jlen = 0;
+	int start = 0;
+	while (line_reader_next(&r, NULL) > 0) {
+		char *line = r.line;
+		ssize_t n = r.len;
 		if (!jlen)
-			start = lineno;
+			start = r.lineno;
 		char *hash = strchr(line, '#');
 		if (hash)
 			*hash = '\0', n = hash - line;
@@ -189,9 +190,8 @@ static void stack_read(const char *dir, const char *name, struct stack *out,
 		stack_line(dir, path, start, joined, out, depth, diags);
 		jlen = 0;
 	}
-	free(line);
+	line_reader_close(&r);
 	free(joined);
-	fclose(f);
 }
 
 /* Display managers run their PAM session from a multithreaded worker, where
@@ -352,25 +352,20 @@ static void check_common_file(const char *dir, const char *name,
 {
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "re");
-	if (!f)
+	struct line_reader r;
+	if (line_reader_open(&r, path, NULL) < 0)
 		return;
-	char *line = NULL;
-	size_t cap = 0;
-	int lineno = 0;
-	while (getline(&line, &cap, f) != -1) {
-		lineno++;
-		char *hash = strchr(line, '#');
+	while (line_reader_next(&r, NULL) > 0) {
+		char *hash = strchr(r.line, '#');
 		if (hash)
 			*hash = '\0';
-		if (strstr(line, MODULE_NAME))
-			diag_add(diags, DIAG_ERROR, path, lineno, MODULE_NAME " in %s "
+		if (strstr(r.line, MODULE_NAME))
+			diag_add(diags, DIAG_ERROR, path, r.lineno, MODULE_NAME " in %s "
 				 "confines every service that includes it (cron, sudo, "
 				 "systemd --user...); name it in chosen services instead",
 				 name);
 	}
-	free(line);
-	fclose(f);
+	line_reader_close(&r);
 }
 
 struct services {
@@ -567,7 +562,7 @@ static void scan_sshd_env(const struct deployment_paths *paths,
 		{ "PermitUserEnvironment",
 		  "~/.ssh/environment and authorized_keys' environment=" },
 	};
-	for (size_t i = 0; i < sizeof(settings) / sizeof(settings[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(settings); i++) {
 		struct env_scan scan = { settings[i].keyword, settings[i].why, user, diags };
 		sshd_config_each(paths->sshd_config, paths->root, scan.keyword,
 				 judge_env_setting, &scan);
@@ -600,7 +595,7 @@ static void warn_beside_shell(const struct deployment_paths *paths,
 		{ s->tunnel, "tunnels" },
 		{ s->internal_sftp, "internal-sftp" },
 	};
-	for (size_t i = 0; i < sizeof(ways) / sizeof(ways[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(ways); i++)
 		if (ways[i].on)
 			sb_addf(&open_, "%s%s", open_.len ? ", " : "", ways[i].what);
 	if (open_.len)

@@ -88,7 +88,7 @@ static void check_log_sockets(const struct section *s, const struct plan *plan,
 	for (size_t i = 0; plan->sandboxed && i < plan->nops; i++) {
 		const struct fs_op *op = &plan->ops[i];
 		for (size_t k = 0; op_is_bind(op->type) && op->source &&
-				   k < sizeof(sockets) / sizeof(sockets[0]); k++)
+				   k < ARRAY_SIZE(sockets); k++)
 			if (path_is_under(sockets[k], op->source) ||
 			    path_is_under(op->source, sockets[k])) {
 				diag_add(diags, DIAG_WARNING, s->file, s->line, "%s: the bind "

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "environment.h"
+#include "line_reader.h"
 #include "util.h"
 
 #define MAX_OUTPUT (256 * 1024)
@@ -64,15 +65,11 @@ static void keep_setting(struct sshd_settings *s, const char *key, const char *v
 void sshd_options_read(const char *file, struct sshd_options *out)
 {
 	memset(out, 0, sizeof(*out));
-	FILE *f = fopen(file, "re");
-	if (!f)
+	struct line_reader r;
+	if (line_reader_open(&r, file, NULL) < 0)
 		return;
-	char *text = NULL;
-	size_t cap = 0;
-	int lineno = 0;
-	while (getline(&text, &cap, f) != -1) {
-		lineno++;
-		char *p = text + strspn(text, " \t");
+	while (line_reader_next(&r, NULL) > 0) {
+		char *p = r.line + strspn(r.line, " \t");
 		if (strncmp(p, "SSHD_OPTS=", 10) != 0)
 			continue;
 		p += 10;
@@ -94,10 +91,9 @@ void sshd_options_read(const char *file, struct sshd_options *out)
 		}
 		free(out->file);
 		out->file = xstrdup(file);
-		out->line = lineno;
+		out->line = r.lineno;
 	}
-	free(text);
-	fclose(f);
+	line_reader_close(&r);
 }
 
 void sshd_options_free(struct sshd_options *o)
@@ -121,7 +117,7 @@ int sshd_settings_read(const char *sshd, const char *config, const char *user,
 	snprintf(spec, sizeof(spec), "user=%s,host=localhost,addr=127.0.0.1,"
 		 "laddr=127.0.0.1,lport=22", user);
 	const char *fixed[] = { sshd, "-T", "-f", config, "-C", spec };
-	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]);
+	size_t nfixed = ARRAY_SIZE(fixed);
 	size_t nopts = options ? options->count : 0;
 	char **argv = xcalloc(nfixed + nopts + 1, sizeof(*argv));
 	for (size_t i = 0; i < nfixed; i++)
@@ -249,15 +245,11 @@ static void walk_file(const struct walk *w, const char *path, int depth)
 {
 	if (depth > MAX_INCLUDE_DEPTH)
 		return;
-	FILE *f = fopen(path, "re");
-	if (!f)
+	struct line_reader r;
+	if (line_reader_open(&r, path, NULL) < 0)
 		return;
-	char *text = NULL;
-	size_t cap = 0;
-	int lineno = 0;
-	while (getline(&text, &cap, f) != -1) {
-		lineno++;
-		char *p = text + strspn(text, " \t");
+	while (line_reader_next(&r, NULL) > 0) {
+		char *p = r.line + strspn(r.line, " \t");
 		if (*p == '#' || *p == '\n' || !*p)
 			continue;
 		p[strcspn(p, "\r\n")] = '\0';
@@ -267,10 +259,9 @@ static void walk_file(const struct walk *w, const char *path, int depth)
 		if (klen == 7 && strncasecmp(p, "include", 7) == 0)
 			walk_includes(w, value, depth);
 		else if (klen == strlen(w->keyword) && strncasecmp(p, w->keyword, klen) == 0)
-			w->visit(value, path, lineno, w->data);
+			w->visit(value, path, r.lineno, w->data);
 	}
-	free(text);
-	fclose(f);
+	line_reader_close(&r);
 }
 
 void sshd_config_each(const char *config, const char *root, const char *keyword,

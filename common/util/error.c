@@ -15,6 +15,7 @@ static int fail_v(struct cc_error *err, int errnum, const char *fmt, va_list ap)
 	if (!err)
 		return -1;
 	err->cause = CC_FAILED;
+	err->errnum = errnum;
 	int n = vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	if (errnum && n >= 0 && (size_t)n < sizeof(err->msg))
 		snprintf(err->msg + n, sizeof(err->msg) - (size_t)n, ": %s",
@@ -39,6 +40,15 @@ int cc_fail_errno(struct cc_error *err, const char *fmt, ...)
 	fail_v(err, errnum, fmt, ap);
 	va_end(ap);
 	errno = errnum;
+	return -1;
+}
+
+int cc_fail_errnum(struct cc_error *err, int errnum, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fail_v(err, errnum, fmt, ap);
+	va_end(ap);
 	return -1;
 }
 

@@ -15,6 +15,10 @@ enum cc_cause { CC_FAILED, CC_NOT_FOUND, CC_UNREACHABLE };
 struct cc_error {
 	char msg[1024];
 	enum cc_cause cause;
+	/* The errno that cc_fail_errno reported (0 from cc_fail and
+	 * cc_fail_cause; cc_prefix keeps it): callers branch on it, not on
+	 * errno, which anything after the failure may have changed. */
+	int errnum;
 };
 
 /* Fill err with a formatted message; returns -1 so callers can
@@ -22,9 +26,13 @@ struct cc_error {
 int cc_fail(struct cc_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Same, with ": strerror(errno)" appended. */
+/* Same, with ": strerror(errno)" appended; errno is kept in errnum. */
 int cc_fail_errno(struct cc_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* cc_fail_errno with an errno saved earlier (ERRNUM 0: as cc_fail). */
+int cc_fail_errnum(struct cc_error *err, int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* cc_fail with a CAUSE. */
 int cc_fail_cause(struct cc_error *err, enum cc_cause cause, const char *fmt, ...)

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "line_reader.h"
 #include "name_service.h"
 #include "util.h"
 
@@ -256,14 +257,12 @@ bool is_cocoon_shell(const char *shell, const char *installed)
 bool shells_lists(const char *path, const char *wanted)
 {
 	bool fallback = strcmp(wanted, "/bin/sh") == 0 || strcmp(wanted, "/bin/csh") == 0;
-	FILE *f = fopen(path, "re");
-	if (!f)
+	struct line_reader r;
+	if (line_reader_open(&r, path, NULL) < 0)
 		return fallback;
-	char *line = NULL;
-	size_t cap = 0;
 	bool found = false, any = false;
-	while (!found && getline(&line, &cap, f) != -1) {
-		char *shell = line + strcspn(line, "#/");
+	while (!found && line_reader_next(&r, NULL) > 0) {
+		char *shell = r.line + strcspn(r.line, "#/");
 		if (*shell != '/' || shell[1] == '\0')
 			continue;
 		size_t len = 0;
@@ -272,7 +271,6 @@ bool shells_lists(const char *path, const char *wanted)
 		any = true;
 		found = strlen(wanted) == len && strncmp(shell, wanted, len) == 0;
 	}
-	free(line);
-	fclose(f);
+	line_reader_close(&r);
 	return found || (!any && fallback);
 }

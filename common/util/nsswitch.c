@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "line_reader.h"
 #include "util.h"
 
 static const char *const db_names[] = {
@@ -143,7 +144,7 @@ static int line_db(const char *line, const char **rest)
 	size_t len = word_len(p, ":");
 	if (len == 0 || !p[len])
 		return -1;
-	for (size_t db = 0; db < sizeof(db_names) / sizeof(db_names[0]); db++)
+	for (size_t db = 0; db < ARRAY_SIZE(db_names); db++)
 		if (len == strlen(db_names[db]) && strncmp(p, db_names[db], len) == 0) {
 			p += len;
 			while (*p && (isspace((unsigned char)*p) || *p == ':'))
@@ -156,46 +157,46 @@ static int line_db(const char *line, const char **rest)
 
 /* Every line of the file, DB's kept in OUT (the last one wins); FOUND
  * says whether DB had one. */
-static int read_db(FILE *f, const char *path, enum nsswitch_db db,
+static int read_db(struct line_reader *r, enum nsswitch_db db,
 		   struct nsswitch_sources *out, bool *found, struct cc_error *err)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	int rc = 0, lineno = 0;
+	int rc = 0, more = 0;
 	*found = false;
-	while (rc == 0 && getline(&line, &cap, f) != -1) {
+	while (rc == 0 && (more = line_reader_next(r, err)) > 0) {
 		const char *rest = NULL;
-		lineno++;
-		if (line_db(line, &rest) != (int)db)
+		if (line_db(r->line, &rest) != (int)db)
 			continue;
 		*found = true;
 		if (parse_sources(rest, out) < 0)
-			rc = cc_fail(err, "%s:%d: a criterion glibc does not know", path,
-				     lineno);
+			rc = cc_fail(err, "%s:%d: a criterion glibc does not know", r->path,
+				     r->lineno);
 	}
-	if (rc == 0 && ferror(f))
-		rc = cc_fail(err, "reading %s: %s", path, strerror(errno));
-	free(line);
-	return rc;
+	return rc == 0 && more < 0 ? -1 : rc;
 }
 
 int nsswitch_read(const char *path, enum nsswitch_db db, struct nsswitch_sources *out,
 		  struct cc_error *err)
 {
 	memset(out, 0, sizeof(*out));
-	FILE *f = fopen(path, "re");
-	if (!f && errno != EACCES && errno != EISDIR && errno != ELOOP && errno != ENOENT &&
-	    errno != ENOTDIR && errno != EPERM)
-		return cc_fail_errno(err, "opening %s", path);
+	/* A file that is not there or not readable is no file, as for glibc. */
+	struct line_reader r;
+	struct cc_error why;
+	bool opened = line_reader_open(&r, path, &why) == 0;
+	if (!opened && why.errnum != EACCES && why.errnum != EISDIR && why.errnum != ELOOP &&
+	    why.errnum != ENOENT && why.errnum != ENOTDIR && why.errnum != EPERM) {
+		if (err)
+			*err = why;
+		return -1;
+	}
 	bool found = false;
-	if (f) {
-		int rc = read_db(f, path, db, out, &found, err);
+	if (opened) {
+		int rc = read_db(&r, db, out, &found, err);
 		if (rc == 0 && db == NSSWITCH_INITGROUPS && !found) {
-			rewind(f);
-			rc = read_db(f, path, NSSWITCH_GROUP, out, &found, err);
+			line_reader_rewind(&r);
+			rc = read_db(&r, NSSWITCH_GROUP, out, &found, err);
 			db = NSSWITCH_GROUP;
 		}
-		fclose(f);
+		line_reader_close(&r);
 		if (rc < 0) {
 			nsswitch_free(out);
 			return -1;

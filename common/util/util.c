@@ -185,6 +185,15 @@ void sb_free(struct strbuf *sb)
 	sb->len = sb->cap = 0;
 }
 
+DIR *dir_stream(int dir)
+{
+	int fd AUTOCLOSE = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	if (d)
+		(void)steal_fd(&fd); /* the stream owns it now */
+	return d;
+}
+
 pid_t pidfd_pid(int pidfd)
 {
 	char path[64], buf[2048];

@@ -3,10 +3,14 @@
 #ifndef COCOON_UTIL_H
 #define COCOON_UTIL_H
 
+#include <dirent.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 void *xmalloc(size_t size);
 void *xcalloc(size_t count, size_t size);
@@ -16,8 +20,14 @@ char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* write() until all of DATA is out (EINTR retried); -1 on an error. */
 int write_full(int fd, const void *data, size_t len);
+/* A stream over the directory DIR with a descriptor of its own, so DIR
+ * stays open for the caller; NULL with errno. */
+DIR *dir_stream(int dir);
 /* The pid a pidfd stands for (its /proc/self/fdinfo), or -1. */
 pid_t pidfd_pid(int pidfd);
+
+/* The number of elements of an array (not of a pointer: it has none). */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Append an element to a growable array (items, count, cap). */
 #define ARRAY_PUSH(items, count, cap)                                          \
@@ -26,6 +36,67 @@ pid_t pidfd_pid(int pidfd);
 		   (items) = xreallocarray((items), (cap), sizeof(*(items))))  \
 			   : (items)),                                         \
 	 &(items)[(count)++])
+
+/* The one cleanup idiom: a variable declared with one of these is closed
+ * or freed on every way out of its scope, unless steal_fd or steal_ptr
+ * handed it on first. errno survives the cleanup, so a failing function
+ * returns with the errno of its failure. A goto ladder is left only where
+ * the order of the steps matters or no attribute can go. */
+static inline void autoclose_fd(int *fd)
+{
+	if (*fd >= 0) {
+		int saved = errno;
+		close(*fd);
+		errno = saved;
+	}
+	*fd = -1;
+}
+static inline void autoclose_file(FILE **f)
+{
+	if (*f) {
+		int saved = errno;
+		fclose(*f);
+		errno = saved;
+	}
+	*f = NULL;
+}
+static inline void autoclose_dir(DIR **d)
+{
+	if (*d) {
+		int saved = errno;
+		closedir(*d);
+		errno = saved;
+	}
+	*d = NULL;
+}
+/* PTR points to a pointer (of any type) that malloc gave. */
+static inline void autofree_ptr(void *ptr)
+{
+	void **p = ptr;
+	int saved = errno;
+	free(*p);
+	errno = saved;
+	*p = NULL;
+}
+#define AUTOCLOSE __attribute__((cleanup(autoclose_fd)))
+#define AUTOFCLOSE __attribute__((cleanup(autoclose_file)))
+#define AUTOCLOSEDIR __attribute__((cleanup(autoclose_dir)))
+#define AUTOFREE __attribute__((cleanup(autofree_ptr)))
+
+/* Hand an owned descriptor on: its value, with -1 left behind. */
+static inline int steal_fd(int *fd)
+{
+	int owned = *fd;
+	*fd = -1;
+	return owned;
+}
+/* Hand an owned pointer on: its value, with NULL left behind. */
+#define steal_ptr(pp)                                                          \
+	({                                                                     \
+		__typeof__(*(pp)) owned_ = *(pp);                              \
+		*(pp) = NULL;                                                  \
+		owned_;                                                        \
+	})
 
 bool str_starts_with(const char *s, const char *prefix);
 /* true when path equals dir or lies below it ("/a/b" is under "/a"). */
