@@ -42,7 +42,9 @@ int skel_open(const char *path, struct cc_error *err)
 	struct stat st;
 	if (fd < 0)
 		return cc_fail_errno(err, "home skeleton %s", path);
-	if (fstat(fd, &st) < 0 || check_root_only(&st, path, err) < 0)
+	if (fstat(fd, &st) < 0)
+		return cc_fail_errno(err, "home skeleton %s", path);
+	if (check_root_only(&st, path, err) < 0)
 		return cc_prefix(err, "home skeleton");
 	return steal_fd(&fd);
 }

@@ -74,7 +74,9 @@ int record_dir_open(bool create, struct cc_error *err)
 	struct stat st;
 	if (made && (fchown(fd, 0, 0) < 0 || fchmod(fd, 0700) < 0))
 		return cc_fail_errno(err, "session records: %s", COCOON_RUNDIR);
-	if (fstat(fd, &st) < 0 || st.st_uid != 0 || (st.st_mode & 07777) != 0700)
+	if (fstat(fd, &st) < 0)
+		return cc_fail_errno(err, "session records: %s", COCOON_RUNDIR);
+	if (st.st_uid != 0 || (st.st_mode & 07777) != 0700)
 		return cc_fail(err, "%s must be root's with mode 0700 (it is uid %u, mode "
 			       "%04o): refusing its records", COCOON_RUNDIR,
 			       (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
