@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "options.h"
+#include "trusted_file.h"
 #include "util.h"
 
 #define EDIT_MAX (1024 * 1024)

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "plan.h"
-#include "policy.h"
+#include "trusted_file.h"
 
 static void close_fd(int *fd)
 {

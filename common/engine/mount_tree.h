@@ -13,7 +13,6 @@
 
 #include "credentials.h"
 #include "error.h"
-#include "mounts.h"
 #include "plan.h"
 #include "syscalls.h"
 

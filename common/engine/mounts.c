@@ -21,6 +21,7 @@
  * the host tree is shadowed (bubblewrap mounts over /tmp instead and
  * then reaches the host through a second pivot). Exactly one mount sits
  * there at any time, the sandbox's root (see replace_root, mount_tree.c). */
+#include "mounts.h"
 #include "mount_tree.h"
 
 #include <errno.h>

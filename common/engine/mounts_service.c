@@ -3,6 +3,7 @@
  * session record of the host bound in, the host's log socket for root
  * alone, cocoon-launch's settings written, and the launcher bound over
  * the shells a root service would start. */
+#include "mounts.h"
 #include "mount_tree.h"
 
 #include <errno.h>

@@ -17,7 +17,7 @@
 
 #include "fault.h"
 #include "plan_values.h"
-#include "policy.h"
+#include "trusted_file.h"
 #include "syscalls.h"
 #include "util.h"
 

@@ -35,7 +35,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "policy.h"
+#include "trusted_file.h"
 #include "util.h"
 
 /* Compiled without it into tools/gen-seccomp, which writes it. */

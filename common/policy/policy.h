@@ -72,16 +72,6 @@ int policy_load(struct policy *policy, const char *config,
 int policy_load_candidate(struct policy *policy, const char *candidate, const char *as,
 			  struct cc_error *err);
 
-/* The trust rule for policy files: FILE and every directory on its path
- * owned by root and not writable by group or others. */
-int path_trusted(const char *path, struct cc_error *err);
-
-/* Read a whole file that passes path_trusted, checked again once open
- * (regular, root-owned, not writable by group or others, at most MAX
- * bytes). *text is NUL-terminated and the caller's to free. */
-int read_trusted_file(const char *path, size_t max, char **text, size_t *len,
-		      struct cc_error *err);
-
 /* Replace TARGET with TEXT atomically: a new root-owned 0644 file in the
  * same (trusted) directory, synced, renamed over TARGET. */
 int policy_install_text(const char *target, const char *text, size_t len,

@@ -45,6 +45,7 @@
 #include "plan.h"
 #include "policy.h"
 #include "seccomp_filter.h"
+#include "trusted_file.h"
 
 #define NR_open_tree_attr 467 /* x86_64, Linux 6.15 */
 #define NOWHERE "/nonexistent-cocoon-probe"
