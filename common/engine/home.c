@@ -41,7 +41,7 @@ static int check_root_only(const struct stat *st, const char *path,
 	return 0;
 }
 
-int skel_open(const char *path, struct cc_error *err)
+int home_skel_open(const char *path, struct cc_error *err)
 {
 	if (path_trusted(path, err) < 0)
 		return cc_prefix(err, "home skeleton");
@@ -161,8 +161,8 @@ static int copy_tree(int src, const char *path, int dst, uid_t uid, gid_t gid,
 	return rc;
 }
 
-int skel_copy(int skel, const char *path, int dst, uid_t uid, gid_t gid,
-	      struct cc_error *err)
+int home_skel_copy(int skel, const char *path, int dst, uid_t uid, gid_t gid,
+		   struct cc_error *err)
 {
 	return copy_tree(skel, path, dst, uid, gid, 0, err);
 }
@@ -213,7 +213,7 @@ static int state_dir(int dir, const char *name, const char *path, mode_t mode,
 	return fd;
 }
 
-int private_tmp_instance(const char *source, uid_t uid, struct cc_error *err)
+int home_private_tmp_instance(const char *source, uid_t uid, struct cc_error *err)
 {
 	char uidname[16], prefix[PATH_MAX];
 	snprintf(uidname, sizeof(uidname), "%u", (unsigned)uid);

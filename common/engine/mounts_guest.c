@@ -21,13 +21,13 @@ int mounts_op_home_tmpfs(struct tree_build *b, const struct fs_op *op)
 	if (dst < 0 || creds_fs_root(b->err) < 0)
 		return -1;
 	int rc = -1;
-	int skel AUTOCLOSE = skel_open(op->source, b->err);
+	int skel AUTOCLOSE = home_skel_open(op->source, b->err);
 	int mnt AUTOCLOSE = -1;
 	if (skel >= 0)
 		mnt = tree_tmpfs_owned(b, size, op->mode, NULL, b->who->uid, b->who->gid);
 	if (mnt >= 0) {
 		struct cc_error why;
-		if (skel_copy(skel, op->source, mnt, b->who->uid, b->who->gid, &why) < 0)
+		if (home_skel_copy(skel, op->source, mnt, b->who->uid, b->who->gid, &why) < 0)
 			tree_fail(b, 0, "%s", why.msg);
 		else
 			rc = 0;
@@ -56,7 +56,7 @@ int mounts_op_private_tmp(struct tree_build *b, const struct fs_op *op)
 	if (creds_fs_root(b->err) < 0)
 		return -1;
 	struct cc_error why;
-	int inst AUTOCLOSE = private_tmp_instance(op->source, b->who->uid, &why);
+	int inst AUTOCLOSE = home_private_tmp_instance(op->source, b->who->uid, &why);
 	if (tree_fs_default(b) < 0)
 		return -1;
 	if (inst < 0)

@@ -48,7 +48,7 @@ static bool in_user_writable_bind(const struct plan *plan, const char *dest)
 	for (size_t i = 0; i < plan->nops; i++) {
 		const struct fs_op *op = &plan->ops[i];
 		if (op_is_bind(op->type) && path_is_under(dest, op->dest) &&
-		    source_writable_symbolic(op->source))
+		    plan_source_writable_symbolic(op->source))
 			return true;
 	}
 	return false;

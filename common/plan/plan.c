@@ -165,7 +165,7 @@ void plan_hash(struct plan *plan)
 	snprintf(plan->hash, sizeof(plan->hash), "%016llx", (unsigned long long)h);
 }
 
-bool limits_need_cgroup(const struct session_limits *limits)
+bool plan_limits_need_cgroup(const struct session_limits *limits)
 {
 	return limits->memory_max || limits->pids_max || limits->cpu_max_percent;
 }

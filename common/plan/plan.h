@@ -79,7 +79,7 @@ struct session_limits {
 	unsigned cpu_max_percent;            /* 100: one CPU */
 };
 /* True when the plan needs a cgroup of its own. */
-bool limits_need_cgroup(const struct session_limits *limits);
+bool plan_limits_need_cgroup(const struct session_limits *limits);
 
 enum seccomp_mode { SECCOMP_DEFAULT, SECCOMP_NONE, SECCOMP_FILE };
 

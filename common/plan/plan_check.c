@@ -72,7 +72,7 @@ static const struct system_path {
 	"samba/winbindd, systemd and dbus directories of /run and /var/run, and " \
 	"/var/lib/sss"
 
-const char *service_system_path(size_t i)
+const char *plan_service_system_path(size_t i)
 {
 	for (size_t k = 0; k < NSYSTEM_PATHS; k++)
 		if ((system_paths[k].uses & FOR_SERVICE) && i-- == 0)
@@ -85,9 +85,9 @@ static bool op_creates(enum op_type type)
 	return type != OP_REMOUNT_RO;
 }
 
-bool source_writable_symbolic(const char *source)
+bool plan_source_writable_symbolic(const char *source)
 {
-	return strchr(source, '%') != NULL || path_user_writable(source);
+	return strchr(source, '%') != NULL || plan_path_user_writable(source);
 }
 
 /* Root creating or mounting inside a directory the user can write could
@@ -101,7 +101,7 @@ const struct fs_op *plan_find_unsafe_creation(const struct plan *plan,
 		const struct fs_op *op = &plan->ops[i];
 		if (!op_is_bind(op->type))
 			continue;
-		if (symbolic ? !source_writable_symbolic(op->source)
+		if (symbolic ? !plan_source_writable_symbolic(op->source)
 			     : !op->source_user_writable)
 			continue;
 		for (size_t j = i + 1; j < plan->nops; j++) {
@@ -122,8 +122,8 @@ const struct fs_op *plan_find_unsafe_creation(const struct plan *plan,
 	return NULL;
 }
 
-void describe_unsafe_creation(const struct fs_op *later, const struct fs_op *bind,
-			      char *buf, size_t size)
+void plan_describe_unsafe_creation(const struct fs_op *later, const struct fs_op *bind,
+				   char *buf, size_t size)
 {
 	snprintf(buf, size, "'%s %s' would create inside '%s', whose source %s a "
 		 "non-root user can write (%s:%d); bind a root-owned source or put "
@@ -145,7 +145,7 @@ static bool owned_by_others(const struct stat *st)
  * again later, reaches the same file. A missing component ends the walk
  * (the open fails later); any other error, or anything past the limits,
  * counts as writable. */
-bool path_user_writable(const char *path)
+bool plan_path_user_writable(const char *path)
 {
 	char done[PATH_MAX] = ""; /* resolved so far, no symlinks; "" is / */
 	char todo[PATH_MAX], rest[PATH_MAX], target[PATH_MAX];
@@ -402,7 +402,7 @@ static bool symlink_stays_in_system_paths(const struct fs_op *op)
 	bool ok = !strstr(target, "/..") && !strstr(target, "/./");
 	bool under = false;
 	const char *sp;
-	for (size_t k = 0; ok && (sp = service_system_path(k)); k++)
+	for (size_t k = 0; ok && (sp = plan_service_system_path(k)); k++)
 		if (strcmp(sp, "/") != 0 && path_is_under(target, sp))
 			under = true;
 	free(target);
@@ -436,7 +436,7 @@ int plan_check_service(const struct plan *plan, struct cc_error *err)
 		return -1;
 	for (size_t i = 0; i < plan->nops; i++) {
 		const struct fs_op *op = &plan->ops[i];
-		for (size_t k = 0; (sp = service_system_path(k)); k++) {
+		for (size_t k = 0; (sp = plan_service_system_path(k)); k++) {
 			bool root = strcmp(sp, "/") == 0;
 			bool covers = root ? strcmp(op->dest, "/") == 0
 					   : path_is_under(op->dest, sp) ||
@@ -466,12 +466,12 @@ int plan_check_expanded(struct plan *plan, struct cc_error *err)
 	for (size_t i = 0; i < plan->nops; i++) {
 		struct fs_op *op = &plan->ops[i];
 		if (op_is_bind(op->type))
-			op->source_user_writable = path_user_writable(op->source);
+			op->source_user_writable = plan_path_user_writable(op->source);
 	}
 	const struct fs_op *bind, *later = plan_find_unsafe_creation(plan, false, &bind);
 	if (later) {
 		char msg[1024];
-		describe_unsafe_creation(later, bind, msg, sizeof(msg));
+		plan_describe_unsafe_creation(later, bind, msg, sizeof(msg));
 		return cc_fail(err, "%s:%d: %s", later->file, later->line, msg);
 	}
 	return 0;

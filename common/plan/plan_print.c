@@ -80,7 +80,7 @@ static bool limits_set(const struct session_limits *l)
 	for (int r = 0; r < RLIM_NLIMITS; r++)
 		if (l->rlimit[r].set)
 			return true;
-	return l->max_session_time || limits_need_cgroup(l);
+	return l->max_session_time || plan_limits_need_cgroup(l);
 }
 
 /* The op as a policy line would say it. */

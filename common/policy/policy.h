@@ -78,12 +78,12 @@ int policy_install_text(const char *target, const char *text, size_t len,
 			struct cc_error *err);
 
 /* The section's display name, "[user alice]", into buf. */
-const char *section_title(const struct section *s, char *buf, size_t size);
+const char *policy_section_title(const struct section *s, char *buf, size_t size);
 /* The section's first (or last) directive ID, or NULL. */
-const struct directive *section_find(const struct section *s, enum directive_id id);
-const struct directive *section_find_last(const struct section *s, enum directive_id id);
+const struct directive *policy_section_find(const struct section *s, enum directive_id id);
+const struct directive *policy_section_find_last(const struct section *s, enum directive_id id);
 /* Whether the section's `service` list (none: every service) names SERVICE. */
-bool section_allows_service(const struct section *s, const char *service);
+bool policy_section_allows_service(const struct section *s, const char *service);
 const struct section *policy_find_profile(const struct policy *policy,
 					  const char *name);
 void policy_free(struct policy *policy);

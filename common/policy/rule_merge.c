@@ -16,7 +16,7 @@
 #include "rule_merge.h"
 #include "util.h"
 
-void merge_error(struct merge *m, const char *file, int line, const char *fmt, ...)
+void rule_merge_error(struct merge *m, const char *file, int line, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
@@ -57,7 +57,7 @@ static void include_profile(struct merge *m, const struct directive *d)
 	const char *name = d->words[0];
 	const struct section *target = policy_find_profile(m->policy, name);
 	if (!target) {
-		merge_error(m, d->file, d->line, "unknown profile '%s'", name);
+		rule_merge_error(m, d->file, d->line, "unknown profile '%s'", name);
 		return;
 	}
 	for (size_t i = 0; i < m->depth; i++) {
@@ -67,13 +67,13 @@ static void include_profile(struct merge *m, const struct directive *d)
 		for (size_t k = i; k < m->depth; k++)
 			sb_addf(&chain, "%s -> ", m->stack[k]->name);
 		sb_addf(&chain, "%s", name);
-		merge_error(m, d->file, d->line, "profile cycle: %s", chain.data);
+		rule_merge_error(m, d->file, d->line, "profile cycle: %s", chain.data);
 		sb_free(&chain);
 		return;
 	}
 	if (m->depth == MAX_PROFILE_DEPTH) {
-		merge_error(m, d->file, d->line, "profiles nested deeper than %d",
-			    MAX_PROFILE_DEPTH);
+		rule_merge_error(m, d->file, d->line, "profiles nested deeper than %d",
+				 MAX_PROFILE_DEPTH);
 		return;
 	}
 	merge_section(m, target);
@@ -195,7 +195,7 @@ static void apply(struct merge *m, const struct directive *d)
 		break;
 	}
 	case D_MAX_SESSION_TIME: case D_MEMORY_MAX: case D_PIDS_MAX: case D_CPU_MAX:
-		limit_store(d->spec->id, v->number, &plan->limits);
+		directive_limit_store(d->spec->id, v->number, &plan->limits);
 		break;
 	case D_COMMAND:
 		/* A setting: the last `command` replaces any before. */
@@ -219,11 +219,11 @@ static void check_merged(struct merge *m)
 	for (size_t i = 0; i < plan->nops; i++) {
 		const struct fs_op *op = &plan->ops[i];
 		if (op->type == OP_PROC && !(plan->namespaces & NS_PID))
-			merge_error(m, op->file, op->line, "'proc' needs a pid namespace "
-				    "(unshare = pid ...)");
+			rule_merge_error(m, op->file, op->line, "'proc' needs a pid namespace "
+					 "(unshare = pid ...)");
 		if (op->type == OP_MQUEUE && !(plan->namespaces & NS_IPC))
-			merge_error(m, op->file, op->line, "'mqueue' needs an ipc namespace "
-				    "(unshare = ipc ...)");
+			rule_merge_error(m, op->file, op->line, "'mqueue' needs an ipc namespace "
+					 "(unshare = ipc ...)");
 	}
 	/* Report every unsafe creation, not just the first. */
 	size_t start = 0;
@@ -235,19 +235,19 @@ static void check_merged(struct merge *m)
 		if (!(later = plan_find_unsafe_creation(&view, true, &bind)))
 			break;
 		char msg[1024];
-		describe_unsafe_creation(later, bind, msg, sizeof(msg));
-		merge_error(m, later->file, later->line, "%s", msg);
+		plan_describe_unsafe_creation(later, bind, msg, sizeof(msg));
+		rule_merge_error(m, later->file, later->line, "%s", msg);
 		start = (size_t)(bind - plan->ops) + 1;
 	}
 	if (plan->hostname && !(plan->namespaces & NS_UTS))
-		merge_error(m, m->hostname_at.file, m->hostname_at.line,
-			    "'hostname' needs a uts namespace (unshare = uts ...)");
+		rule_merge_error(m, m->hostname_at.file, m->hostname_at.line,
+				 "'hostname' needs a uts namespace (unshare = uts ...)");
 	/* The deadline is kept by the session's pid 1; without one nothing
 	 * would end the session. */
 	if (plan->sandboxed && plan->limits.max_session_time && !(plan->namespaces & NS_PID))
-		merge_error(m, m->stack[0]->file, m->stack[0]->line,
-			    "'max-session-time' needs a pid namespace (unshare = pid ...): "
-			    "the session's pid 1 ends it");
+		rule_merge_error(m, m->stack[0]->file, m->stack[0]->line,
+				 "'max-session-time' needs a pid namespace (unshare = pid ...): "
+				 "the session's pid 1 ends it");
 }
 
 /* What a rule's (or profile's) own directives took away from the
@@ -257,7 +257,7 @@ static void warn_weakening(struct merge *m, const struct section *rule,
 {
 	const struct plan *after = m->plan;
 	char title[300], names[128];
-	section_title(rule, title, sizeof(title));
+	policy_section_title(rule, title, sizeof(title));
 	if (before->sandboxed && !after->sandboxed)
 		diag_add(m->diags, DIAG_WARNING, rule->file, rule->line,
 			 "%s turns off the sandbox its profile sets up", title);
@@ -306,7 +306,7 @@ void rule_merge(const struct policy *policy, const struct section *rule,
 	snapshot_settings(&before, plan);
 	for (; i < rule->ndirs; i++)
 		apply(&m, &rule->dirs[i]);
-	if (section_find(rule, D_PROFILE))
+	if (policy_section_find(rule, D_PROFILE))
 		warn_weakening(&m, rule, &before);
 	plan_free(&before);
 	guest_plan_home(&m);

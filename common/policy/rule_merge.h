@@ -28,7 +28,7 @@ struct merge {
 };
 
 /* An error of the merge at FILE:LINE, once however many rules share it. */
-void merge_error(struct merge *m, const char *file, int line, const char *fmt, ...)
+void rule_merge_error(struct merge *m, const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 /* `home` and `private-tmp` of a guest account, as ops (guest.c). */

@@ -41,13 +41,13 @@ static void check_seccomp_file(const struct directive *d, struct diag_list *diag
 static void check_service_mode(const struct section *s, struct plan *plan,
 			       const char *title, struct diag_list *diags)
 {
-	const struct directive *svc = section_find(s, D_SERVICE);
+	const struct directive *svc = policy_section_find(s, D_SERVICE);
 	if (svc && svc->nwords == 1 && strcmp(svc->words[0], "shell") == 0)
 		return;
 	for (size_t i = 0; i < plan->nops; i++)
 		if (op_is_bind(plan->ops[i].type))
 			plan->ops[i].source_user_writable =
-				source_writable_symbolic(plan->ops[i].source);
+				plan_source_writable_symbolic(plan->ops[i].source);
 	struct cc_error err;
 	if (plan->sandboxed && plan_check_service(plan, &err) < 0)
 		diag_add(diags, DIAG_WARNING, s->file, s->line, "pam_cocoon would refuse "
@@ -113,7 +113,7 @@ static void check_rule_plan(const struct policy *policy, const struct section *s
 	rule_merge(policy, s, &plan, &ignored);
 	diag_free(&ignored);
 	char title[300];
-	section_title(s, title, sizeof(title));
+	policy_section_title(s, title, sizeof(title));
 	check_unused_settings(s, &plan, title, diags);
 	check_log_sockets(s, &plan, title, diags);
 	check_service_mode(s, &plan, title, diags);
@@ -131,7 +131,7 @@ static void check_cgroup_limits(const struct section *s, struct diag_list *diags
 		if (d->spec->id != D_MEMORY_MAX && d->spec->id != D_PIDS_MAX &&
 		    d->spec->id != D_CPU_MAX)
 			continue;
-		limit_store(d->spec->id, d->value.number, &l);
+		directive_limit_store(d->spec->id, d->value.number, &l);
 		if (cgroup_check_available(&l, &err) == 0)
 			continue;
 		diag_add(diags, DIAG_WARNING, d->file, d->line, "%s: %s; sessions "
@@ -154,13 +154,13 @@ static bool rule_sandboxed(const struct policy *policy, const struct section *s)
 /* Every service INNER's rule applies to, OUTER's does too. */
 static bool services_cover(const struct section *outer, const struct section *inner)
 {
-	if (!section_find(outer, D_SERVICE))
+	if (!policy_section_find(outer, D_SERVICE))
 		return true;
-	const struct directive *d = section_find(inner, D_SERVICE);
+	const struct directive *d = policy_section_find(inner, D_SERVICE);
 	if (!d)
 		return false;
 	for (size_t i = 0; i < d->nwords; i++)
-		if (!section_allows_service(outer, d->words[i]))
+		if (!policy_section_allows_service(outer, d->words[i]))
 			return false;
 	return true;
 }
@@ -261,7 +261,7 @@ static const struct section *section_of_rule(const struct policy *policy,
 	for (size_t i = 0; i < policy->nsections; i++) {
 		const struct section *s = &policy->sections[i];
 		char title[300], *name;
-		name = xasprintf("%s at %s:%d", section_title(s, title, sizeof(title)),
+		name = xasprintf("%s at %s:%d", policy_section_title(s, title, sizeof(title)),
 				 s->file, s->line);
 		bool same = strcmp(name, rule) == 0;
 		free(name);
@@ -305,7 +305,7 @@ static void check_pty_totals(const struct policy *policy, const struct pty_pool 
 	/* Not a word a policy can write: no rule's service list has it. */
 	*ARRAY_PUSH(services, nservices, cap) = xstrdup("*");
 	for (size_t i = 0; i < policy->nsections; i++) {
-		const struct directive *d = section_find(&policy->sections[i], D_SERVICE);
+		const struct directive *d = policy_section_find(&policy->sections[i], D_SERVICE);
 		for (size_t w = 0; d && w < d->nwords; w++)
 			*ARRAY_PUSH(services, nservices, cap) = xstrdup(d->words[w]);
 	}
@@ -402,7 +402,7 @@ void policy_check_host(const struct policy *policy, struct diag_list *diags)
 		const struct section *s = &policy->sections[i];
 		if (s->kind == SECTION_USER || s->kind == SECTION_GROUP)
 			check_rule_name(s, diags);
-		const struct directive *sc = section_find_last(s, D_SECCOMP);
+		const struct directive *sc = policy_section_find_last(s, D_SECCOMP);
 		if (sc && strcmp(sc->words[0], "none") == 0)
 			diag_add(diags, DIAG_WARNING, sc->file, sc->line,
 				 "seccomp = none: sessions get no system call filter");
@@ -413,7 +413,7 @@ void policy_check_host(const struct policy *policy, struct diag_list *diags)
 		check_cgroup_limits(s, diags);
 		if (have_pool)
 			check_pty_directives(s, &pool, diags);
-		const struct directive *nnp = section_find_last(s, D_NO_NEW_PRIVS);
+		const struct directive *nnp = policy_section_find_last(s, D_NO_NEW_PRIVS);
 		if (nnp && strcmp(nnp->words[0], "no") == 0)
 			diag_add(diags, DIAG_WARNING, nnp->file, nnp->line,
 				 "no-new-privs = no: only defence in depth is lost "
