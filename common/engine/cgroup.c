@@ -524,11 +524,6 @@ void cgroup_destroy(struct cgroup *cg)
 	free(cg);
 }
 
-const char *cgroup_path(const struct cgroup *cg)
-{
-	return cg && cg->n ? cg->h[0].dir : "";
-}
-
 /* A limit file's bound: a number ("max" and junk unbounded). */
 static unsigned long long plain_bound(const char *text)
 {
