@@ -735,16 +735,6 @@ void seccomp_filter_free(struct seccomp_filter *filter)
 	free(filter);
 }
 
-int seccomp_apply(const struct plan *plan, struct cc_error *err)
-{
-	struct seccomp_filter *filter = seccomp_prepare(plan, err);
-	if (!filter)
-		return -1;
-	int rc = seccomp_load_filter(filter, err);
-	seccomp_filter_free(filter);
-	return rc;
-}
-
 int seccomp_filter_program(const struct seccomp_filter *filter, const void **data,
 			   size_t *len)
 {

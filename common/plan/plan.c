@@ -329,16 +329,6 @@ void plan_set_command(struct plan *plan, char *const *words, size_t count)
 		plan->command[i] = xstrdup(words[i]);
 }
 
-char *plan_command_text(const struct plan *plan)
-{
-	if (!plan->command)
-		return NULL;
-	struct strbuf out = { 0 };
-	for (char **w = plan->command; *w; w++)
-		sb_addf(&out, "%s%s", w == plan->command ? "" : " ", *w);
-	return sb_steal(&out);
-}
-
 /* The forced command: its path normalised, its arguments expanded; no
  * newline, which would split the launcher's settings file into lines. */
 static int expand_command(struct expander *x, char **command, struct cc_error *err)

@@ -190,8 +190,5 @@ int plan_expand(struct plan *plan, const struct identity *who, struct cc_error *
 void plan_hash(struct plan *plan);
 /* Replace the forced command with a copy of WORDS (count 0: none). */
 void plan_set_command(struct plan *plan, char *const *words, size_t count);
-/* The forced command's words joined by spaces, as the policy wrote them
- * (caller frees); NULL without one. */
-char *plan_command_text(const struct plan *plan);
 
 #endif

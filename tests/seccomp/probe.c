@@ -66,6 +66,18 @@ static long result(long rc)
 	return rc < 0 ? -errno : 0;
 }
 
+/* seccomp_prepare, then seccomp_load_filter: what the session does,
+ * without the session around it. */
+static int seccomp_apply(const struct plan *plan, struct cc_error *err)
+{
+	struct seccomp_filter *filter = seccomp_prepare(plan, err);
+	if (!filter)
+		return -1;
+	int rc = seccomp_load_filter(filter, err);
+	seccomp_filter_free(filter);
+	return rc;
+}
+
 /* Run fn in a child, under the filter the plan asks for when plan is
  * not NULL (on top of whatever this process has). */
 static struct outcome run_case(long (*fn)(void), const struct plan *plan)

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "plan_print.h"
+#include "plan_build.h"
 #include "plan_check.h"
 #include "policy.h"
 #include "resolve.h"
