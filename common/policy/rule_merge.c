@@ -16,7 +16,9 @@
 #include "rule_merge.h"
 #include "util.h"
 
-void rule_merge_error(struct merge *m, const char *file, int line, const char *fmt, ...)
+/* An error of the merge at FILE:LINE, once however many rules share it. */
+__attribute__((format(printf, 4, 5)))
+static void merge_error(struct merge *m, const char *file, int line, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
@@ -57,7 +59,7 @@ static void include_profile(struct merge *m, const struct directive *d)
 	const char *name = d->words[0];
 	const struct section *target = policy_find_profile(m->policy, name);
 	if (!target) {
-		rule_merge_error(m, d->file, d->line, "unknown profile '%s'", name);
+		merge_error(m, d->file, d->line, "unknown profile '%s'", name);
 		return;
 	}
 	for (size_t i = 0; i < m->depth; i++) {
@@ -67,13 +69,13 @@ static void include_profile(struct merge *m, const struct directive *d)
 		for (size_t k = i; k < m->depth; k++)
 			sb_addf(&chain, "%s -> ", m->stack[k]->name);
 		sb_addf(&chain, "%s", name);
-		rule_merge_error(m, d->file, d->line, "profile cycle: %s", chain.data);
+		merge_error(m, d->file, d->line, "profile cycle: %s", chain.data);
 		sb_free(&chain);
 		return;
 	}
 	if (m->depth == MAX_PROFILE_DEPTH) {
-		rule_merge_error(m, d->file, d->line, "profiles nested deeper than %d",
-				 MAX_PROFILE_DEPTH);
+		merge_error(m, d->file, d->line, "profiles nested deeper than %d",
+			    MAX_PROFILE_DEPTH);
 		return;
 	}
 	merge_section(m, target);
@@ -219,11 +221,11 @@ static void check_merged(struct merge *m)
 	for (size_t i = 0; i < plan->nops; i++) {
 		const struct fs_op *op = &plan->ops[i];
 		if (op->type == OP_PROC && !(plan->namespaces & NS_PID))
-			rule_merge_error(m, op->file, op->line, "'proc' needs a pid namespace "
-					 "(unshare = pid ...)");
+			merge_error(m, op->file, op->line, "'proc' needs a pid namespace "
+				    "(unshare = pid ...)");
 		if (op->type == OP_MQUEUE && !(plan->namespaces & NS_IPC))
-			rule_merge_error(m, op->file, op->line, "'mqueue' needs an ipc namespace "
-					 "(unshare = ipc ...)");
+			merge_error(m, op->file, op->line, "'mqueue' needs an ipc namespace "
+				    "(unshare = ipc ...)");
 	}
 	/* Report every unsafe creation, not just the first. */
 	size_t start = 0;
@@ -236,18 +238,18 @@ static void check_merged(struct merge *m)
 			break;
 		char msg[1024];
 		plan_describe_unsafe_creation(later, bind, msg, sizeof(msg));
-		rule_merge_error(m, later->file, later->line, "%s", msg);
+		merge_error(m, later->file, later->line, "%s", msg);
 		start = (size_t)(bind - plan->ops) + 1;
 	}
 	if (plan->hostname && !(plan->namespaces & NS_UTS))
-		rule_merge_error(m, m->hostname_at.file, m->hostname_at.line,
-				 "'hostname' needs a uts namespace (unshare = uts ...)");
+		merge_error(m, m->hostname_at.file, m->hostname_at.line,
+			    "'hostname' needs a uts namespace (unshare = uts ...)");
 	/* The deadline is kept by the session's pid 1; without one nothing
 	 * would end the session. */
 	if (plan->sandboxed && plan->limits.max_session_time && !(plan->namespaces & NS_PID))
-		rule_merge_error(m, m->stack[0]->file, m->stack[0]->line,
-				 "'max-session-time' needs a pid namespace (unshare = pid ...): "
-				 "the session's pid 1 ends it");
+		merge_error(m, m->stack[0]->file, m->stack[0]->line,
+			    "'max-session-time' needs a pid namespace (unshare = pid ...): "
+			    "the session's pid 1 ends it");
 }
 
 /* What a rule's (or profile's) own directives took away from the
