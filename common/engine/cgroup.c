@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The session's own cgroup: made, limited, joined, signalled and removed. */
 #include "cgroup.h"
 #include "records.h"
 #include "fault.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* A session's resource limits, applied only ever to lower them. */
 #include "rlimits.h"
 
 #include <sys/resource.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The session's environment: the caller's allow-list, then the plan's. */
 #include "environment.h"
 
 #include <stdlib.h>

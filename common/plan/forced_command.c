@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The forced command: what a shell was asked becomes SSH_ORIGINAL_COMMAND. */
 #include "forced_command.h"
 
 #include <stdbool.h>

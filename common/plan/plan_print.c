@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The plan printed as text, as JSON and as a bubblewrap command line. */
 #include "plan_print.h"
 
 #include <string.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The directive table, and each directive's words parsed into its value. */
 #include "directives.h"
 
 #include <string.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* How cocoon is deployed on this host (PAM stacks, shells): check --pam. */
 #include "deployment.h"
 
 #include <ctype.h>

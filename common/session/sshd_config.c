@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* What sshd would do for one user (`sshd -T`), for check --pam. */
 #include "sshd_config.h"
 
 #include <ctype.h>
