@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* cocoonctl explain: the rule a user matches and the plan it gives. */
 /* cocoonctl explain: the rule a user matches and the plan it gives, as
  * text, JSON or a bwrap command line; with --all, one line per account. */
 #include <pwd.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* cocoonctl list: the live sessions. */
 /* cocoonctl list: the live sessions, as a table or JSON; records that
  * outlived their session are removed on the way. */
 #include <stdio.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* cocoonctl run: a command in a user's sandbox, run by root. */
 /* cocoonctl run: a command in a user's sandbox, run by root from here
  * (run mode: this process is the engine). */
 #include <stdio.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* cocoon-launch: confines what a service starts for the user, then runs it. */
 /* cocoon-launch: in a session that pam_cocoon built, the user's login
  * shell path and /bin/sh lead here. The service process itself must not
  * carry the session's seccomp filter or no_new_privs (they would outlive

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* pam_cocoon: put every session of a PAM service into the user's sandbox.
- *
+/* pam_cocoon: put every session of a PAM service into the user's sandbox. */
+/*
  * open_session resolves the policy for PAM_USER and PAM_SERVICE and moves
  * the service process into the sandbox's namespaces, so that everything
  * it forks from then on (every ssh channel, sftp, the login shell) is

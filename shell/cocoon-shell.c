@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* cocoon-shell: a setuid-root login shell that confines its session. */
 /* cocoon-shell: a setuid-root login shell that starts the policy's real
  * shell inside the user's sandbox. Anyone can run it with any argv,
  * environment, rlimits, umask, signal state and file descriptors, so it

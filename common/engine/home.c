@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Guest homes seeded from the skeleton, and persistent private /tmp. */
 /* Seeding tmpfs homes from a skeleton, and making the persistent
  * instances of private temporary directories: as root, on descriptors,
  * never following a symlink. */

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The mount tree's primitives, which every mount operation is made of. */
 /* The primitives the operations of mounts.c are made of: destinations
  * resolved inside the new root without following a symlink, detached
  * mounts made, given their flags and attached there, and the failure

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Building a sandbox's root from the plan's operations, then pivot_root. */
 /* Building a sandbox's root: one function per operation type, run in
  * the plan's order on a fresh tmpfs.
  *

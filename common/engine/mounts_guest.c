@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The guest accounts' mount operations: tmpfs home, private /tmp. */
 /* Guest accounts' operations: a tmpfs home filled from the skeleton,
  * and a private /tmp of the session's or, persistent, of the user's. */
 #include "mount_tree.h"

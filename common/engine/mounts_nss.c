@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The name-service mount operation: a daemon's endpoint bound read-only. */
 /* The name-service operation: a daemon's endpoint directory bound
  * read-only from the descriptor its checks were made on. */
 #include "mount_tree.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Live session records: written, read, listed and removed, as root. */
 /* Live session records (records.h): written and read as root, through a
  * descriptor of the record directory, never following a symlink. */
 #include "records.h"

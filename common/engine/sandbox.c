@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* What run mode and service mode share in executing a plan. */
 /* The engine: execute a plan. This file holds what run mode
  * (sandbox_run.c) and service mode (sandbox_service.c) share.
  *

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Run mode: the caller supervises the session and returns its status. */
 /* Run mode (sandbox_run): the caller stays as the session's supervisor,
  * its pid 1 is a copy of the caller that never execs, and the caller
  * returns the command's status once the session is over. */

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Service mode: the calling service joins the session it built. */
 /* Service mode (sandbox_enter): the calling service joins the session
  * it had built and runs on inside it; cocoon-init is its pid 1. */
 #include "sandbox_internal.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The session's system call filter: built, exported and loaded. */
 /* The session's system call filter. A deny-list: everything is allowed
  * except what lets a session change its own confinement, reach kernel
  * interfaces a login session has no use for, or type into a terminal it

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The session process's setup steps, from the new root to exec. */
 /* The session process: builds the new root, joins the namespaces,
  * pivots, becomes the user and execs the command, as a table of named
  * steps (setup_steps). Run mode and service mode share it. */

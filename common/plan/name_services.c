@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The name-service daemons' endpoints: found, planned, opened, judged. */
 /* The name-service daemons' endpoints: which the host has, as plan ops,
  * and each opened and judged for the engine to bind from its descriptor. */
 #include "name_services.h"

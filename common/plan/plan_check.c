@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Whether a plan is safe to build, judged in one place. */
 /* Whether a plan is safe to build, judged in one place over one list of
  * the host's system paths: its shape (what the engine refuses before
  * anything exists), creations inside user-writable binds, what a root

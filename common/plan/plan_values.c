@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The words of the plan's enumerated values, both ways: namespaces,
- * Landlock scopes, home and private-tmp modes, op types, resource limits.
- * One table per value, read by the policy, the records and the printers. */
+/* The words of the plan's enumerated values, both ways. */
+/* Namespaces, Landlock scopes, home and private-tmp modes, op types,
+ * resource limits: one table per value, read by the policy, the records
+ * and the printers. */
 #include "plan_values.h"
 
 #include <stdio.h>

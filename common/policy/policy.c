@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Reading policy text into sections, with inih's silences made errors. */
 /* Reading policy text. inih splits sections from "key = value" lines; our
  * reader feeds it one line at a time, counts lines, and turns each of
  * inih's silent behaviours into a file:line error before inih sees the

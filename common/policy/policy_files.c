@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Finding and reading the policy's files, each one trusted. */
 /* Finding and reading policy files: like sudoers, a policy file and every
  * directory above it must pass the trust rule (trusted_file.h), or the
  * policy is refused. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The whole policy checked for errors of its own, each at file:line:
- * a [default] section, rules naming a profile, every section merged. */
+/* The whole policy checked for errors of its own, at file:line. */
+/* Checked: a [default] section, rules naming a profile, every section merged. */
 #include "resolve.h"
 
 #include <string.h>

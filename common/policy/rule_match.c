@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The rule for a session's user, groups and service, and its plan. */
 /* The rule for a session: [user], then [group], then [default], by the
  * user, their groups and the service; the plan it yields. */
 #include "resolve.h"

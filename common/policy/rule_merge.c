@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* A rule merged with the profiles it includes into one plan. */
 /* A rule merged with the profiles it includes into one plan, tokens
  * left as written: directives applied in order, single-valued settings
  * tracked for messages, weakening said aloud. */

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* cocoonctl enter's engine: a command run inside a live session. */
 /* cocoonctl enter (enter.h).
  *
  *   caller (root, host)  prepares, opens a pty, relays it, waits

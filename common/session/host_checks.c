@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* What `cocoonctl check` says of a policy on this host. */
 /* What `cocoonctl check` says of a policy beyond its language: names NSS
  * does not know, seccomp files that do not compile, limits no cgroup
  * hierarchy here can hold, rules pam_cocoon would refuse, and settings

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* NSS sources asked directly, as glibc would, their answers classified. */
 /* Each NSS source of nsswitch.conf asked directly (libnss_SOURCE.so.2),
  * its status actions honoured, its answer classified. */
 #include "name_service.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The trust rule for files read as root, and reading them. */
 /* The trust rule for files cocoon reads as root: the file and every
  * directory above it owned by root and writable by nobody else. */
 #include "trusted_file.h"
