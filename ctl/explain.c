@@ -31,7 +31,7 @@ static int explain_all(const struct options *o)
 		return 1;
 	}
 	const char *service = o->service ? o->service : DEFAULT_SERVICE;
-	uid_t uid_min = login_defs_uid_min(COCOON_LOGIN_DEFS);
+	uid_t uid_min = identity_uid_min(COCOON_LOGIN_DEFS);
 	size_t count = 0, cap = 0;
 	char **names = NULL;
 	struct passwd *pw;

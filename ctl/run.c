@@ -50,7 +50,7 @@ int cmd_run(int argc, char **argv)
 	struct cc_error err;
 	int status = 1;
 	char id[33];
-	if (session_id_new(id, &err) < 0) {
+	if (record_session_id_new(id, &err) < 0) {
 		fprintf(stderr, "cocoonctl run: %s\n", err.msg);
 		strv_free(envp);
 		plan_free(&plan);

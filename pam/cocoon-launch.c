@@ -124,7 +124,7 @@ static size_t forced_command(const char *settings, size_t len, char **args,
  * SSH_ORIGINAL_COMMAND only. */
 static void exec_forced(char **command, char **argv)
 {
-	const char *original = forced_original_command(argv, getenv("SSH_ORIGINAL_COMMAND"),
+	const char *original = forced_command_original(argv, getenv("SSH_ORIGINAL_COMMAND"),
 						       command);
 	if (original ? setenv("SSH_ORIGINAL_COMMAND", original, 1) < 0
 		     : unsetenv("SSH_ORIGINAL_COMMAND") < 0)

@@ -133,7 +133,7 @@ static int cut_environment(pam_handle_t *pamh, bool clear, bool debug,
 		return cc_fail(err, "reading the PAM environment failed");
 	int rc = 0;
 	for (char **e = list; *e; e++) {
-		if (rc == 0 && (clear || !env_entry_allowed(*e))) {
+		if (rc == 0 && (clear || !environment_entry_allowed(*e))) {
 			char *name = xstrndup(*e, strcspn(*e, "="));
 			int prc = pam_putenv(pamh, name);
 			if (prc != PAM_SUCCESS && prc != PAM_BAD_ITEM)
@@ -564,7 +564,7 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 		goto out;
 	}
 	char id[33];
-	if (session_id_new(id, &err) == 0 && enter(pamh, &plan, id, args.debug, &err) == 0)
+	if (record_session_id_new(id, &err) == 0 && enter(pamh, &plan, id, args.debug, &err) == 0)
 		status = PAM_SUCCESS;
 	if (status != PAM_SUCCESS) {
 		status = refuse(pamh, false, &r, err.msg);

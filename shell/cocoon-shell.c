@@ -211,7 +211,7 @@ static char **forced_command(const struct plan *plan, char **caller_argv,
 		else if (!inherited)
 			inherited = *e + strlen(name);
 	}
-	const char *original = forced_original_command(caller_argv, inherited,
+	const char *original = forced_command_original(caller_argv, inherited,
 						       plan->command);
 	if (original)
 		*ARRAY_PUSH(out, n, cap) = xasprintf("%s%s", name, original);
@@ -331,7 +331,7 @@ int main(int argc, char **argv, char **envp)
 	}
 
 	char id[33];
-	if (session_id_new(id, &err) < 0)
+	if (record_session_id_new(id, &err) < 0)
 		die("%s", err.msg);
 	record.session = id;
 	record.event = "start";

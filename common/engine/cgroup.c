@@ -309,7 +309,7 @@ int cgroup_create(const struct session_limits *limits, const char *id,
 		return 0;
 	char made[33];
 	if (!id) {
-		if (session_id_new(made, err) < 0)
+		if (record_session_id_new(made, err) < 0)
 			return -1;
 		id = made;
 	}

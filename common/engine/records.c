@@ -26,7 +26,7 @@
 /* Bits of the keys every record has (parse_field's first fifteen). */
 #define RECORD_KEYS_NEEDED ((1u << 15) - 1)
 
-int session_id_new(char id[33], struct cc_error *err)
+int record_session_id_new(char id[33], struct cc_error *err)
 {
 	unsigned char raw[16];
 	size_t got = 0;

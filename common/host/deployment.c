@@ -675,7 +675,7 @@ static void check_users(const struct deployment_paths *paths,
 			const struct policy *policy, const struct services *services,
 			struct diag_list *diags)
 {
-	uid_t uid_min = login_defs_uid_min(COCOON_LOGIN_DEFS);
+	uid_t uid_min = identity_uid_min(COCOON_LOGIN_DEFS);
 	bool shell_listed = shells_lists(paths->shells, paths->shell_path);
 	struct sshd_findings sshd_seen = { 0 };
 	size_t count;

@@ -310,7 +310,7 @@ static void check_pty_totals(const struct policy *policy, const struct pty_pool 
 		for (size_t w = 0; d && w < d->nwords; w++)
 			*ARRAY_PUSH(services, nservices, cap) = xstrdup(d->words[w]);
 	}
-	uid_t uid_min = login_defs_uid_min(COCOON_LOGIN_DEFS);
+	uid_t uid_min = identity_uid_min(COCOON_LOGIN_DEFS);
 	size_t naccounts = 0, acap = 0, ntally = 0, tcap = 0, counted = 0;
 	char **names = NULL;
 	struct pty_tally *tally = NULL;
@@ -383,7 +383,7 @@ static void check_rule_name(const struct section *s, struct diag_list *diags)
 		if (entry.pw.pw_uid == 0 && strcmp(s->name, "root") != 0)
 			diag_add(diags, DIAG_ERROR, s->file, s->line,
 				 "rules never apply to root: '%s' has uid 0", s->name);
-		name_passwd_free(&entry);
+		name_service_passwd_free(&entry);
 	} else if (a == NAME_NOT_FOUND) {
 		diag_add(diags, DIAG_WARNING, s->file, s->line, "%s '%s' is not known to NSS",
 			 user ? "user" : "group", s->name);
@@ -394,7 +394,7 @@ static void check_rule_name(const struct section *s, struct diag_list *diags)
 	}
 }
 
-void policy_check_host(const struct policy *policy, struct diag_list *diags)
+void host_checks_policy(const struct policy *policy, struct diag_list *diags)
 {
 	struct pty_pool pool;
 	bool have_pool = pty_pool_read(&pool);

@@ -195,7 +195,7 @@ static bool pattern_safe(const char *pattern, size_t len)
 {
 	size_t literal = strcspn(pattern, "*?");
 	if (literal >= len)
-		return env_name_allowed(pattern, len);
+		return environment_name_allowed(pattern, len);
 	return literal >= 3 && strncmp(pattern, "LC_", 3) == 0;
 }
 

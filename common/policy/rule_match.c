@@ -156,7 +156,7 @@ enum resolve_result plan_for_session(const char *config,
 		return RESOLVE_ERROR;
 	}
 	enum resolve_result rc = policy_resolve(&policy, who, service,
-						login_defs_uid_min(COCOON_LOGIN_DEFS),
+						identity_uid_min(COCOON_LOGIN_DEFS),
 						plan, err);
 	policy_free(&policy);
 	return rc;

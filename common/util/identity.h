@@ -72,7 +72,7 @@ bool shells_lists(const char *path, const char *shell);
 bool is_cocoon_shell(const char *shell, const char *installed);
 
 /* UID_MIN from login.defs (1000 when absent). */
-uid_t login_defs_uid_min(const char *login_defs_path);
+uid_t identity_uid_min(const char *login_defs_path);
 
 #define COCOON_SHELLS_FILE "/etc/shells"
 /* Whether the shells file PATH (/etc/shells) lists SHELL: su lets a

@@ -256,7 +256,7 @@ enum name_answer name_service_user_by_uid(uid_t uid, struct name_passwd *out,
 			   what, out, err);
 }
 
-void name_passwd_free(struct name_passwd *entry)
+void name_service_passwd_free(struct name_passwd *entry)
 {
 	free(entry->buf);
 	memset(entry, 0, sizeof(*entry));

@@ -478,9 +478,9 @@ static void test_login_defs(void)
 			tap_ok(false, "login.defs: writing %s", path);
 			continue;
 		}
-		tap_ok(login_defs_uid_min(path) == cases[i].want, "login.defs: %s", cases[i].name);
+		tap_ok(identity_uid_min(path) == cases[i].want, "login.defs: %s", cases[i].name);
 	}
-	tap_ok(login_defs_uid_min("/nonexistent/login.defs") == 1000, "login.defs: missing file: 1000");
+	tap_ok(identity_uid_min("/nonexistent/login.defs") == 1000, "login.defs: missing file: 1000");
 	unlink(path);
 }
 
