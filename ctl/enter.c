@@ -15,20 +15,7 @@
 #include "plan_check.h"
 #include "resolve.h"
 #include "sessions.h"
-
-/* The shell the session's user logs in with. */
-static const char *session_shell(const struct plan *plan)
-{
-	const char *login = plan->who.login_shell;
-	if (plan->shell)
-		return plan->shell;
-	if (login && login[0] == '/') {
-		const char *base = strrchr(login, '/') + 1;
-		if (strcmp(base, "cocoon-shell") != 0)
-			return login;
-	}
-	return "/bin/sh";
-}
+#include "shells.h"
 
 /* --root's binary: opened now, on the host; only root may have written it. */
 static int open_root_binary(const char *path, struct cc_error *err)
@@ -88,7 +75,12 @@ static int enter_session(const struct session_ctx *s)
 		return 1;
 	}
 	int rc = 1, binary = -1, status = 1;
-	char *shell[] = { (char *)session_shell(&plan), NULL };
+	const char *real = NULL;
+	if (shell_real(&plan, &real, &err) < 0) {
+		fprintf(stderr, "cocoonctl enter: %s\n", err.msg);
+		goto out;
+	}
+	char *shell[] = { (char *)real, NULL };
 	if (!plan.sandboxed || strcmp(plan.hash, r->hash) != 0) {
 		fprintf(stderr, "cocoonctl enter: the policy now gives %s on %s plan %s, "
 			"and the session runs under plan %s: refusing to enter with "

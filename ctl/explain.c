@@ -11,6 +11,7 @@
 #include "options.h"
 #include "plan_print.h"
 #include "resolve.h"
+#include "shells.h"
 
 /* One line per NSS user: the rule it matches on the service, and what
  * that gives. */
@@ -123,6 +124,7 @@ int cmd_explain(int argc, char **argv)
 		return rc;
 	struct strbuf out = { 0 };
 	struct cc_error err;
+	const char *shell;
 	if (o.json) {
 		plan_print_json(&plan, &out);
 	} else if (o.bwrap) {
@@ -130,10 +132,14 @@ int cmd_explain(int argc, char **argv)
 			fprintf(stderr, "cocoonctl: %s\n", err.msg);
 			sb_free(&out);
 			rc = 1;
+		} else if (!plan.command && shell_real(&plan, &shell, &err) < 0) {
+			fprintf(stderr, "cocoonctl: %s\n", err.msg);
+			sb_free(&out);
+			rc = 1;
 		} else {
 			if (!plan.command) {
 				sb_addf(&out, " ");
-				sb_add_shell_word(&out, plan.shell ? plan.shell : "/bin/sh");
+				sb_add_shell_word(&out, shell);
 			}
 			sb_addf(&out, "\n");
 		}

@@ -19,18 +19,12 @@
 /* The audit line of a stopped session (cocoon.conf(5), AUDIT RECORDS). */
 static void audit_stopped(const struct live_record *r)
 {
-	struct plan plan;
-	plan_init(&plan);
-	plan.rule = r->rule;
-	plan.profile = r->profile;
-	plan.namespaces = r->namespaces;
-	memcpy(plan.hash, r->hash, sizeof(plan.hash));
 	struct audit_record ar;
 	audit_init(&ar, "end");
 	ar.user = r->user;
 	ar.uid = r->uid;
 	ar.service = r->service;
-	ar.plan = &plan;
+	ar.live = r;
 	ar.session = r->id;
 	ar.result = "stopped";
 	ar.reason = "cocoonctl stop";
@@ -69,7 +63,7 @@ static int stop_session(const struct session_ctx *s)
 			(int)r->pid);
 		return 1;
 	}
-	unlinkat(s->dir, r->id, 0);
+	record_remove(r->id);
 	audit_stopped(r);
 	printf("stopped session %s (user %s, service %s, pid %d)\n", r->id, r->user,
 	       r->service, (int)r->pid);

@@ -447,7 +447,7 @@ static int enter(pam_handle_t *pamh, const struct plan *plan, const char *id,
 	 * shell, internal-sftp) inherits them. After pam_limits, and only
 	 * ever lower. Replacing the data on failure runs its cleanup: back
 	 * to the host, and the session ended. */
-	if (rlimits_apply(&plan->limits, err) < 0 ||
+	if (rlimits_apply(NULL, &plan->limits, err) < 0 ||
 	    apply_environment(pamh, plan, id, debug, err) < 0 ||
 	    (keep_record(pamh, plan, id) < 0 && cc_fail(err, "pam_set_data failed"))) {
 		pam_set_data(pamh, DATA_NAME, NULL, NULL);

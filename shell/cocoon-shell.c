@@ -8,7 +8,6 @@
  * (or, under a forced `command`, only its SSH_ORIGINAL_COMMAND). */
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,14 +20,17 @@
 #include <unistd.h>
 
 #include "audit.h"
+#include "credentials.h"
 #include "environment.h"
 #include "forced_command.h"
 #include "records.h"
 #include "resolve.h"
+#include "rlimits.h"
 #include "sandbox.h"
+#include "shells.h"
 #include "util.h"
 
-#define SERVICE "shell"
+#define SERVICE SHELL_SERVICE
 #define SELF_PATH COCOON_BINDIR "/cocoon-shell"
 
 /* The audit record of this login (cocoon.conf(5), AUDIT RECORDS), filled
@@ -182,17 +184,6 @@ static bool is_self(const char *path)
 		self.st_dev == target.st_dev && self.st_ino == target.st_ino);
 }
 
-/* The real shell: the plan's, else bash, else sh; never ourselves. */
-static const char *real_shell(const struct plan *plan)
-{
-	const char *shell = plan->shell;
-	if (!shell)
-		shell = access("/bin/bash", X_OK) == 0 ? "/bin/bash" : "/bin/sh";
-	if (is_self(shell))
-		die("the policy's shell %s is cocoon-shell itself", shell);
-	return shell;
-}
-
 /* `command`: the policy's argv replaces whatever the caller asked (a
  * login, -c CMD, su's options); what was asked is only told, in
  * SSH_ORIGINAL_COMMAND, set after the plan's own environment. */
@@ -266,9 +257,11 @@ int main(int argc, char **argv, char **envp)
 	take_rlimits(saved_limits);
 
 	/* From here the caller can neither signal, trace nor dump us. */
-	if (prctl(PR_SET_DUMPABLE, 0) < 0 || setresgid(0, 0, 0) < 0 ||
-	    setresuid(0, 0, 0) < 0)
+	if (prctl(PR_SET_DUMPABLE, 0) < 0)
 		die("cannot take privileges: %s", strerror(errno));
+	struct cc_error err;
+	if (creds_take_root(&err) < 0)
+		die("cannot take privileges: %s", err.msg);
 
 	/* Keep what a login may carry in; run privileged code with none. */
 	char **caller_env = NULL;
@@ -279,7 +272,6 @@ int main(int argc, char **argv, char **envp)
 	clearenv();
 
 	struct identity who;
-	struct cc_error err;
 	if (identity_lookup_uid(caller, GROUPS_LATER, &who, &err) < 0)
 		die("%s", err.msg);
 	static char user[256];
@@ -296,7 +288,9 @@ int main(int argc, char **argv, char **envp)
 		die("no rule of the policy covers %s for service %s; refusing the "
 		    "login", plan.who.user, SERVICE);
 
-	const char *shell = real_shell(&plan);
+	const char *shell;
+	if (shell_real(&plan, &shell, &err) < 0)
+		die("%s", err.msg);
 	char **shell_args = shell_argv(argc, argv, shell);
 	char **session_env = session_environment(&plan, caller_env, shell);
 	strv_free(caller_env);
@@ -315,12 +309,10 @@ int main(int argc, char **argv, char **envp)
 		audit_log(LOG_INFO);
 		if (identity_complete(&plan.who, &err) < 0)
 			die("%s", err.msg);
-		if (setgroups(plan.who.ngroups, plan.who.groups) < 0 ||
-		    setresgid(plan.who.gid, plan.who.gid, plan.who.gid) < 0 ||
-		    setresuid(plan.who.uid, plan.who.uid, plan.who.uid) < 0)
-			die("cannot switch to %s: %s", plan.who.user, strerror(errno));
-		for (int r = 0; r < RLIM_NLIMITS; r++)
-			setrlimit(r, &saved_limits[r]);
+		if (creds_switch_user(&plan.who, &err) < 0)
+			die("cannot switch to %s: %s", plan.who.user, err.msg);
+		if (rlimits_apply(saved_limits, NULL, &err) < 0)
+			die("%s", err.msg);
 		umask(caller_umask);
 		if (chdir(plan.who.home) < 0 && chdir("/") < 0)
 			die("chdir: %s", strerror(errno));

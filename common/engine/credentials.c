@@ -3,6 +3,7 @@
 /* The session process's credentials: the user's file-system identity
  * while the new root is built, then the one-way switch to the user. */
 #include "credentials.h"
+#include "fault.h"
 
 #include <errno.h>
 #include <grp.h>
@@ -10,6 +11,7 @@
 #include <sys/capability.h>
 #include <sys/fsuid.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* setfsuid/setfsgid report no errors: they return the previous value. An
@@ -119,38 +121,16 @@ static bool same_groups(const struct identity *who, struct cc_error *err)
 	return ok;
 }
 
-int creds_become_user(const struct identity *who, struct cc_error *err)
+/* The ids read back, and root checked out of reach: what makes a switch
+ * to the user one-way. */
+static int check_switched(const struct identity *who, struct cc_error *err)
 {
 	uid_t uid = who->uid;
 	gid_t gid = who->gid;
-
-	/* Dropping from the bounding set needs CAP_SETPCAP: before setresuid. */
-	/* One prctl; libcap's cap_reset_ambient() first tests each
-	 * capability, forty-odd system calls. */
-	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
-		return cc_fail_errno(err, "clearing the ambient capabilities");
-	if (creds_drop_bounding(err) < 0 || groups_known(who, err) < 0)
-		return -1;
-
-	if (setgroups(who->ngroups, who->groups) < 0)
-		return cc_fail_errno(err, "setgroups for %s", who->user);
-	if (setresgid(gid, gid, gid) < 0)
-		return cc_fail_errno(err, "setresgid %u", (unsigned)gid);
-	if (setresuid(uid, uid, uid) < 0)
-		return cc_fail_errno(err, "setresuid %u", (unsigned)uid);
-	/* A credential change sets dumpable from fs.suid_dumpable, which an
-	 * administrator may have set to 1: this process still holds the
-	 * caller's memory until it execs. */
-	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
-		return cc_fail_errno(err, "PR_SET_DUMPABLE");
-	/* setresuid to a non-zero uid empties the permitted and effective
-	 * sets but keeps the inheritable one; a uid 0 session keeps all
-	 * three. Empty them all. */
-	if (creds_drop_all(err) < 0)
-		return -1;
-
 	uid_t ru, eu, su;
 	gid_t rg, eg, sg;
+	if (FAULT("reading the ids back", err) < 0)
+		return -1;
 	if (getresuid(&ru, &eu, &su) < 0 || getresgid(&rg, &eg, &sg) < 0)
 		return cc_fail_errno(err, "reading the ids back");
 	if (ru != uid || eu != uid || su != uid || rg != gid || eg != gid ||
@@ -166,5 +146,69 @@ int creds_become_user(const struct identity *who, struct cc_error *err)
 	if (gid != 0 && setgid(0) != -1)
 		return cc_fail(err, "gid 0 could be regained after the switch to %s",
 			       who->user);
+	return 0;
+}
+
+/* setgroups, setresgid, setresuid; unchecked until check_switched. */
+static int switch_ids(const struct identity *who, struct cc_error *err)
+{
+	uid_t uid = who->uid;
+	gid_t gid = who->gid;
+
+	if (groups_known(who, err) < 0)
+		return -1;
+	if (setgroups(who->ngroups, who->groups) < 0)
+		return cc_fail_errno(err, "setgroups for %s", who->user);
+	if (setresgid(gid, gid, gid) < 0)
+		return cc_fail_errno(err, "setresgid %u", (unsigned)gid);
+	if (setresuid(uid, uid, uid) < 0)
+		return cc_fail_errno(err, "setresuid %u", (unsigned)uid);
+	/* A credential change sets dumpable from fs.suid_dumpable, which an
+	 * administrator may have set to 1: this process still holds the
+	 * caller's memory until it execs. */
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		return cc_fail_errno(err, "PR_SET_DUMPABLE");
+	return 0;
+}
+
+int creds_switch_user(const struct identity *who, struct cc_error *err)
+{
+	if (switch_ids(who, err) < 0)
+		return -1;
+	return check_switched(who, err);
+}
+
+int creds_become_user(const struct identity *who, struct cc_error *err)
+{
+	/* Dropping from the bounding set needs CAP_SETPCAP: before setresuid. */
+	/* One prctl; libcap's cap_reset_ambient() first tests each
+	 * capability, forty-odd system calls. */
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
+		return cc_fail_errno(err, "clearing the ambient capabilities");
+	if (creds_drop_bounding(err) < 0 || switch_ids(who, err) < 0)
+		return -1;
+	/* setresuid to a non-zero uid empties the permitted and effective
+	 * sets but keeps the inheritable one; a uid 0 session keeps all
+	 * three. Empty them all, then check. */
+	if (creds_drop_all(err) < 0)
+		return -1;
+	return check_switched(who, err);
+}
+
+/* Safe in a vfork child (sandbox_service.c's helper): raw system calls,
+ * as glibc's wrappers may signal every thread of the parent they know,
+ * and errors as numbers, as strerror may load a locale's catalogue. */
+int creds_take_root(struct cc_error *err)
+{
+	if (syscall(SYS_setresgid, 0, 0, 0) < 0)
+		return cc_fail(err, "setresgid 0: error %d", errno);
+	if (syscall(SYS_setresuid, 0, 0, 0) < 0)
+		return cc_fail(err, "setresuid 0: error %d", errno);
+	uid_t ru, eu, su;
+	gid_t rg, eg, sg;
+	if (getresuid(&ru, &eu, &su) < 0 || getresgid(&rg, &eg, &sg) < 0)
+		return cc_fail(err, "reading the ids back: error %d", errno);
+	if (ru || eu || su || rg || eg || sg)
+		return cc_fail(err, "the ids are not 0/0 after taking root");
 	return 0;
 }

@@ -25,6 +25,14 @@ int creds_fs_root(struct cc_error *err);
  * every capability set emptied, and a check that root cannot be
  * regained. */
 int creds_become_user(const struct identity *who, struct cc_error *err);
+/* The ids alone switched to the user's, with the same read-back and
+ * check that root cannot be regained: an unconfined login (sandbox =
+ * none) keeps its capability bounding set, for the setuid programs it
+ * may run, as a login without cocoon would. */
+int creds_switch_user(const struct identity *who, struct cc_error *err);
+/* Every uid and gid 0, checked: a setuid entry point's real ids are the
+ * caller's, who could otherwise signal or trace the privileged setup. */
+int creds_take_root(struct cc_error *err);
 /* The bounding set emptied (again, in a new user namespace). */
 int creds_drop_bounding(struct cc_error *err);
 /* Every capability set emptied, and checked (again, in a new user

@@ -119,3 +119,22 @@ void pty_quota_release(struct pty_quota *q)
 	close(q->lock);
 	q->lock = -1;
 }
+
+int pty_quota_publish(uid_t uid, struct record_pending *pending, struct cc_error *err)
+{
+	if (pending->dir < 0)
+		return 0;
+	int dir = record_dir_open(true, err);
+	struct pty_quota q = { .lock = -1, .uid = uid };
+	if (dir >= 0) {
+		q.lock = lock_user(dir, uid, err);
+		close(dir);
+	}
+	if (q.lock < 0) {
+		record_discard(pending);
+		return -1;
+	}
+	int rc = record_publish(pending, err);
+	pty_quota_release(&q);
+	return rc;
+}

@@ -9,7 +9,8 @@
  * under a lock of the user's (a file in the record directory) that is
  * taken before the grant is counted and let go once the session's
  * record exists, so that two logins of one user cannot both count
- * before either is written. Stale records count for nothing. */
+ * before either is written; the record's publication takes it again.
+ * Stale records count for nothing. */
 #ifndef COCOON_PTY_QUOTA_H
 #define COCOON_PTY_QUOTA_H
 
@@ -17,6 +18,7 @@
 
 #include "error.h"
 #include "plan.h"
+#include "records.h"
 
 /* How long a login waits for the user's other logins to be written
  * before it is refused. One holds the lock for milliseconds, but 100
@@ -41,5 +43,12 @@ int pty_quota_take(const struct plan *plan, const char *id, struct pty_quota *q,
 /* Let the lock go (the record is written, or the session failed).
  * Idempotent. */
 void pty_quota_release(struct pty_quota *q);
+/* Publish a session's record (record_publish) holding the user's lock
+ * again: a count reads the record directory, and readdir may pass over
+ * an entry renamed while it runs (Linux 6.1's tmpfs did: a fourth
+ * session of four at once under pty-max-user = 3), and a count that
+ * saw the temporary name may find it gone. On failure the record is
+ * discarded, as record_publish does. */
+int pty_quota_publish(uid_t uid, struct record_pending *pending, struct cc_error *err);
 
 #endif

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* A session's resource limits, applied only ever to lower them. */
+/* A session's resource limits, set one checked way by every entry point. */
 #include "rlimits.h"
-
-#include <sys/resource.h>
 
 #include "plan_values.h"
 
@@ -11,9 +9,13 @@ static rlim_t min_limit(rlim_t a, rlim_t b)
 	return a < b ? a : b; /* RLIM_INFINITY is the largest value */
 }
 
-int rlimits_apply(const struct session_limits *limits, struct cc_error *err)
+int rlimits_apply(const struct rlimit *caller, const struct session_limits *limits,
+		  struct cc_error *err)
 {
-	for (int res = 0; res < RLIM_NLIMITS; res++) {
+	for (int r = 0; caller && r < RLIM_NLIMITS; r++)
+		if (setrlimit(r, &caller[r]) < 0)
+			return cc_fail_errno(err, "restoring resource limit %d", r);
+	for (int res = 0; limits && res < RLIM_NLIMITS; res++) {
 		const struct plan_rlimit *want = &limits->rlimit[res];
 		struct rlimit cur;
 		if (!want->set)

@@ -5,13 +5,18 @@
 #define COCOON_RLIMITS_H
 
 #include <stddef.h>
+#include <sys/resource.h>
 
 #include "error.h"
 #include "plan.h"
 
-/* Lower this process's limits to the plan's: each of soft and hard
- * becomes min(plan, current), soft <= hard. Never raises one, so what
- * pam_limits or the caller set stays when it is lower. */
-int rlimits_apply(const struct session_limits *limits, struct cc_error *err);
+/* The session's limits, the one way every entry point sets them, each
+ * change checked. CALLER (RLIM_NLIMITS of them, or NULL): the caller's
+ * own given back, where a setuid entry point raised its limits for the
+ * privileged setup. Then LIMITS (or NULL): lowered to the plan's, each
+ * of soft and hard becoming min(plan, current), soft <= hard; never
+ * raised, so what pam_limits or the caller set stays when it is lower. */
+int rlimits_apply(const struct rlimit *caller, const struct session_limits *limits,
+		  struct cc_error *err);
 
 #endif

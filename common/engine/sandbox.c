@@ -150,8 +150,8 @@ int child_begin(struct cc_error *err)
 	setlocale(LC_ALL, "C");
 	/* A setuid entry point leaves the real uid the user's, which would
 	 * let the user signal (stop, kill) root's setup and cocoon-init. */
-	if (setresgid(0, 0, 0) < 0 || setresuid(0, 0, 0) < 0)
-		return cc_fail_errno(err, "becoming fully root");
+	if (creds_take_root(err) < 0)
+		return cc_prefix(err, "becoming fully root");
 	return 0;
 }
 

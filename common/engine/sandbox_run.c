@@ -346,7 +346,8 @@ static int supervise(struct run *run, struct supervisor *s, pid_t pid,
 			} else if (m == MSG_EOF && !s->have_error && !pfd[1].revents &&
 				   !pfd[2].revents) {
 				s->recorded = s->prepared &&
-					      record_publish(&s->record, &s->record_err) == 0;
+					      pty_quota_publish(s->who->uid, &s->record,
+								&s->record_err) == 0;
 				if (!s->recorded)
 					sys_pidfd_send_signal(pidfd, SIGKILL);
 			}
@@ -389,10 +390,8 @@ static int run_sandbox(const struct sandbox_request *req,
 		return cc_fail(err, "no command to run");
 	if (geteuid() != 0)
 		return cc_fail(err, "building a sandbox needs root");
-	if (plan->hostname && !(plan->namespaces & NS_UTS))
-		return cc_fail(err, "'hostname' needs a uts namespace: it would "
-			       "rename the host");
-	if (plan_check_shape(plan, err) < 0 || check_single_threaded(err) < 0)
+	if (plan_check_hostname(plan, err) < 0 || plan_check_shape(plan, err) < 0 ||
+	    check_single_threaded(err) < 0)
 		return -1;
 
 	struct run run = { .req = req, .plan = plan, .caller = getpid(),

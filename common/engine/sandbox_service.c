@@ -3,6 +3,7 @@
 /* Service mode (sandbox_enter): the calling service joins the session
  * it had built and runs on inside it; cocoon-init is its pid 1. */
 #include "sandbox_internal.h"
+#include "shells.h"
 
 /* ---- Service mode ----
  *
@@ -252,12 +253,13 @@ static pid_t start_helper(struct run *run, int caller_sock)
 	/* First, fully root: a setuid service (su) leaves the real uid the
 	 * user's, who could otherwise kill the helper, and the vfork would
 	 * let the service run on while pid 1 still runs in its memory.
-	 * Killed before this, no pid 1 exists yet. Raw system calls: glibc's
-	 * wrappers may signal every thread it knows, the service's. */
-	if (syscall(SYS_setresgid, 0, 0, 0) < 0 || syscall(SYS_setresuid, 0, 0, 0) < 0)
+	 * Killed before this, no pid 1 exists yet. creds_take_root makes
+	 * raw system calls: glibc's wrappers may signal every thread it
+	 * knows, the service's. */
+	struct cc_error err;
+	if (creds_take_root(&err) < 0)
 		_exit(127);
 	close(caller_sock);
-	struct cc_error err;
 	struct init_exec x = { .run = run };
 	if (pipe2(x.ready, O_CLOEXEC) < 0 || pipe2(x.execd, O_CLOEXEC) < 0) {
 		cc_fail(&err, "pipe: error %d", errno);
@@ -412,12 +414,10 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 		return -1;
 	const struct plan *plan = req->plan;
 
-	const char *login = plan->who.login_shell && plan->who.login_shell[0] == '/'
-				    ? plan->who.login_shell : "/bin/sh";
-	const char *real = plan->shell ? plan->shell
-				       : is_cocoon_shell(login, COCOON_SHELL_PATH) ? "/bin/bash" : login;
-	if (is_cocoon_shell(real, COCOON_SHELL_PATH))
-		return cc_fail(err, "the policy's shell %s is cocoon-shell itself", real);
+	const char *login = shell_login_path(plan->who.login_shell);
+	const char *real;
+	if (shell_real(plan, &real, err) < 0)
+		return -1;
 
 	struct run run = { .req = req, .plan = plan, .caller = getpid(),
 			   .sock = -1, .initfd = -1, .ready = -1,
@@ -508,7 +508,7 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	}
 	pty_quota_release(&quota);
 	if (rc == 0)
-		rc = record_publish(&record, err);
+		rc = pty_quota_publish(plan->who.uid, &record, err);
 	record_discard(&record);
 	if (helper > 0)
 		while (waitpid(helper, NULL, 0) < 0 && errno == EINTR)

@@ -113,14 +113,6 @@ static bool plan_has(const struct plan *plan, enum op_type type)
 	return false;
 }
 
-static int apply_rlimits(const struct rlimit *lim, struct cc_error *err)
-{
-	for (int r = 0; r < RLIM_NLIMITS; r++)
-		if (setrlimit(r, &lim[r]) < 0)
-			return cc_fail_errno(err, "restoring resource limit %d", r);
-	return 0;
-}
-
 /* The user namespace comes last, after the switch to the user: it maps
  * only the user's uid and gid, is owned by the user, and owns none of the
  * sandbox's other namespaces, so the capabilities it grants reach
@@ -331,10 +323,7 @@ static int step_pivot(struct setup *s, struct cc_error *err)
 
 static int step_rlimits(struct setup *s, struct cc_error *err)
 {
-	const struct rlimit *saved = s->run->req->session_rlimits;
-	if (saved && apply_rlimits(saved, err) < 0)
-		return -1;
-	return rlimits_apply(&s->plan->limits, err);
+	return rlimits_apply(s->run->req->session_rlimits, &s->plan->limits, err);
 }
 
 /* As root, which landlock_restrict_self accepts without no_new_privs

@@ -410,6 +410,19 @@ static bool symlink_stays_in_system_paths(const struct fs_op *op)
 	return ok && under;
 }
 
+bool plan_hostname_renames_host(const struct plan *plan)
+{
+	return plan->hostname && !(plan->namespaces & NS_UTS);
+}
+
+int plan_check_hostname(const struct plan *plan, struct cc_error *err)
+{
+	if (plan_hostname_renames_host(plan))
+		return cc_fail(err, "'hostname' needs a uts namespace: it would "
+			       "rename the host");
+	return 0;
+}
+
 int plan_check_service_mode(const struct plan *plan, struct cc_error *err)
 {
 	if (!plan->sandboxed)
@@ -424,10 +437,7 @@ int plan_check_service_mode(const struct plan *plan, struct cc_error *err)
 		return cc_fail(err, "a PAM session with a seccomp filter needs "
 			       "'no-new-privs = yes': the user's launcher cannot "
 			       "load the filter otherwise");
-	if (plan->hostname && !(plan->namespaces & NS_UTS))
-		return cc_fail(err, "'hostname' needs a uts namespace: it would "
-			       "rename the host");
-	return 0;
+	return plan_check_hostname(plan, err);
 }
 
 int plan_check_service(const struct plan *plan, struct cc_error *err)

@@ -34,6 +34,12 @@ bool plan_source_writable_symbolic(const char *source);
  * passes through, or a symlink it follows. */
 bool plan_path_user_writable(const char *path);
 
+/* A hostname without a uts namespace would rename the host: judged here
+ * only. The merge reports it at the directive's line; every mode refuses
+ * it with plan_check_hostname. */
+bool plan_hostname_renames_host(const struct plan *plan);
+int plan_check_hostname(const struct plan *plan, struct cc_error *err);
+
 /* Refuse a plan that service mode (pam_cocoon) cannot run: no sandbox,
  * a user namespace (it cannot hold a root service), no pid namespace (it
  * ends the session), a seccomp filter without no_new_privs (the user's

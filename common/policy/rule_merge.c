@@ -242,7 +242,7 @@ static void check_merged(struct merge *m)
 		merge_error(m, later->file, later->line, "%s", msg);
 		start = (size_t)(bind - plan->ops) + 1;
 	}
-	if (plan->hostname && !(plan->namespaces & NS_UTS))
+	if (plan_hostname_renames_host(plan))
 		merge_error(m, m->hostname_at.file, m->hostname_at.line,
 			    "'hostname' needs a uts namespace (unshare = uts ...)");
 	/* The deadline is kept by the session's pid 1; without one nothing

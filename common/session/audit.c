@@ -94,6 +94,27 @@ static const char *given(const char *item)
 	return item && *item ? item : NULL;
 }
 
+/* The plan's facts: rule, profile and, for a sandbox (HASH not NULL),
+ * its hash and namespaces. */
+static void plan_fields(field_fn emit, void *ctx, const char *rule, const char *profile,
+			const char *hash, unsigned namespaces)
+{
+	emit_set(emit, ctx, "rule", rule);
+	emit_set(emit, ctx, "profile", profile);
+	if (!hash || !hash[0])
+		return;
+	char names[128];
+	emit(ctx, "plan", hash);
+	ns_format(namespaces, names, sizeof(names));
+	/* Every sandbox has its own mount namespace. */
+	char all[160];
+	snprintf(all, sizeof(all), "mnt%s%s", names[0] ? "," : "", names);
+	for (char *p = all; *p; p++)
+		if (*p == ' ')
+			*p = ',';
+	emit(ctx, "ns", all);
+}
+
 /* Every field that is set, in the record's fixed order: the one list
  * both the line and the journal's fields are made from. */
 static void audit_fields(const struct audit_record *r, field_fn emit, void *ctx)
@@ -106,22 +127,13 @@ static void audit_fields(const struct audit_record *r, field_fn emit, void *ctx)
 	emit_set(emit, ctx, "rhost", given(r->rhost));
 	emit_set(emit, ctx, "tty", given(r->tty));
 	emit_set(emit, ctx, "ruser", given(r->ruser));
-	if (r->plan) {
-		emit_set(emit, ctx, "rule", r->plan->rule);
-		emit_set(emit, ctx, "profile", r->plan->profile);
-		if (r->plan->sandboxed && r->plan->hash[0]) {
-			char names[128];
-			emit(ctx, "plan", r->plan->hash);
-			ns_format(r->plan->namespaces, names, sizeof(names));
-			/* Every sandbox has its own mount namespace. */
-			char all[160];
-			snprintf(all, sizeof(all), "mnt%s%s", names[0] ? "," : "", names);
-			for (char *p = all; *p; p++)
-				if (*p == ' ')
-					*p = ',';
-			emit(ctx, "ns", all);
-		}
-	}
+	if (r->plan)
+		plan_fields(emit, ctx, r->plan->rule, r->plan->profile,
+			    r->plan->sandboxed ? r->plan->hash : NULL, r->plan->namespaces);
+	else if (r->live)
+		/* Only a sandbox has a run-time record. */
+		plan_fields(emit, ctx, r->live->rule, r->live->profile, r->live->hash,
+			    r->live->namespaces);
 	emit_set(emit, ctx, "session", r->session);
 	emit_set(emit, ctx, "mode", r->mode);
 	emit_set(emit, ctx, "result", r->result);

@@ -8,6 +8,7 @@
 #define COCOON_AUDIT_H
 
 #include "plan.h"
+#include "records.h"
 #include "util.h"
 
 #include <syslog.h>
@@ -25,6 +26,9 @@ struct audit_record {
 	const char *service;  /* the PAM service, or "shell" */
 	const char *rhost, *tty, *ruser; /* PAM items; NULL: not set */
 	const struct plan *plan; /* rule, profile, plan hash, namespaces */
+	/* Or, for a session ended from outside (cocoonctl stop), the same
+	 * facts from its run-time record; used when plan is NULL. */
+	const struct live_record *live;
 	const char *session;  /* the session id */
 	const char *result;   /* sandboxed, unconfined, exempt, refused, ... */
 	const char *reason;   /* why, on a refusal (or what ended it) */

@@ -141,7 +141,7 @@ static _Noreturn void command(const struct entering *e)
 	 * then the user, a keyring of the user's own (not root's, which the
 	 * caller's is), no_new_privs and the filter last. */
 	const struct plan *plan = req->plan;
-	if (rlimits_apply(&plan->limits, &err) < 0)
+	if (rlimits_apply(NULL, &plan->limits, &err) < 0)
 		fail_report(&err);
 	int wall = landlock_wall(plan->namespaces & NS_IPC, plan->landlock_scope);
 	if (wall < 0)

@@ -7,10 +7,20 @@
 #include <string.h>
 
 static int reached;
+static char want_buf[128];
+static const char *want;
+
+/* Read once, as the process starts: cocoon-shell empties its environment
+ * before its first step. */
+__attribute__((constructor)) static void fault_read_environment(void)
+{
+	const char *value = getenv("COCOON_FAULT");
+	if (value && strlen(value) < sizeof(want_buf))
+		want = strcpy(want_buf, value);
+}
 
 int fault_step(const char *name, struct cc_error *err)
 {
-	const char *want = getenv("COCOON_FAULT");
 	++reached;
 	/* A number counts steps per process; a name picks a step wherever
 	 * it comes: the caller's steps after its children's (sandbox_enter's)

@@ -104,24 +104,34 @@ kill -KILL "$third"; wait "$third" 2>/dev/null
 # Logins at once: pty-max 1, pty-max-user 3, eight sessions started
 # together: the lock lets exactly three in, each with its one pty. The
 # three hold their share until the count is read (a slow guest takes
-# seconds to start eight), then are ended.
-race=""
-for i in $(seq 8); do
-	"$CTL" run --user ptyu3$T -- /bin/sh -c "$DEVPTS_MAX; sleep 600" > "$work/race.$i" 2>&1 &
-	race="$race $!"
+# seconds to start eight), then are ended. Three rounds: on Debian's
+# 6.1 kernel, records published without the lock let a fourth in about
+# one round in three (tests/vm/50-suite.t runs this file there).
+race_round() {
+	local i t race=""
+	rm -f "$work"/race.*
+	for i in $(seq 8); do
+		"$CTL" run --user ptyu3$T -- /bin/sh -c "$DEVPTS_MAX; sleep 600" > "$work/race.$i" 2>&1 &
+		race="$race $!"
+	done
+	for t in $(seq 900); do
+		[ "$(grep -l . "$work"/race.* 2>/dev/null | wc -l)" = 8 ] && break
+		sleep 0.1
+	done
+	in=$(cat "$work"/race.* | grep -c '^max=1$')
+	refused=$(cat "$work"/race.* | grep -c "ptyu3$T's 3 live sessions hold 3 ptys, and pty-max-user is 3")
+	# shellcheck disable=SC2086
+	kill -TERM $race 2>/dev/null; wait $race 2>/dev/null
+}
+rounds=""
+for round in 1 2 3; do
+	race_round
+	rounds="$rounds $in/$refused"
+	# A failure shows what each of the eight said.
+	[ "$in $refused" = "3 5" ] ||
+		for f in "$work"/race.*; do sed "s|^|#   round $round ${f##*/}: |" "$f"; done
 done
-for t in $(seq 900); do
-	[ "$(grep -l . "$work"/race.* 2>/dev/null | wc -l)" = 8 ] && break
-	sleep 0.1
-done
-in=$(cat "$work"/race.* | grep -c '^max=1$')
-refused=$(cat "$work"/race.* | grep -c "ptyu3$T's 3 live sessions hold 3 ptys, and pty-max-user is 3")
-is "$in $refused" "3 5" "eight logins at once: three get in, five are refused"
-# A failure shows what each of the eight said.
-[ "$in $refused" = "3 5" ] ||
-	for f in "$work"/race.*; do sed "s|^|#   ${f##*/}: |" "$f"; done
-# shellcheck disable=SC2086
-kill -TERM $race 2>/dev/null; wait $race 2>/dev/null
+is "$rounds" " 3/5 3/5 3/5" "eight logins at once, three rounds: three get in, five are refused"
 for p in $(jobs -p); do kill -KILL "$p" 2>/dev/null; done
 wait 2>/dev/null
 

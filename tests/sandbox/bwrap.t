@@ -49,7 +49,7 @@ like "$cocoon_view" "dir /run/user/$uid writable" "the created /run/user/UID is 
 # explain --bwrap, run as a command, gives the same view.
 bwrap_cmd=$("$CTL" explain --bwrap ccbw1$T)
 like "$bwrap_cmd" "bwrap --ro-bind /usr /usr --dir /tmp --proc /proc" "explain --bwrap prints the options in order"
-run runuser -u ccbw1$T -- bash -c "${bwrap_cmd% /bin/sh} /bin/sh -c \"\$1\"" _ "$probe"
+run runuser -u ccbw1$T -- bash -c "${bwrap_cmd% *} /bin/sh -c \"\$1\"" _ "$probe"
 is "$OUT" "$cocoon_view" "explain --bwrap output run as a command gives the same view"
 
 # The article's chroot form: bwrap --bind DIR / CMD.

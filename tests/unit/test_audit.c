@@ -70,6 +70,20 @@ int main(void)
 		   "profile=guest result=unconfined reason=\"sandbox = none\"",
 	       "an unconfined plan names its rule but no plan hash");
 
+	/* A session stopped from outside: the plan's facts from its run-time
+	 * record, the same fields as from the plan it started with. */
+	struct live_record live = { .rule = plan.rule, .profile = plan.profile,
+				    .namespaces = plan.namespaces };
+	memcpy(live.hash, plan.hash, sizeof(live.hash));
+	audit_init(&r, "end");
+	r.live = &live;
+	r.session = "00ff";
+	r.result = "stopped";
+	expect(&r, "v=1 event=end rule=\"[group guests] at /etc/cocoon/cocoon.conf:12\" "
+		   "profile=guest plan=0123456789abcdef ns=mnt,pid,net,ipc session=00ff "
+		   "result=stopped",
+	       "a stopped session's record has its plan's facts from its run-time record");
+
 	/* The journal's fields: one per key, the values unquoted. */
 	plan.sandboxed = true;
 	audit_init(&r, "start");

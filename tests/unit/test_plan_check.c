@@ -172,6 +172,27 @@ static void test_service_mode(void)
 	       "the host", "a hostname without a uts namespace");
 }
 
+/* The one judgement every mode and the merge take their answer from. */
+static void test_hostname(void)
+{
+	struct plan p;
+	plan_init(&p);
+	p.namespaces = NS_ALL & ~NS_UTS;
+	p.hostname = xstrdup("box");
+	tap_ok(plan_hostname_renames_host(&p), "a hostname without uts renames the host");
+	expect(&p, plan_check_hostname, "'hostname' needs a uts namespace: it would rename "
+	       "the host", "and is refused");
+	plan_init(&p);
+	p.namespaces = NS_ALL;
+	p.hostname = xstrdup("box");
+	tap_ok(!plan_hostname_renames_host(&p), "with a uts namespace it does not");
+	expect(&p, plan_check_hostname, "ok", "and is allowed");
+	plan_init(&p);
+	p.namespaces = NS_ALL & ~NS_UTS;
+	tap_ok(!plan_hostname_renames_host(&p), "no hostname, no uts namespace: nothing renamed");
+	expect(&p, plan_check_hostname, "ok", "and allowed");
+}
+
 static void test_service(void)
 {
 	struct plan p;
@@ -405,6 +426,7 @@ int main(void)
 {
 	test_shape();
 	test_service_mode();
+	test_hostname();
 	test_service();
 	test_code_paths();
 	test_tmpfs_mode();

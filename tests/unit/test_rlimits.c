@@ -2,7 +2,9 @@
 /* rlimit-NAME = SOFT [HARD]: units by resource, bounds, the order of
  * soft and hard, and that applying only lowers. The names and the
  * formatting are plan_values', in test_plan_values. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -89,7 +91,7 @@ static int apply_in_child(void)
 	l.rlimit[RLIMIT_CORE] = (struct plan_rlimit){ .set = false, .soft = 0, .hard = 0 };
 	struct rlimit core_before, core_after, after;
 	struct cc_error err;
-	if (getrlimit(RLIMIT_CORE, &core_before) < 0 || rlimits_apply(&l, &err) < 0 ||
+	if (getrlimit(RLIMIT_CORE, &core_before) < 0 || rlimits_apply(NULL, &l, &err) < 0 ||
 	    getrlimit(RLIMIT_NOFILE, &after) < 0 || getrlimit(RLIMIT_CORE, &core_after) < 0)
 		return 11;
 	if (after.rlim_cur != 32)
@@ -101,21 +103,52 @@ static int apply_in_child(void)
 	return 0;
 }
 
-static void test_apply(void)
+/* FN in a child, whose limits it may change; its status is the test's. */
+static void in_child(int (*fn)(void), const char *name)
 {
 	pid_t child = fork();
 	if (child == 0)
-		_exit(apply_in_child());
+		_exit(fn());
 	int status = -1;
 	waitpid(child, &status, 0);
-	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	       "applying lowers soft, never raises hard, leaves unset limits (status %d)",
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s (status %d)", name,
 	       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+/* In a child: the caller's limits given back, each one checked: a value
+ * the kernel refuses (a nofile above fs.nr_open, even for root) fails
+ * the whole call. */
+static int restore_in_child(void)
+{
+	struct rlimit caller[RLIM_NLIMITS];
+	for (int r = 0; r < RLIM_NLIMITS; r++)
+		if (getrlimit(r, &caller[r]) < 0)
+			return 10;
+	caller[RLIMIT_NOFILE].rlim_cur = 48;
+	struct cc_error err;
+	struct rlimit got;
+	if (rlimits_apply(caller, NULL, &err) < 0 ||
+	    getrlimit(RLIMIT_NOFILE, &got) < 0 || got.rlim_cur != 48)
+		return 11;
+	FILE *f = fopen("/proc/sys/fs/nr_open", "r");
+	unsigned long long nr_open = 0;
+	if (!f || fscanf(f, "%llu", &nr_open) != 1)
+		return 12;
+	fclose(f);
+	caller[RLIMIT_NOFILE] = (struct rlimit){ nr_open + 1, nr_open + 1 };
+	if (rlimits_apply(caller, NULL, &err) == 0)
+		return 13;
+	if (!strstr(err.msg, "restoring resource limit"))
+		return 14;
+	return 0;
 }
 
 int main(void)
 {
 	test_parse();
-	test_apply();
+	in_child(apply_in_child,
+		 "applying lowers soft, never raises hard, leaves unset limits");
+	in_child(restore_in_child,
+		 "the caller's limits come back, and a refused one fails the call");
 	return tap_done();
 }

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Which shell a login runs, decided once for every entry point. */
+#include "shells.h"
+
+#include <stdbool.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "identity.h"
+
+const char *shell_login_path(const char *login_shell)
+{
+	return login_shell && login_shell[0] == '/' ? login_shell : "/bin/sh";
+}
+
+int shell_real(const struct plan *plan, const char **shell, struct cc_error *err)
+{
+	const char *real = plan->shell;
+	if (!real) {
+		bool by_cocoon_shell = plan->service && strcmp(plan->service, SHELL_SERVICE) == 0;
+		const char *login = by_cocoon_shell ? COCOON_SHELL_PATH
+						    : shell_login_path(plan->who.login_shell);
+		if (!is_cocoon_shell(login, COCOON_SHELL_PATH))
+			real = login;
+		else
+			real = access("/bin/bash", X_OK) == 0 ? "/bin/bash" : "/bin/sh";
+	}
+	if (is_cocoon_shell(real, COCOON_SHELL_PATH))
+		return cc_fail(err, "the policy's shell %s is cocoon-shell itself", real);
+	*shell = real;
+	return 0;
+}
