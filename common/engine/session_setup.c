@@ -11,7 +11,7 @@
  * in this process. A login's command starts as login and sshd start a
  * shell: every disposition default, nothing blocked (the caller ignores
  * the terminal's stop signals, and ignoring survives exec). */
-void signals_for_command(const struct run *run)
+void sandbox_signals_for_command(const struct run *run)
 {
 	const struct saved_signals *saved = &run->saved;
 	struct sigaction sa;
@@ -29,7 +29,7 @@ void signals_for_command(const struct run *run)
 	for (size_t i = 0; i <= NFORWARDED; i++) {
 		const struct sigaction *old = i < NFORWARDED ? &saved->act[i]
 							     : &saved->chld;
-		int sig = i < NFORWARDED ? forwarded[i] : SIGCHLD;
+		int sig = i < NFORWARDED ? sandbox_forwarded[i] : SIGCHLD;
 		sa.sa_handler = old->sa_handler == SIG_IGN ? SIG_IGN : SIG_DFL;
 		sigaction(sig, &sa, NULL);
 	}
@@ -391,7 +391,7 @@ static int step_process(struct setup *s, struct cc_error *err)
 				getppid() != s->run->caller))
 		return cc_fail(err, "the caller is gone");
 	umask(s->run->umask);
-	signals_for_command(s->run);
+	sandbox_signals_for_command(s->run);
 	/* The command gets 0, 1 and 2; the report socket stays open until
 	 * the exec succeeds. */
 	if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
@@ -424,7 +424,7 @@ static const struct setup_step {
 	{ "process", USER, step_process },
 };
 
-_Noreturn void session(struct run *run)
+_Noreturn void sandbox_session(struct run *run)
 {
 	struct setup s = { .run = run, .plan = run->plan, .rootfd = -1,
 			   .who = run->who ? run->who : &run->plan->who };
@@ -436,8 +436,8 @@ _Noreturn void session(struct run *run)
 			cc_fail(&err, "the setup step '%s' would run as root", step->name);
 		else if (step->run(&s, &err) == 0)
 			continue;
-		child_fail(run, &err);
+		sandbox_child_fail(run, &err);
 	}
 	exec_command(run->req, &err);
-	child_fail(run, &err);
+	sandbox_child_fail(run, &err);
 }
