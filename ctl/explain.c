@@ -83,7 +83,7 @@ static int explain_all(const struct options *o)
 static void describe_landlock(const struct plan *plan, int abi, struct strbuf *out)
 {
 	char scope[64];
-	landlock_scope_format(plan->landlock_scope, scope, sizeof(scope));
+	plan_landlock_scope_format(plan->landlock_scope, scope, sizeof(scope));
 	if (abi < 2) {
 		sb_addf(out, "this kernel: %s: no Landlock wall; %s\n",
 			abi == 1 ? "Landlock ABI 1" : "no Landlock",

@@ -512,7 +512,7 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 		return refuse(pamh, false, &r, err.msg);
 	r.uid = who.uid;
 	bool cocoon_shell_account = who.login_shell &&
-				    is_cocoon_shell(who.login_shell, COCOON_SHELL_PATH);
+				    identity_is_cocoon_shell(who.login_shell, COCOON_SHELL_PATH);
 	/* Root and the exempt get in before the policy is read, so an
 	 * administrator is never locked out by a broken policy. An exempt
 	 * account whose login shell is cocoon-shell is still confined by it,

@@ -292,8 +292,8 @@ int main(int argc, char **argv, char **envp)
 	if (shell_real(&plan, &shell, &err) < 0)
 		die("%s", err.msg);
 	char **shell_args = shell_argv(argc, argv, shell);
-	char **session_env = session_environment(&plan, caller_env, shell);
-	strv_free(caller_env);
+	char **session_env = environment_for_session(&plan, caller_env, shell);
+	environment_free(caller_env);
 	const char *path = shell;
 	if (plan.command) {
 		session_env = forced_command(&plan, argv, session_env);

@@ -40,7 +40,7 @@ int tree_fail(struct tree_build *b, int errnum, const char *fmt, ...)
 	} else {
 		if (op->file)
 			snprintf(where, sizeof(where), "%s:%d: ", op->file, op->line);
-		op_describe(op, what, sizeof(what));
+		plan_op_describe(op, what, sizeof(what));
 	}
 	if (errnum)
 		return cc_fail(b->err, "%s%s: %s: %s", where, what, step,

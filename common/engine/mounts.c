@@ -511,7 +511,7 @@ int mounts_build(const struct plan *plan, unsigned flags, unsigned ptys, int *ro
 	}
 	for (size_t i = 0; i < plan->nops; i++) {
 		b.op = &plan->ops[i];
-		if (FAULT(op_type_name(b.op->type, b.op->optional), err) < 0 ||
+		if (FAULT(plan_op_type_name(b.op->type, b.op->optional), err) < 0 ||
 		    run_op(&b, b.op) < 0) {
 			close(b.rootfd);
 			return -1;

@@ -150,7 +150,7 @@ static void add_line(struct strbuf *sb, const char *key, const char *value)
 static void format_record(const struct live_record *r, struct strbuf *sb)
 {
 	char ns[128];
-	ns_format(r->namespaces, ns, sizeof(ns));
+	plan_ns_format(r->namespaces, ns, sizeof(ns));
 	sb_addf(sb, "v=%d\n", RECORD_VERSION);
 	add_line(sb, "id", r->id);
 	add_line(sb, "user", r->user);
@@ -419,7 +419,7 @@ static int parse_field(struct live_record *r, const char *key, const char *v,
 		     w = strtok_r(NULL, " ", &save))
 			words[count++] = w;
 		struct cc_error ignored;
-		int rc = parse_namespaces(words, count, &r->namespaces, &ignored);
+		int rc = plan_parse_namespaces(words, count, &r->namespaces, &ignored);
 		free(copy);
 		return rc;
 	}

@@ -682,7 +682,7 @@ static void check_users(const struct deployment_paths *paths,
 	struct account *accounts = list_accounts(&count);
 	for (size_t i = 0; i < count; i++) {
 		const struct account *a = &accounts[i];
-		bool confined = is_cocoon_shell(a->shell, paths->shell_path);
+		bool confined = identity_is_cocoon_shell(a->shell, paths->shell_path);
 		if (confined)
 			check_sshd_for(paths, a->name, &sshd_seen, diags);
 		if (confined && shell_listed)

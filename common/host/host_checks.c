@@ -75,7 +75,7 @@ static void check_unused_settings(const struct section *s, const struct plan *pl
 	else if (plan->sandboxed && plan->home_skel && plan->home != HOME_TMPFS)
 		diag_add(diags, DIAG_WARNING, s->file, s->line, "%s: home-skel is used "
 			 "only with home = tmpfs (its home is %s)", title,
-			 home_mode_name(plan->home));
+			 plan_home_mode_name(plan->home));
 }
 
 /* A bind that brings the host's log sockets into the session: whatever
@@ -319,7 +319,7 @@ static void check_pty_totals(const struct policy *policy, const struct pty_pool 
 	while ((pw = getpwent()))
 		if (pw->pw_uid != 0 && pw->pw_shell &&
 		    (shells_lists(COCOON_SHELLS_FILE, pw->pw_shell) ||
-		     is_cocoon_shell(pw->pw_shell, COCOON_SHELL_PATH)))
+		     identity_is_cocoon_shell(pw->pw_shell, COCOON_SHELL_PATH)))
 			*ARRAY_PUSH(names, naccounts, acap) = xstrdup(pw->pw_name);
 	endpwent();
 	unsigned long long sum = 0;

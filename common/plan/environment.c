@@ -83,8 +83,8 @@ static void env_set(struct env *e, const char *name, const char *value)
 	*ARRAY_PUSH(e->items, e->count, e->cap) = xasprintf("%s=%s", name, value);
 }
 
-char **session_environment(const struct plan *plan, char *const *caller_env,
-			   const char *shell)
+char **environment_for_session(const struct plan *plan, char *const *caller_env,
+			       const char *shell)
 {
 	struct env e = { 0 };
 	if (!plan->clearenv && caller_env)
@@ -110,7 +110,7 @@ char **session_environment(const struct plan *plan, char *const *caller_env,
 	return e.items;
 }
 
-void strv_free(char **strv)
+void environment_free(char **strv)
 {
 	if (!strv)
 		return;

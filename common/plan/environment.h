@@ -22,8 +22,8 @@ bool environment_entry_allowed(const char *entry);
 /* A NULL-terminated environment for the session. caller_env: where the
  * allow-listed variables come from (may be NULL). shell: the value of
  * SHELL (the real shell, never cocoon-shell). */
-char **session_environment(const struct plan *plan, char *const *caller_env,
-			   const char *shell);
-void strv_free(char **strv);
+char **environment_for_session(const struct plan *plan, char *const *caller_env,
+			       const char *shell);
+void environment_free(char **strv);
 
 #endif

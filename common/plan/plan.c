@@ -359,7 +359,7 @@ int plan_expand(struct plan *plan, const struct identity *who, struct cc_error *
 		return -1;
 	for (size_t i = 0; i < plan->nops; i++) {
 		struct fs_op *op = &plan->ops[i];
-		const char *name = op_type_name(op->type, op->optional);
+		const char *name = plan_op_type_name(op->type, op->optional);
 		if (op->type == OP_SYMLINK)
 			expand_text(&x, &op->source);
 		else if (expand_path(&x, &op->source, "source", err) < 0)

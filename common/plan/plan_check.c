@@ -128,7 +128,7 @@ void plan_describe_unsafe_creation(const struct fs_op *later, const struct fs_op
 {
 	snprintf(buf, size, "'%s %s' would create inside '%s', whose source %s a "
 		 "non-root user can write (%s:%d); bind a root-owned source or put "
-		 "it before that bind", op_type_name(later->type, later->optional),
+		 "it before that bind", plan_op_type_name(later->type, later->optional),
 		 later->dest, bind->dest, bind->source, bind->file, bind->line);
 }
 
@@ -240,7 +240,7 @@ static bool normalised_absolute(const char *path)
 static int refuse_op(const struct fs_op *op, struct cc_error *err, const char *why)
 {
 	char what[2 * PATH_MAX + 32];
-	op_describe(op, what, sizeof(what));
+	plan_op_describe(op, what, sizeof(what));
 	if (op->file)
 		return cc_fail(err, "%s:%d: %s: %s", op->file, op->line, what, why);
 	return cc_fail(err, "%s: %s", what, why);
@@ -390,7 +390,7 @@ int plan_check_code_paths(const struct plan *plan, const char *reader,
 		if (why)
 			return cc_fail(err, "%s:%d: %s %s: %s, and %s would read what "
 				       "the user puts there", op->file ? op->file : "?",
-				       op->line, op_type_name(op->type, op->optional),
+				       op->line, plan_op_type_name(op->type, op->optional),
 				       op->dest, why, reader);
 	}
 	return 0;
@@ -464,7 +464,7 @@ int plan_check_service(const struct plan *plan, struct cc_error *err)
 				return cc_fail(err, "%s:%d: %s %s: %s comes from %s, and the "
 					       "root service process would read it",
 					       op->file ? op->file : "?", op->line,
-					       op_type_name(op->type, op->optional),
+					       plan_op_type_name(op->type, op->optional),
 					       op->dest, sp, why);
 		}
 	}

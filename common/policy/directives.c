@@ -374,7 +374,7 @@ int directive_parse_words(const struct directive_spec *spec, char *const *words,
 	case D_CLEARENV: case D_NEW_SESSION: case D_NO_NEW_PRIVS: case D_SECCOMP_LOG:
 		return directive_parse_bool(words[0], &v->flag, err);
 	case D_UNSHARE:
-		return parse_namespaces(words, count, &v->bits, err);
+		return plan_parse_namespaces(words, count, &v->bits, err);
 	case D_SECCOMP:
 		if (strcmp(words[0], "default") == 0 || strcmp(words[0], "none") == 0) {
 			v->seccomp = words[0][0] == 'd' ? SECCOMP_DEFAULT : SECCOMP_NONE;
@@ -393,7 +393,7 @@ int directive_parse_words(const struct directive_spec *spec, char *const *words,
 		v->flag = strcmp(words[0], "required") == 0;
 		return 0;
 	case D_LANDLOCK_SCOPE:
-		return parse_landlock_scope(words, count, &v->bits, err);
+		return plan_parse_landlock_scope(words, count, &v->bits, err);
 	case D_NAME_SERVICES:
 		if (strcmp(words[0], "auto") != 0 && strcmp(words[0], "none") != 0)
 			return cc_fail(err, "name-services takes auto or none");
@@ -402,7 +402,7 @@ int directive_parse_words(const struct directive_spec *spec, char *const *words,
 	case D_RLIMIT_NPROC: case D_RLIMIT_NOFILE: case D_RLIMIT_AS:
 	case D_RLIMIT_FSIZE: case D_RLIMIT_CPU: case D_RLIMIT_CORE:
 	case D_RLIMIT_MEMLOCK:
-		return directive_rlimit_parse(rlimit_by_name(spec->name + strlen("rlimit-")),
+		return directive_rlimit_parse(plan_rlimit_by_name(spec->name + strlen("rlimit-")),
 					      words, count, &v->rlimit, err);
 	case D_MAX_SESSION_TIME: case D_MEMORY_MAX: case D_PIDS_MAX: case D_CPU_MAX:
 		return directive_limit_parse(spec->id, words[0], &v->number, err);
@@ -412,9 +412,9 @@ int directive_parse_words(const struct directive_spec *spec, char *const *words,
 				       "sessions unconfined)");
 		return 0;
 	case D_HOME:
-		return parse_home_mode(words[0], &v->home, err);
+		return plan_parse_home_mode(words[0], &v->home, err);
 	case D_PRIVATE_TMP:
-		return parse_private_tmp(words[0], &v->private_tmp, err);
+		return plan_parse_private_tmp(words[0], &v->private_tmp, err);
 	case D_HOME_SIZE: case D_TMP_SIZE: case D_ROOT_SIZE: case D_TMPFS_SIZE:
 		return directive_parse_size(words[0], &v->number, err);
 	case D_PTY_MAX: case D_PTY_MAX_USER:
@@ -430,7 +430,7 @@ int directive_parse_words(const struct directive_spec *spec, char *const *words,
 	return 0;
 }
 
-static int parse_value(enum rlimit_unit unit, const char *word, rlim_t *out,
+static int parse_value(enum plan_rlimit_unit unit, const char *word, rlim_t *out,
 		       struct cc_error *err)
 {
 	unsigned long long v;
@@ -457,7 +457,7 @@ static int parse_value(enum rlimit_unit unit, const char *word, rlim_t *out,
 int directive_rlimit_parse(int resource, char *const *words, size_t count,
 			   struct plan_rlimit *out, struct cc_error *err)
 {
-	enum rlimit_unit unit = rlimit_unit(resource);
+	enum plan_rlimit_unit unit = plan_rlimit_unit(resource);
 	if (unit == RLIMIT_UNIT_NONE)
 		return cc_fail(err, "unknown resource limit %d", resource);
 	if (count < 1 || count > 2)

@@ -192,7 +192,7 @@ static void apply(struct merge *m, const struct directive *d)
 	case D_RLIMIT_NPROC: case D_RLIMIT_NOFILE: case D_RLIMIT_AS:
 	case D_RLIMIT_FSIZE: case D_RLIMIT_CPU: case D_RLIMIT_CORE:
 	case D_RLIMIT_MEMLOCK: {
-		int res = rlimit_by_name(d->spec->name + strlen("rlimit-"));
+		int res = plan_rlimit_by_name(d->spec->name + strlen("rlimit-"));
 		if (res >= 0)
 			plan->limits.rlimit[res] = v->rlimit;
 		break;
@@ -271,7 +271,7 @@ static void warn_weakening(struct merge *m, const struct section *rule,
 		diag_add(m->diags, DIAG_WARNING, rule->file, rule->line,
 			 "%s weakens its profile: no-new-privs = no", title);
 	if (before->namespaces & ~after->namespaces) {
-		ns_format(before->namespaces & ~after->namespaces, names, sizeof(names));
+		plan_ns_format(before->namespaces & ~after->namespaces, names, sizeof(names));
 		diag_add(m->diags, DIAG_WARNING, rule->file, rule->line,
 			 "%s weakens its profile: drops the %s namespace%s", title, names,
 			 strchr(names, ' ') ? "s" : "");

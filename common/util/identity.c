@@ -236,7 +236,7 @@ uid_t identity_uid_min(const char *path)
 	return uid_min;
 }
 
-bool is_cocoon_shell(const char *shell, const char *installed)
+bool identity_is_cocoon_shell(const char *shell, const char *installed)
 {
 	const char *base = strrchr(shell, '/');
 	if (strcmp(shell, installed) == 0 ||

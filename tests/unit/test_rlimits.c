@@ -16,7 +16,7 @@
 #include "util.h"
 #include "words.h"
 
-/* "SOFT HARD" as rlimit_format writes them, or "ERR message". */
+/* "SOFT HARD" as plan_rlimit_format writes them, or "ERR message". */
 static char *parse(int resource, const char *value)
 {
 	char **words;
@@ -29,8 +29,8 @@ static char *parse(int resource, const char *value)
 	if (directive_rlimit_parse(resource, words, count, &r, &err) < 0) {
 		out = xasprintf("ERR %s", err.msg);
 	} else {
-		rlimit_format(r.soft, soft, sizeof(soft));
-		rlimit_format(r.hard, hard, sizeof(hard));
+		plan_rlimit_format(r.soft, soft, sizeof(soft));
+		plan_rlimit_format(r.hard, hard, sizeof(hard));
 		out = xasprintf("%s%s %s", r.set ? "" : "(not set) ", soft, hard);
 	}
 	words_free(words, count);
