@@ -43,8 +43,8 @@ WARN       := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla -Wno-missing-field
 	      $(if $(findstring clang,$(CC)),,-Wno-format-truncation)
 CFLAGS     ?= -O2 -g
 # common/ in layers, each using only those below it: util, plan, policy,
-# engine, session (CONTRIBUTING.md). Headers are included by bare name.
-COMMON_DIRS := util plan policy engine session
+# engine, host, session (CONTRIBUTING.md). Headers are included by bare name.
+COMMON_DIRS := util plan policy engine host session
 COMMON_INC  := $(COMMON_DIRS:%=-Icommon/%)
 COMMON_HDR  := $(wildcard $(COMMON_DIRS:%=common/%/*.h))
 CPPFLAGS   += -MMD -MP -D_GNU_SOURCE $(COMMON_INC) -I$(BUILDDIR)/gen \

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* cocoonctl check: the policy's findings, or the deployment's with --pam. */
 /* cocoonctl check: the policy's errors and warnings, or a candidate
  * file's before it is installed; with --pam, the host's (or an image's)
  * PAM stacks, login shells and jobs beside it. Exits as visudo -c and

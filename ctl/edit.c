@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* cocoonctl edit: the policy edited on a copy and installed only valid. */
 /* cocoonctl edit: as visudo does for sudoers. The administrator's
  * editor works on a copy; only a copy without errors is installed. */
 #include <errno.h>
@@ -12,6 +13,7 @@
 
 #include "commands.h"
 #include "options.h"
+#include "trusted_file.h"
 #include "util.h"
 
 #define EDIT_MAX (1024 * 1024)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* cocoonctl enter: a command inside a live session. */
 /* cocoonctl enter: a command (or the user's shell) inside a live
  * session, as its user under its plan; with --root, a host binary as
  * root. */

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* cocoonctl explain: the rule a user matches and the plan it gives. */
 /* cocoonctl explain: the rule a user matches and the plan it gives, as
  * text, JSON or a bwrap command line; with --all, one line per account. */
 #include <pwd.h>
@@ -31,7 +32,7 @@ static int explain_all(const struct options *o)
 		return 1;
 	}
 	const char *service = o->service ? o->service : DEFAULT_SERVICE;
-	uid_t uid_min = login_defs_uid_min(COCOON_LOGIN_DEFS);
+	uid_t uid_min = identity_uid_min(COCOON_LOGIN_DEFS);
 	size_t count = 0, cap = 0;
 	char **names = NULL;
 	struct passwd *pw;
@@ -82,7 +83,7 @@ static int explain_all(const struct options *o)
 static void describe_landlock(const struct plan *plan, int abi, struct strbuf *out)
 {
 	char scope[64];
-	landlock_scope_format(plan->landlock_scope, scope, sizeof(scope));
+	plan_landlock_scope_format(plan->landlock_scope, scope, sizeof(scope));
 	if (abi < 2) {
 		sb_addf(out, "this kernel: %s: no Landlock wall; %s\n",
 			abi == 1 ? "Landlock ABI 1" : "no Landlock",

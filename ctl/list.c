@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* cocoonctl list: the live sessions. */
 /* cocoonctl list: the live sessions, as a table or JSON; records that
  * outlived their session are removed on the way. */
 #include <stdio.h>
@@ -31,7 +32,7 @@ static void list_json(const struct record_list *list, const bool *live)
 		if (!live[i])
 			continue;
 		char ns[128];
-		ns_format(r->namespaces, ns, sizeof(ns));
+		plan_ns_format(r->namespaces, ns, sizeof(ns));
 		sb_addf(&sb, "%s\n  {\"id\": ", shown++ ? "," : "");
 		sb_add_json_string(&sb, r->id);
 		sb_addf(&sb, ", \"user\": ");

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* cocoonctl's first word, dispatched to its subcommand. */
 /* cocoonctl: check, explain and run the cocoon policy. A thin front end
  * over common/: policy -> rule -> plan -> sandbox. This file reads the
  * first word; each subcommand lives in a file of its own. */

@@ -83,7 +83,7 @@ static void collect_findings(struct policy *policy, bool names, struct diag_list
 	}
 	policy_validate(policy, diags);
 	if (names)
-		policy_check_host(policy, diags);
+		host_checks_policy(policy, diags);
 }
 
 int load_checked(const char *config, bool names, struct policy *policy,

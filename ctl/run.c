@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* cocoonctl run: a command in a user's sandbox, run by root. */
 /* cocoonctl run: a command in a user's sandbox, run by root from here
  * (run mode: this process is the engine). */
 #include <stdio.h>
@@ -37,7 +38,7 @@ int cmd_run(int argc, char **argv)
 		return 1;
 	}
 	const char *shell = plan.shell ? plan.shell : "/bin/sh";
-	char **envp = session_environment(&plan, environ, shell);
+	char **envp = environment_for_session(&plan, environ, shell);
 	bool expired = false;
 	struct sandbox_request req = {
 		.plan = &plan,
@@ -49,9 +50,9 @@ int cmd_run(int argc, char **argv)
 	struct cc_error err;
 	int status = 1;
 	char id[33];
-	if (session_id_new(id, &err) < 0) {
+	if (record_session_id_new(id, &err) < 0) {
 		fprintf(stderr, "cocoonctl run: %s\n", err.msg);
-		strv_free(envp);
+		environment_free(envp);
 		plan_free(&plan);
 		return 1;
 	}
@@ -63,7 +64,7 @@ int cmd_run(int argc, char **argv)
 	if (expired)
 		fprintf(stderr, "cocoonctl run: the session reached its max-session-time "
 			"and was ended\n");
-	strv_free(envp);
+	environment_free(envp);
 	plan_free(&plan);
 	return status;
 }

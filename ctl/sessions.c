@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The live sessions' records, as list, stop and enter find them
- * (sessions.h). */
+/* The live sessions' records, as list, stop and enter find them. */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* cocoonctl stop: end a live session and log its end. */
 /* cocoonctl stop: end a live session, every process of it, and log the
  * end as pam_cocoon would. */
 #include <errno.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* cocoon-init: pid 1 of a service-mode session. */
 /* cocoon-init: pid 1 of a service-mode session's pid namespace
  * (pam_cocoon), exec'd so that pid 1 holds none of the service's memory.
  * In run mode (cocoonctl run, cocoon-shell) the engine's own image does

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* cocoon-launch: confines what a service starts for the user, then runs it. */
 /* cocoon-launch: in a session that pam_cocoon built, the user's login
  * shell path and /bin/sh lead here. The service process itself must not
  * carry the session's seccomp filter or no_new_privs (they would outlive
@@ -124,7 +125,7 @@ static size_t forced_command(const char *settings, size_t len, char **args,
  * SSH_ORIGINAL_COMMAND only. */
 static void exec_forced(char **command, char **argv)
 {
-	const char *original = forced_original_command(argv, getenv("SSH_ORIGINAL_COMMAND"),
+	const char *original = forced_command_original(argv, getenv("SSH_ORIGINAL_COMMAND"),
 						       command);
 	if (original ? setenv("SSH_ORIGINAL_COMMAND", original, 1) < 0
 		     : unsetenv("SSH_ORIGINAL_COMMAND") < 0)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* pam_cocoon: put every session of a PAM service into the user's sandbox.
- *
+/* pam_cocoon: put every session of a PAM service into the user's sandbox. */
+/*
  * open_session resolves the policy for PAM_USER and PAM_SERVICE and moves
  * the service process into the sandbox's namespaces, so that everything
  * it forks from then on (every ssh channel, sftp, the login shell) is
@@ -133,7 +133,7 @@ static int cut_environment(pam_handle_t *pamh, bool clear, bool debug,
 		return cc_fail(err, "reading the PAM environment failed");
 	int rc = 0;
 	for (char **e = list; *e; e++) {
-		if (rc == 0 && (clear || !env_entry_allowed(*e))) {
+		if (rc == 0 && (clear || !environment_entry_allowed(*e))) {
 			char *name = xstrndup(*e, strcspn(*e, "="));
 			int prc = pam_putenv(pamh, name);
 			if (prc != PAM_SUCCESS && prc != PAM_BAD_ITEM)
@@ -512,7 +512,7 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 		return refuse(pamh, false, &r, err.msg);
 	r.uid = who.uid;
 	bool cocoon_shell_account = who.login_shell &&
-				    is_cocoon_shell(who.login_shell, COCOON_SHELL_PATH);
+				    identity_is_cocoon_shell(who.login_shell, COCOON_SHELL_PATH);
 	/* Root and the exempt get in before the policy is read, so an
 	 * administrator is never locked out by a broken policy. An exempt
 	 * account whose login shell is cocoon-shell is still confined by it,
@@ -564,7 +564,7 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 		goto out;
 	}
 	char id[33];
-	if (session_id_new(id, &err) == 0 && enter(pamh, &plan, id, args.debug, &err) == 0)
+	if (record_session_id_new(id, &err) == 0 && enter(pamh, &plan, id, args.debug, &err) == 0)
 		status = PAM_SUCCESS;
 	if (status != PAM_SUCCESS) {
 		status = refuse(pamh, false, &r, err.msg);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* cocoon-shell: a setuid-root login shell that confines its session. */
 /* cocoon-shell: a setuid-root login shell that starts the policy's real
  * shell inside the user's sandbox. Anyone can run it with any argv,
  * environment, rlimits, umask, signal state and file descriptors, so it
@@ -201,7 +202,7 @@ static char **forced_command(const struct plan *plan, char **caller_argv,
 		else if (!inherited)
 			inherited = *e + strlen(name);
 	}
-	const char *original = forced_original_command(caller_argv, inherited,
+	const char *original = forced_command_original(caller_argv, inherited,
 						       plan->command);
 	if (original)
 		*ARRAY_PUSH(out, n, cap) = xasprintf("%s%s", name, original);
@@ -291,8 +292,8 @@ int main(int argc, char **argv, char **envp)
 	if (shell_real(&plan, &shell, &err) < 0)
 		die("%s", err.msg);
 	char **shell_args = shell_argv(argc, argv, shell);
-	char **session_env = session_environment(&plan, caller_env, shell);
-	strv_free(caller_env);
+	char **session_env = environment_for_session(&plan, caller_env, shell);
+	environment_free(caller_env);
 	const char *path = shell;
 	if (plan.command) {
 		session_env = forced_command(&plan, argv, session_env);
@@ -322,7 +323,7 @@ int main(int argc, char **argv, char **envp)
 	}
 
 	char id[33];
-	if (session_id_new(id, &err) < 0)
+	if (record_session_id_new(id, &err) < 0)
 		die("%s", err.msg);
 	record.session = id;
 	record.event = "start";

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* gen-seccomp: `seccomp = default`'s program as a C header, at build time. */
 /* gen-seccomp: write the program of `seccomp = default` as a C header
  * (build/gen/default_filter.h) on standard output. The rules are
  * common/engine/seccomp_filter.c's, built by libseccomp exactly as at run time;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The session's own cgroup: made, limited, joined, signalled and removed. */
 #include "cgroup.h"
 #include "records.h"
 #include "fault.h"
@@ -301,7 +302,7 @@ int cgroup_create(const struct session_limits *limits, const char *id,
 		return 0;
 	char made[33];
 	if (!id) {
-		if (session_id_new(made, err) < 0)
+		if (record_session_id_new(made, err) < 0)
 			return -1;
 		id = made;
 	}
@@ -515,11 +516,6 @@ void cgroup_destroy(struct cgroup *cg)
 		free(h->origin);
 	}
 	free(cg);
-}
-
-const char *cgroup_path(const struct cgroup *cg)
-{
-	return cg && cg->n ? cg->h[0].dir : "";
 }
 
 /* A limit file's bound: a number ("max" and junk unbounded). */

@@ -49,8 +49,6 @@ bool cgroup_holds(const struct cgroup *cg);
  * systemd, the logind session's scope (pam_cocoon). A hierarchy's root is
  * left alone. */
 int cgroup_join_pidfd(int pidfd, struct cc_error *err);
-/* The cgroup's directory in its first hierarchy, for messages. */
-const char *cgroup_path(const struct cgroup *cg);
 /* Whether the limits could be applied here; else -1 and why. */
 int cgroup_check_available(const struct session_limits *limits,
 			   struct cc_error *err);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The only place ids change: the build's identity, then the user's. */
 /* The session process's credentials: the user's file-system identity
  * while the new root is built, then the one-way switch to the user. */
 #include "credentials.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Guest homes seeded from the skeleton, and persistent private /tmp. */
 /* Seeding tmpfs homes from a skeleton, and making the persistent
  * instances of private temporary directories: as root, on descriptors,
  * never following a symlink. */
@@ -16,7 +17,7 @@
 #include <unistd.h>
 
 #include "plan.h"
-#include "policy.h"
+#include "trusted_file.h"
 #include "util.h"
 
 /* Root's and writable by nobody else: what a skeleton entry must be. */
@@ -34,7 +35,7 @@ static int check_root_only(const struct stat *st, const char *path,
 	return 0;
 }
 
-int skel_open(const char *path, struct cc_error *err)
+int home_skel_open(const char *path, struct cc_error *err)
 {
 	if (path_trusted(path, err) < 0)
 		return cc_prefix(err, "home skeleton");
@@ -149,8 +150,8 @@ static int copy_tree(int src, const char *path, int dst, uid_t uid, gid_t gid,
 	return rc;
 }
 
-int skel_copy(int skel, const char *path, int dst, uid_t uid, gid_t gid,
-	      struct cc_error *err)
+int home_skel_copy(int skel, const char *path, int dst, uid_t uid, gid_t gid,
+		   struct cc_error *err)
 {
 	return copy_tree(skel, path, dst, uid, gid, 0, err);
 }
@@ -196,7 +197,7 @@ static int state_dir(int dir, const char *name, const char *path, mode_t mode,
 	return steal_fd(&fd);
 }
 
-int private_tmp_instance(const char *source, uid_t uid, struct cc_error *err)
+int home_private_tmp_instance(const char *source, uid_t uid, struct cc_error *err)
 {
 	char uidname[16], prefix[PATH_MAX];
 	snprintf(uidname, sizeof(uidname), "%u", (unsigned)uid);

@@ -16,15 +16,15 @@
 /* Open the skeleton directory PATH (O_PATH): it and every directory above
  * it must pass the policy files' trust rule (root-owned, not writable by
  * group or others), since one guest must not plant files for the next. */
-int skel_open(const char *path, struct cc_error *err);
+int home_skel_open(const char *path, struct cc_error *err);
 
-/* Copy the tree under SKEL (from skel_open) into the directory DST:
+/* Copy the tree under SKEL (from home_skel_open) into the directory DST:
  * directories, regular files and symlinks (as symlinks); devices, fifos
  * and sockets are skipped. Every entry must be root's and not writable by
  * group or others. The copies belong to UID:GID; set-id bits are dropped.
  * Running out of space is an error naming the file. */
-int skel_copy(int skel, const char *path, int dst, uid_t uid, gid_t gid,
-	      struct cc_error *err);
+int home_skel_copy(int skel, const char *path, int dst, uid_t uid, gid_t gid,
+		   struct cc_error *err);
 
 /* The persistent instance SOURCE, which must read
  * COCOON_PRIVATE_TMP_DIR/UID/NAME: every level made (or found) through
@@ -32,6 +32,6 @@ int skel_copy(int skel, const char *path, int dst, uid_t uid, gid_t gid,
  * directory and private-tmp root's 0755, UID's directory root's 0700 (the
  * user can never reach the chain), the instance root's 01777. Returns an
  * O_PATH descriptor of the instance. */
-int private_tmp_instance(const char *source, uid_t uid, struct cc_error *err);
+int home_private_tmp_instance(const char *source, uid_t uid, struct cc_error *err);
 
 #endif

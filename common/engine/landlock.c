@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The session's Landlock wall: one rule on the new root. */
 /* Landlock rules are attached to inodes and checked by walking up from
  * the file accessed to the root of its mount namespace. One rule, on the
  * new root (a tmpfs of this sandbox alone), grants everything below it:

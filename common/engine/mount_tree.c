@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The mount tree's primitives, which every mount operation is made of. */
 /* The primitives the operations of mounts.c are made of: destinations
  * resolved inside the new root without following a symlink, detached
  * mounts made, given their flags and attached there, and the failure
@@ -19,13 +20,13 @@
 
 /* The file-system identity the build returns to after a step that
  * needed another: the user's, or root's in service mode. */
-int fs_default(struct build *b)
+int tree_fs_default(struct tree_build *b)
 {
 	return b->service ? creds_fs_root(b->err) : creds_fs_user(b->who, b->err);
 }
 
 /* Fail the running operation: "file:line: ro-bind /usr: open_tree: ..." */
-int fail(struct build *b, int errnum, const char *fmt, ...)
+int tree_fail(struct tree_build *b, int errnum, const char *fmt, ...)
 {
 	char step[600], where[300] = "", what[2 * PATH_MAX + 32];
 	va_list ap;
@@ -39,7 +40,7 @@ int fail(struct build *b, int errnum, const char *fmt, ...)
 	} else {
 		if (op->file)
 			snprintf(where, sizeof(where), "%s:%d: ", op->file, op->line);
-		op_describe(op, what, sizeof(what));
+		plan_op_describe(op, what, sizeof(what));
 	}
 	return cc_fail_errnum(b->err, errnum, "%s%s: %s", where, what, step);
 }
@@ -51,12 +52,12 @@ int fail(struct build *b, int errnum, const char *fmt, ...)
  * as the user: what bubblewrap creates belongs to the user too; as root
  * in service mode, where a root service reads the tree). The last
  * component goes to LAST. */
-int open_parent(struct build *b, const char *dest,
-		       char last[NAME_MAX + 1])
+int tree_open_parent(struct tree_build *b, const char *dest,
+		     char last[NAME_MAX + 1])
 {
 	int dir = fcntl(b->rootfd, F_DUPFD_CLOEXEC, 3);
 	if (dir < 0)
-		return fail(b, errno, "dup");
+		return tree_fail(b, errno, "dup");
 	const char *p = dest + 1;
 	for (;;) {
 		const char *end = strchrnul(p, '/');
@@ -74,7 +75,7 @@ int open_parent(struct build *b, const char *dest,
 			if (mkdirat(dir, name, 0755) < 0 && errno != EEXIST) {
 				int e = errno;
 				close(dir);
-				return fail(b, e, "mkdir %.*s", (int)(end - dest), dest);
+				return tree_fail(b, e, "mkdir %.*s", (int)(end - dest), dest);
 			}
 			sub = sys_openat2(dir, name, O_PATH | O_DIRECTORY | O_CLOEXEC,
 					  RESOLVE_BENEATH | RESOLVE_SAFE);
@@ -82,7 +83,7 @@ int open_parent(struct build *b, const char *dest,
 		int e = errno;
 		close(dir);
 		if (sub < 0)
-			return fail(b, e, "%.*s", (int)(end - dest), dest);
+			return tree_fail(b, e, "%.*s", (int)(end - dest), dest);
 		dir = sub;
 		p = end + 1;
 	}
@@ -90,11 +91,11 @@ int open_parent(struct build *b, const char *dest,
 
 
 /* Open DEST (O_PATH), creating it and its parents when missing. */
-int open_dest(struct build *b, const char *dest, enum make make)
+int tree_open_dest(struct tree_build *b, const char *dest, enum tree_make make)
 {
 	if (strcmp(dest, "/") == 0) {
 		int fd = fcntl(b->rootfd, F_DUPFD_CLOEXEC, 3);
-		return fd < 0 ? fail(b, errno, "dup") : fd;
+		return fd < 0 ? tree_fail(b, errno, "dup") : fd;
 	}
 	/* Usually everything exists but the last component or nothing is
 	 * missing: one openat2 settles the common case. */
@@ -102,26 +103,26 @@ int open_dest(struct build *b, const char *dest, enum make make)
 			     RESOLVE_IN_ROOT | RESOLVE_SAFE);
 	if (fd >= 0)
 		return fd;
-	if (errno != ENOENT || make == MAKE_NONE)
-		return fail(b, errno, "%s", dest);
+	if (errno != ENOENT || make == TREE_MAKE_NONE)
+		return tree_fail(b, errno, "%s", dest);
 
 	char last[NAME_MAX + 1];
-	int dir AUTOCLOSE = open_parent(b, dest, last);
+	int dir AUTOCLOSE = tree_open_parent(b, dest, last);
 	if (dir < 0)
 		return -1;
-	if (make == MAKE_DIR) {
+	if (make == TREE_MAKE_DIR) {
 		if (mkdirat(dir, last, 0755) < 0 && errno != EEXIST)
-			return fail(b, errno, "mkdir %s", dest);
+			return tree_fail(b, errno, "mkdir %s", dest);
 	} else {
 		int f = openat(dir, last, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 			       O_CLOEXEC, 0444);
 		if (f < 0 && errno != EEXIST)
-			return fail(b, errno, "create %s", dest);
+			return tree_fail(b, errno, "create %s", dest);
 		if (f >= 0)
 			close(f);
 	}
 	fd = sys_openat2(dir, last, O_PATH | O_CLOEXEC, RESOLVE_BENEATH | RESOLVE_SAFE);
-	return fd < 0 ? fail(b, errno, "%s", dest) : fd;
+	return fd < 0 ? tree_fail(b, errno, "%s", dest) : fd;
 }
 
 /* ---- Making and attaching mounts ---- */
@@ -140,12 +141,12 @@ static void fs_log(int fs, char *buf, size_t size)
 }
 
 /* A new detached mount of TYPE with OPTS and mount attributes ATTRS. */
-int fs_new(struct build *b, const char *type, const struct fs_opt *opts,
-		  size_t nopts, unsigned attrs)
+int tree_fs_new(struct tree_build *b, const char *type, const struct tree_fs_opt *opts,
+		size_t nopts, unsigned attrs)
 {
 	int fs AUTOCLOSE = sys_fsopen(type, FSOPEN_CLOEXEC);
 	if (fs < 0)
-		return fail(b, errno, "fsopen %s", type);
+		return tree_fail(b, errno, "fsopen %s", type);
 	/* The source names the file system type in mountinfo and df, as
 	 * mount(8) would. */
 	const char *key = "source";
@@ -167,11 +168,11 @@ int fs_new(struct build *b, const char *type, const struct fs_opt *opts,
 		int e = errno;
 		char log[256];
 		fs_log(fs, log, sizeof(log));
-		return fail(b, e, "%s %s%s%s%s%s", type, key, value ? "=" : "",
-			    value ? value : "", *log ? ": " : "", log);
+		return tree_fail(b, e, "%s %s%s%s%s%s", type, key, value ? "=" : "",
+				 value ? value : "", *log ? ": " : "", log);
 	}
 	int mnt = sys_fsmount(fs, FSMOUNT_CLOEXEC, attrs);
-	return mnt < 0 ? fail(b, errno, "fsmount %s", type) : mnt;
+	return mnt < 0 ? tree_fail(b, errno, "fsmount %s", type) : mnt;
 }
 
 /* A mount for the sandbox's root ("bind /srv/chroot /") replaces the
@@ -180,15 +181,15 @@ int fs_new(struct build *b, const char *type, const struct fs_opt *opts,
  * root's dentry. pivot_root moves whatever sits there along with the
  * old root, on top of the new one, where umount2(".") would then detach
  * only the topmost mount and leave the host's tree one "cd /.." away. */
-static int replace_root(struct build *b, int mnt)
+static int replace_root(struct tree_build *b, int mnt)
 {
 	if (umount2("/", MNT_DETACH) < 0)
-		return fail(b, errno, "detaching the previous root");
+		return tree_fail(b, errno, "detaching the previous root");
 	if (sys_move_mount(mnt, "", AT_FDCWD, "/", MOVE_MOUNT_F_EMPTY_PATH) < 0)
-		return fail(b, errno, "move_mount onto the root");
+		return tree_fail(b, errno, "move_mount onto the root");
 	int fd = fcntl(mnt, F_DUPFD_CLOEXEC, 3);
 	if (fd < 0)
-		return fail(b, errno, "dup");
+		return tree_fail(b, errno, "dup");
 	close(b->rootfd);
 	b->rootfd = fd;
 	return 0;
@@ -196,26 +197,26 @@ static int replace_root(struct build *b, int mnt)
 
 /* Attach detached mount MNT on the directory or file DST. MNT stays
  * open (it now names the attached mount). */
-int attach(struct build *b, int mnt, int dst, const char *dest)
+int tree_attach(struct tree_build *b, int mnt, int dst, const char *dest)
 {
 	if (strcmp(dest, "/") == 0)
 		return replace_root(b, mnt);
 	if (sys_move_mount(mnt, "", dst, "",
 			   MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
-		return fail(b, errno, "move_mount onto %s", dest);
+		return tree_fail(b, errno, "move_mount onto %s", dest);
 	return 0;
 }
 
-int set_attrs(struct build *b, int tree, unsigned attrs, const char *what)
+int tree_set_attrs(struct tree_build *b, int tree, unsigned attrs, const char *what)
 {
 	struct mount_attr attr = { .attr_set = attrs };
 	if (sys_mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr) < 0)
-		return fail(b, errno, "mount_setattr %s", what);
+		return tree_fail(b, errno, "mount_setattr %s", what);
 	return 0;
 }
 
-int tmpfs_owned(struct build *b, const char *size, unsigned mode,
-		       const char *inodes, uid_t owner, gid_t group)
+int tree_tmpfs_owned(struct tree_build *b, const char *size, unsigned mode,
+		     const char *inodes, uid_t owner, gid_t group)
 {
 	char modes[16], uid[16], gid[16], count[32];
 	if (!inodes) {
@@ -227,22 +228,22 @@ int tmpfs_owned(struct build *b, const char *size, unsigned mode,
 	snprintf(modes, sizeof(modes), "%o", mode & 07777);
 	snprintf(uid, sizeof(uid), "%u", (unsigned)owner);
 	snprintf(gid, sizeof(gid), "%u", (unsigned)group);
-	struct fs_opt opts[] = {
+	struct tree_fs_opt opts[] = {
 		{ "size", size }, { "mode", modes }, { "uid", uid }, { "gid", gid },
 		{ "nr_inodes", inodes },
 	};
-	return fs_new(b, "tmpfs", opts, 5, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+	return tree_fs_new(b, "tmpfs", opts, 5, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
 }
 
 /* The user's, or root's in service mode. */
-int tmpfs_new(struct build *b, const char *size, unsigned mode,
-		     const char *inodes)
+int tree_tmpfs_new(struct tree_build *b, const char *size, unsigned mode,
+		   const char *inodes)
 {
-	return tmpfs_owned(b, size, mode, inodes, b->service ? 0 : b->who->uid,
-			   b->service ? 0 : b->who->gid);
+	return tree_tmpfs_owned(b, size, mode, inodes, b->service ? 0 : b->who->uid,
+				b->service ? 0 : b->who->gid);
 }
 
-void tmpfs_size(const struct build *b, const struct fs_op *op, char *size, size_t len)
+void tree_tmpfs_size(const struct tree_build *b, const struct fs_op *op, char *size, size_t len)
 {
 	snprintf(size, len, "%llu", op && op->size ? op->size : b->plan->tmpfs_size);
 }

@@ -13,7 +13,6 @@
 
 #include "credentials.h"
 #include "error.h"
-#include "mounts.h"
 #include "plan.h"
 #include "syscalls.h"
 #include "util.h"
@@ -32,7 +31,7 @@
 
 #define RESOLVE_SAFE (RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS)
 
-struct build {
+struct tree_build {
 	const struct plan *plan;
 	const struct identity *who;
 	int rootfd; /* the topmost mount at the sandbox's root */
@@ -44,35 +43,35 @@ struct build {
 	bool service;
 };
 
-enum make { MAKE_NONE, MAKE_DIR, MAKE_FILE };
+enum tree_make { TREE_MAKE_NONE, TREE_MAKE_DIR, TREE_MAKE_FILE };
 
-struct fs_opt {
+struct tree_fs_opt {
 	const char *key;
 	const char *value; /* NULL: a flag */
 };
 
 /* mount_tree.c: the build's primitives (comments at each). */
-int fs_default(struct build *b);
-int fail(struct build *b, int errnum, const char *fmt, ...)
+int tree_fs_default(struct tree_build *b);
+int tree_fail(struct tree_build *b, int errnum, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-int open_parent(struct build *b, const char *dest, char last[NAME_MAX + 1]);
-int open_dest(struct build *b, const char *dest, enum make make);
-int fs_new(struct build *b, const char *type, const struct fs_opt *opts, size_t nopts,
-	   unsigned attrs);
-int attach(struct build *b, int mnt, int dst, const char *dest);
-int set_attrs(struct build *b, int tree, unsigned attrs, const char *what);
-int tmpfs_owned(struct build *b, const char *size, unsigned mode, const char *inodes,
-		uid_t owner, gid_t group);
-int tmpfs_new(struct build *b, const char *size, unsigned mode, const char *inodes);
+int tree_open_parent(struct tree_build *b, const char *dest, char last[NAME_MAX + 1]);
+int tree_open_dest(struct tree_build *b, const char *dest, enum tree_make make);
+int tree_fs_new(struct tree_build *b, const char *type, const struct tree_fs_opt *opts,
+		size_t nopts, unsigned attrs);
+int tree_attach(struct tree_build *b, int mnt, int dst, const char *dest);
+int tree_set_attrs(struct tree_build *b, int tree, unsigned attrs, const char *what);
+int tree_tmpfs_owned(struct tree_build *b, const char *size, unsigned mode, const char *inodes,
+		     uid_t owner, gid_t group);
+int tree_tmpfs_new(struct tree_build *b, const char *size, unsigned mode, const char *inodes);
 /* Bytes, as tmpfs takes them: the op's own size, else the plan's
  * tmpfs-size. */
-void tmpfs_size(const struct build *b, const struct fs_op *op, char *size, size_t len);
+void tree_tmpfs_size(const struct tree_build *b, const struct fs_op *op, char *size, size_t len);
 
 /* Guest accounts (mounts_guest.c). */
-int op_home_tmpfs(struct build *b, const struct fs_op *op);
-int op_private_tmp(struct build *b, const struct fs_op *op);
+int mounts_op_home_tmpfs(struct tree_build *b, const struct fs_op *op);
+int mounts_op_private_tmp(struct tree_build *b, const struct fs_op *op);
 
 /* A name-service daemon's endpoint (mounts_nss.c). */
-int op_name_service(struct build *b, const struct fs_op *op);
+int mounts_op_name_service(struct tree_build *b, const struct fs_op *op);
 
 #endif

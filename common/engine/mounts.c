@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Building a sandbox's root from the plan's operations, then pivot_root. */
 /* Building a sandbox's root: one function per operation type, run in
  * the plan's order on a fresh tmpfs.
  *
@@ -21,6 +22,7 @@
  * the host tree is shadowed (bubblewrap mounts over /tmp instead and
  * then reaches the host through a second pivot). Exactly one mount sits
  * there at any time, the sandbox's root (see replace_root, mount_tree.c). */
+#include "mounts.h"
 #include "mount_tree.h"
 
 #include <errno.h>
@@ -44,7 +46,7 @@
 
 /* ---- The operations ---- */
 
-static int op_bind(struct build *b, const struct fs_op *op)
+static int op_bind(struct tree_build *b, const struct fs_op *op)
 {
 	int tree AUTOCLOSE = -1;
 	if (op->source_user_writable) {
@@ -63,8 +65,8 @@ static int op_bind(struct build *b, const struct fs_op *op)
 		if (src < 0 && errno == ENOENT && op->optional)
 			return 0;
 		if (src < 0)
-			return fail(b, errno, "open %s as %s, refusing symlinks",
-				    op->source, b->who->user);
+			return tree_fail(b, errno, "open %s as %s, refusing symlinks",
+					 op->source, b->who->user);
 		tree = sys_open_tree(src, "", AT_EMPTY_PATH | OPEN_TREE_CLONE |
 				     AT_RECURSIVE | OPEN_TREE_CLOEXEC);
 	} else {
@@ -74,101 +76,101 @@ static int op_bind(struct build *b, const struct fs_op *op)
 		tree = sys_open_tree(AT_FDCWD, op->source, OPEN_TREE_CLONE |
 				     AT_RECURSIVE | OPEN_TREE_CLOEXEC);
 		int e = errno;
-		if (fs_default(b) < 0)
+		if (tree_fs_default(b) < 0)
 			return -1;
 		errno = e;
 		if (tree < 0 && errno == ENOENT && op->optional)
 			return 0;
 	}
 	if (tree < 0)
-		return fail(b, errno, "open_tree %s", op->source);
+		return tree_fail(b, errno, "open_tree %s", op->source);
 
 	struct stat st;
 	if (fstat(tree, &st) < 0)
-		return fail(b, errno, "fstat %s", op->source);
+		return tree_fail(b, errno, "fstat %s", op->source);
 	unsigned attrs = MOUNT_ATTR_NOSUID;
 	if (op->type != OP_DEV_BIND)
 		attrs |= MOUNT_ATTR_NODEV;
 	if (op->type == OP_RO_BIND)
 		attrs |= MOUNT_ATTR_RDONLY;
-	if (set_attrs(b, tree, attrs, op->source) < 0)
+	if (tree_set_attrs(b, tree, attrs, op->source) < 0)
 		return -1;
-	int dst AUTOCLOSE = open_dest(b, op->dest, S_ISDIR(st.st_mode) ? MAKE_DIR
-								     : MAKE_FILE);
+	int dst AUTOCLOSE = tree_open_dest(b, op->dest,
+					    S_ISDIR(st.st_mode) ? TREE_MAKE_DIR : TREE_MAKE_FILE);
 	if (dst < 0)
 		return -1;
-	return attach(b, tree, dst, op->dest);
+	return tree_attach(b, tree, dst, op->dest);
 }
 
-static int op_remount_ro(struct build *b, const struct fs_op *op)
+static int op_remount_ro(struct tree_build *b, const struct fs_op *op)
 {
-	int dst AUTOCLOSE = open_dest(b, op->dest, MAKE_NONE);
+	int dst AUTOCLOSE = tree_open_dest(b, op->dest, TREE_MAKE_NONE);
 	if (dst < 0)
 		return -1;
 	struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY };
 	if (sys_mount_setattr(dst, "", AT_EMPTY_PATH | AT_RECURSIVE, &ro) == 0)
 		return 0;
 	if (errno != EINVAL)
-		return fail(b, errno, "mount_setattr");
+		return tree_fail(b, errno, "mount_setattr");
 	/* Not a mount point: bind it onto itself, read-only. */
 	int tree AUTOCLOSE = sys_open_tree(dst, "", AT_EMPTY_PATH | OPEN_TREE_CLONE |
 					   AT_RECURSIVE | OPEN_TREE_CLOEXEC);
 	if (tree < 0)
-		return fail(b, errno, "open_tree");
-	if (set_attrs(b, tree, MOUNT_ATTR_RDONLY, op->dest) < 0)
+		return tree_fail(b, errno, "open_tree");
+	if (tree_set_attrs(b, tree, MOUNT_ATTR_RDONLY, op->dest) < 0)
 		return -1;
-	return attach(b, tree, dst, op->dest);
+	return tree_attach(b, tree, dst, op->dest);
 }
 
-static int op_tmpfs(struct build *b, const struct fs_op *op)
+static int op_tmpfs(struct tree_build *b, const struct fs_op *op)
 {
 	char size[32];
-	tmpfs_size(b, op, size, sizeof(size));
-	int dst AUTOCLOSE = open_dest(b, op->dest, MAKE_DIR);
+	tree_tmpfs_size(b, op, size, sizeof(size));
+	int dst AUTOCLOSE = tree_open_dest(b, op->dest, TREE_MAKE_DIR);
 	if (dst < 0)
 		return -1;
-	int mnt AUTOCLOSE = tmpfs_new(b, size, plan_tmpfs_mode(op, b->service), NULL);
+	int mnt AUTOCLOSE = tree_tmpfs_new(b, size, plan_tmpfs_mode(op, b->service), NULL);
 	if (mnt < 0)
 		return -1;
-	return attach(b, mnt, dst, op->dest);
+	return tree_attach(b, mnt, dst, op->dest);
 }
 
-static int op_dir(struct build *b, const struct fs_op *op)
+static int op_dir(struct tree_build *b, const struct fs_op *op)
 {
 	if (strcmp(op->dest, "/") == 0)
 		return 0;
 	char last[NAME_MAX + 1];
-	int dir AUTOCLOSE = open_parent(b, op->dest, last);
+	int dir AUTOCLOSE = tree_open_parent(b, op->dest, last);
 	if (dir < 0)
 		return -1;
 	if (mkdirat(dir, last, op->has_mode ? op->mode : 0755) == 0) {
 		/* Made as root in service mode; a `dir` is the user's. */
 		if (b->service && fchownat(dir, last, b->who->uid, b->who->gid,
 					   AT_SYMLINK_NOFOLLOW) < 0)
-			return fail(b, errno, "chown");
+			return tree_fail(b, errno, "chown");
 		return 0;
 	}
 	if (errno != EEXIST)
-		return fail(b, errno, "mkdir");
+		return tree_fail(b, errno, "mkdir");
 	/* An existing directory is fine, as with bubblewrap. */
 	struct stat st;
 	if (fstatat(dir, last, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return fail(b, errno, "stat");
+		return tree_fail(b, errno, "stat");
 	if (!S_ISDIR(st.st_mode))
-		return fail(b, EEXIST, "mkdir");
+		return tree_fail(b, EEXIST, "mkdir");
 	return 0;
 }
 
-static int op_symlink(struct build *b, const struct fs_op *op)
+static int op_symlink(struct tree_build *b, const struct fs_op *op)
 {
 	char last[NAME_MAX + 1];
-	int dir AUTOCLOSE = open_parent(b, op->dest, last);
+	int dir AUTOCLOSE = tree_open_parent(b, op->dest, last);
 	if (dir < 0)
 		return -1;
 	if (symlinkat(op->source, dir, last) == 0)
 		return 0;
 	if (errno != EEXIST)
-		return fail(b, errno, "symlink");
+		return tree_fail(b, errno, "symlink");
 	/* The same symlink already there is fine. */
 	char have[PATH_MAX];
 	ssize_t n = readlinkat(dir, last, have, sizeof(have) - 1);
@@ -177,13 +179,13 @@ static int op_symlink(struct build *b, const struct fs_op *op)
 		if (strcmp(have, op->source) == 0)
 			return 0;
 	}
-	return fail(b, EEXIST, "symlink");
+	return tree_fail(b, EEXIST, "symlink");
 }
 
-static int op_file(struct build *b, const struct fs_op *op)
+static int op_file(struct tree_build *b, const struct fs_op *op)
 {
 	char last[NAME_MAX + 1];
-	int dir AUTOCLOSE = open_parent(b, op->dest, last);
+	int dir AUTOCLOSE = tree_open_parent(b, op->dest, last);
 	if (dir < 0)
 		return -1;
 	mode_t mode = op->has_mode ? op->mode : 0644;
@@ -195,15 +197,15 @@ static int op_file(struct build *b, const struct fs_op *op)
 		fd = openat(dir, last, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 		struct stat st;
 		if (fd >= 0 && fstat(fd, &st) == 0 && !S_ISREG(st.st_mode))
-			return fail(b, EEXIST, "not a regular file");
+			return tree_fail(b, EEXIST, "not a regular file");
 		if (fd >= 0 && (ftruncate(fd, 0) < 0 ||
 				(op->has_mode && fchmod(fd, mode) < 0)))
-			return fail(b, errno, "truncate");
+			return tree_fail(b, errno, "truncate");
 	}
 	if (fd < 0)
-		return fail(b, errno, "create");
+		return tree_fail(b, errno, "create");
 	if (write_full(fd, op->content, strlen(op->content)) < 0)
-		return fail(b, errno, "write");
+		return tree_fail(b, errno, "write");
 	return 0;
 }
 
@@ -216,26 +218,26 @@ static int chmod_fd(int fd, mode_t mode)
 	return chmod(path, mode);
 }
 
-static int op_chmod(struct build *b, const struct fs_op *op)
+static int op_chmod(struct tree_build *b, const struct fs_op *op)
 {
-	int dst AUTOCLOSE = open_dest(b, op->dest, MAKE_NONE);
+	int dst AUTOCLOSE = tree_open_dest(b, op->dest, TREE_MAKE_NONE);
 	if (dst < 0)
 		return -1;
 	if (chmod_fd(dst, op->mode & 07777) < 0)
-		return fail(b, errno, "chmod %o", op->mode);
+		return tree_fail(b, errno, "chmod %o", op->mode);
 	return 0;
 }
 
-static int op_proc(struct build *b, const struct fs_op *op)
+static int op_proc(struct tree_build *b, const struct fs_op *op)
 {
 	/* Mounted here, by the session process, a member of the new pid
 	 * namespace: the procfs shows that namespace. */
-	int dst AUTOCLOSE = open_dest(b, op->dest, MAKE_DIR);
+	int dst AUTOCLOSE = tree_open_dest(b, op->dest, TREE_MAKE_DIR);
 	if (dst < 0)
 		return -1;
-	int mnt AUTOCLOSE = fs_new(b, "proc", NULL, 0, MOUNT_ATTR_NOSUID |
-				   MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
-	if (mnt < 0 || attach(b, mnt, dst, op->dest) < 0)
+	int mnt AUTOCLOSE = tree_fs_new(b, "proc", NULL, 0, MOUNT_ATTR_NOSUID |
+					MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+	if (mnt < 0 || tree_attach(b, mnt, dst, op->dest) < 0)
 		return -1;
 	/* Kernel knobs stay read-only, as in bubblewrap. */
 	static const char *const ro[] = { "sys", "sysrq-trigger", "irq", "bus" };
@@ -246,29 +248,29 @@ static int op_proc(struct build *b, const struct fs_op *op)
 		if (tree < 0 && errno == ENOENT)
 			continue;
 		if (tree < 0)
-			return fail(b, errno, "open_tree %s/%s", op->dest, ro[i]);
-		if (set_attrs(b, tree, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
-			      MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, ro[i]) < 0)
+			return tree_fail(b, errno, "open_tree %s/%s", op->dest, ro[i]);
+		if (tree_set_attrs(b, tree, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+				   MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, ro[i]) < 0)
 			return -1;
 		if (sys_move_mount(tree, "", mnt, ro[i], MOVE_MOUNT_F_EMPTY_PATH) < 0)
-			return fail(b, errno, "move_mount %s/%s", op->dest, ro[i]);
+			return tree_fail(b, errno, "move_mount %s/%s", op->dest, ro[i]);
 	}
 	return 0;
 }
 
 /* Attach TREE, a detached copy of a device node's mount, onto NAME in
  * DEV (an empty file made for it), device access allowed. */
-static int dev_node(struct build *b, int dev, const char *name, int tree)
+static int dev_node(struct tree_build *b, int dev, const char *name, int tree)
 {
 	int f = openat(dev, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 		       O_CLOEXEC, 0444);
 	if (f < 0)
-		return fail(b, errno, "create %s", name);
+		return tree_fail(b, errno, "create %s", name);
 	close(f);
-	if (set_attrs(b, tree, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, name) < 0)
+	if (tree_set_attrs(b, tree, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, name) < 0)
 		return -1;
 	if (sys_move_mount(tree, "", dev, name, MOVE_MOUNT_F_EMPTY_PATH) < 0)
-		return fail(b, errno, "move_mount %s", name);
+		return tree_fail(b, errno, "move_mount %s", name);
 	return 0;
 }
 
@@ -278,7 +280,7 @@ static int dev_node(struct build *b, int dev, const char *name, int tree)
  * kernel only clones mounts of the caller's own namespace, and stdin was
  * opened in the host's, so its node is looked up again by the path the
  * kernel gives for it, without symlinks, and must be the same inode. */
-static int dev_console(struct build *b, int dev)
+static int dev_console(struct tree_build *b, int dev)
 {
 	struct stat in, found;
 	char path[PATH_MAX];
@@ -291,7 +293,7 @@ static int dev_console(struct build *b, int dev)
 	if (creds_fs_root(b->err) < 0)
 		return -1;
 	int fd AUTOCLOSE = sys_openat2(AT_FDCWD, path, O_PATH | O_CLOEXEC, RESOLVE_SAFE);
-	if (fs_default(b) < 0)
+	if (tree_fs_default(b) < 0)
 		return -1;
 	if (fd < 0 || fstat(fd, &found) < 0 || !S_ISCHR(found.st_mode) ||
 	    found.st_rdev != in.st_rdev || found.st_ino != in.st_ino ||
@@ -300,17 +302,17 @@ static int dev_console(struct build *b, int dev)
 	int tree AUTOCLOSE = sys_open_tree(fd, "", AT_EMPTY_PATH | OPEN_TREE_CLONE |
 					   OPEN_TREE_CLOEXEC);
 	if (tree < 0)
-		return fail(b, errno, "open_tree %s", path);
+		return tree_fail(b, errno, "open_tree %s", path);
 	return dev_node(b, dev, "console", tree);
 }
 
-static int op_dev(struct build *b, const struct fs_op *op)
+static int op_dev(struct tree_build *b, const struct fs_op *op)
 {
-	int dst AUTOCLOSE = open_dest(b, op->dest, MAKE_DIR);
+	int dst AUTOCLOSE = tree_open_dest(b, op->dest, TREE_MAKE_DIR);
 	if (dst < 0)
 		return -1;
-	int dev AUTOCLOSE = tmpfs_new(b, DEV_SIZE, 0755, DEV_INODES);
-	if (dev < 0 || attach(b, dev, dst, op->dest) < 0)
+	int dev AUTOCLOSE = tree_tmpfs_new(b, DEV_SIZE, 0755, DEV_INODES);
+	if (dev < 0 || tree_attach(b, dev, dst, op->dest) < 0)
 		return -1;
 
 	static const char *const nodes[] = { "null", "zero", "full", "random",
@@ -324,41 +326,41 @@ static int op_dev(struct build *b, const struct fs_op *op)
 						   AT_SYMLINK_NOFOLLOW);
 		struct stat st;
 		if (tree < 0)
-			return fail(b, errno, "open_tree %s", host);
+			return tree_fail(b, errno, "open_tree %s", host);
 		if (fstat(tree, &st) < 0 || !S_ISCHR(st.st_mode))
-			return fail(b, 0, "%s is not a character device", host);
+			return tree_fail(b, 0, "%s is not a character device", host);
 		if (dev_node(b, dev, nodes[i], tree) < 0)
 			return -1;
 	}
 
 	if (mkdirat(dev, "pts", 0755) < 0)
-		return fail(b, errno, "mkdir pts");
+		return tree_fail(b, errno, "mkdir pts");
 	/* devpts reads max=0 as no limit at all: the session's share of
 	 * the host's pool is never 0 here. */
 	char max[16];
 	if (b->ptys == 0)
-		return fail(b, 0, "no ptys granted to the session's devpts");
+		return tree_fail(b, 0, "no ptys granted to the session's devpts");
 	snprintf(max, sizeof(max), "%u", b->ptys);
-	const struct fs_opt pts_opts[] = {
+	const struct tree_fs_opt pts_opts[] = {
 		{ "newinstance", NULL }, { "ptmxmode", "0666" }, { "mode", "0620" },
 		{ "max", max },
 	};
-	int pts AUTOCLOSE = fs_new(b, "devpts", pts_opts, 4,
-				   MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
+	int pts AUTOCLOSE = tree_fs_new(b, "devpts", pts_opts, 4,
+					MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
 	if (pts < 0)
 		return -1;
 	if (sys_move_mount(pts, "", dev, "pts", MOVE_MOUNT_F_EMPTY_PATH) < 0)
-		return fail(b, errno, "move_mount pts");
+		return tree_fail(b, errno, "move_mount pts");
 
 	if (mkdirat(dev, "shm", 0755) < 0)
-		return fail(b, errno, "mkdir shm");
+		return tree_fail(b, errno, "mkdir shm");
 	char shm_size[32];
-	tmpfs_size(b, NULL, shm_size, sizeof(shm_size));
-	int shm AUTOCLOSE = tmpfs_new(b, shm_size, 01777, NULL);
+	tree_tmpfs_size(b, NULL, shm_size, sizeof(shm_size));
+	int shm AUTOCLOSE = tree_tmpfs_new(b, shm_size, 01777, NULL);
 	if (shm < 0)
 		return -1;
 	if (sys_move_mount(shm, "", dev, "shm", MOVE_MOUNT_F_EMPTY_PATH) < 0)
-		return fail(b, errno, "move_mount shm");
+		return tree_fail(b, errno, "move_mount shm");
 
 	/* As bubblewrap's /dev has them (core included: /proc/kcore is
 	 * root's only). */
@@ -370,21 +372,21 @@ static int op_dev(struct build *b, const struct fs_op *op)
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(links); i++)
 		if (symlinkat(links[i][1], dev, links[i][0]) < 0)
-			return fail(b, errno, "symlink %s", links[i][0]);
+			return tree_fail(b, errno, "symlink %s", links[i][0]);
 
 	return dev_console(b, dev);
 }
 
-static int op_mqueue(struct build *b, const struct fs_op *op)
+static int op_mqueue(struct tree_build *b, const struct fs_op *op)
 {
-	int dst AUTOCLOSE = open_dest(b, op->dest, MAKE_DIR);
+	int dst AUTOCLOSE = tree_open_dest(b, op->dest, TREE_MAKE_DIR);
 	if (dst < 0)
 		return -1;
-	int mnt AUTOCLOSE = fs_new(b, "mqueue", NULL, 0, MOUNT_ATTR_NOSUID |
-				   MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+	int mnt AUTOCLOSE = tree_fs_new(b, "mqueue", NULL, 0, MOUNT_ATTR_NOSUID |
+					MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
 	if (mnt < 0)
 		return -1;
-	return attach(b, mnt, dst, op->dest);
+	return tree_attach(b, mnt, dst, op->dest);
 }
 
 /* An overlay whose lower layer is what DEST shows now and whose upper and
@@ -394,30 +396,30 @@ static int op_mqueue(struct build *b, const struct fs_op *op)
  * its mounter's credentials (ownership included); the user still needs
  * ordinary permission on each file to change it. Mounts below DEST are
  * not part of the lower layer (overlayfs does not cross mounts). */
-static int op_tmp_overlay(struct build *b, const struct fs_op *op)
+static int op_tmp_overlay(struct tree_build *b, const struct fs_op *op)
 {
-	int lower AUTOCLOSE = open_dest(b, op->dest, MAKE_NONE);
+	int lower AUTOCLOSE = tree_open_dest(b, op->dest, TREE_MAKE_NONE);
 	if (lower < 0)
 		return -1;
 	struct stat st;
 	if (fstat(lower, &st) < 0)
-		return fail(b, errno, "stat");
+		return tree_fail(b, errno, "stat");
 	if (!S_ISDIR(st.st_mode))
-		return fail(b, ENOTDIR, "lower layer");
+		return tree_fail(b, ENOTDIR, "lower layer");
 	if (creds_fs_root(b->err) < 0)
 		return -1;
 
 	int rc = -1, ov = -1;
 	char size[32];
-	tmpfs_size(b, op, size, sizeof(size));
-	int tmp AUTOCLOSE = tmpfs_new(b, size, 0700, NULL);
+	tree_tmpfs_size(b, op, size, sizeof(size));
+	int tmp AUTOCLOSE = tree_tmpfs_new(b, size, 0700, NULL);
 	if (tmp < 0)
 		goto out;
 	/* The merged root shows the upper directory's owner and mode. */
 	if (mkdirat(tmp, "upper", st.st_mode & 07777) < 0 ||
 	    fchownat(tmp, "upper", st.st_uid, st.st_gid, AT_SYMLINK_NOFOLLOW) < 0 ||
 	    mkdirat(tmp, "work", 0700) < 0) {
-		fail(b, errno, "upper layer");
+		tree_fail(b, errno, "upper layer");
 		goto out;
 	}
 	/* overlayfs takes its layers from mounts of this namespace: attach
@@ -425,7 +427,7 @@ static int op_tmp_overlay(struct build *b, const struct fs_op *op)
 	 * path lookup's way), then detach it once overlayfs holds its own
 	 * private copy. */
 	if (sys_move_mount(tmp, "", AT_FDCWD, "/", MOVE_MOUNT_F_EMPTY_PATH) < 0) {
-		fail(b, errno, "move_mount upper layer");
+		tree_fail(b, errno, "move_mount upper layer");
 		goto out;
 	}
 	char lowerdir[64], upperdir[64], workdir[64], tmpdir[64];
@@ -433,24 +435,24 @@ static int op_tmp_overlay(struct build *b, const struct fs_op *op)
 	snprintf(tmpdir, sizeof(tmpdir), "/proc/self/fd/%d", tmp);
 	snprintf(upperdir, sizeof(upperdir), "/proc/self/fd/%d/upper", tmp);
 	snprintf(workdir, sizeof(workdir), "/proc/self/fd/%d/work", tmp);
-	struct fs_opt opts[] = {
+	struct tree_fs_opt opts[] = {
 		{ "lowerdir", lowerdir }, { "upperdir", upperdir }, { "workdir", workdir },
 	};
-	ov = fs_new(b, "overlay", opts, 3, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+	ov = tree_fs_new(b, "overlay", opts, 3, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
 	if (umount2(tmpdir, MNT_DETACH) < 0 && ov >= 0) {
-		fail(b, errno, "detaching the upper layer's tmpfs");
+		tree_fail(b, errno, "detaching the upper layer's tmpfs");
 		goto out;
 	}
 	if (ov >= 0)
-		rc = attach(b, ov, lower, op->dest);
+		rc = tree_attach(b, ov, lower, op->dest);
 out:
 	autoclose_fd(&ov);
-	if (fs_default(b) < 0)
+	if (tree_fs_default(b) < 0)
 		return -1;
 	return rc;
 }
 
-static int run_op(struct build *b, const struct fs_op *op)
+static int run_op(struct tree_build *b, const struct fs_op *op)
 {
 	switch (op->type) {
 	case OP_BIND:
@@ -466,11 +468,11 @@ static int run_op(struct build *b, const struct fs_op *op)
 	case OP_DEV: return op_dev(b, op);
 	case OP_MQUEUE: return op_mqueue(b, op);
 	case OP_TMP_OVERLAY: return op_tmp_overlay(b, op);
-	case OP_HOME_TMPFS: return op_home_tmpfs(b, op);
-	case OP_PRIVATE_TMP: return op_private_tmp(b, op);
-	case OP_NAME_SERVICE: return op_name_service(b, op);
+	case OP_HOME_TMPFS: return mounts_op_home_tmpfs(b, op);
+	case OP_PRIVATE_TMP: return mounts_op_private_tmp(b, op);
+	case OP_NAME_SERVICE: return mounts_op_name_service(b, op);
 	}
-	return fail(b, 0, "unknown operation type %d", (int)op->type);
+	return tree_fail(b, 0, "unknown operation type %d", (int)op->type);
 }
 
 /* Programs reach the host's run-time directory by its old name too:
@@ -478,20 +480,20 @@ static int run_op(struct build *b, const struct fs_op *op)
  * /var/run/utmp), OpenSSH. Where the plan made a /var without a /var/run,
  * it leads to /run as on the host, in every mode: one tree for one plan.
  * A read-only /var, or one with its own /var/run, keeps what it has. */
-static int link_var_run(struct build *b)
+static int link_var_run(struct tree_build *b)
 {
 	int var AUTOCLOSE = sys_openat2(b->rootfd, "var", O_PATH | O_DIRECTORY | O_CLOEXEC,
 					RESOLVE_IN_ROOT | RESOLVE_SAFE);
 	if (var >= 0 && symlinkat("../run", var, "run") < 0 && errno != EEXIST &&
 	    errno != EROFS)
-		return fail(b, errno, "symlink /var/run");
+		return tree_fail(b, errno, "symlink /var/run");
 	return 0;
 }
 
 int mounts_build(const struct plan *plan, unsigned flags, unsigned ptys, int *rootfd,
 		 struct cc_error *err)
 {
-	struct build b = { .plan = plan, .who = &plan->who, .rootfd = -1, .err = err,
+	struct tree_build b = { .plan = plan, .who = &plan->who, .rootfd = -1, .err = err,
 			   .service = flags & MOUNTS_SERVICE, .ptys = ptys };
 	if (b.service && creds_fs_root(err) < 0)
 		return -1;
@@ -499,17 +501,17 @@ int mounts_build(const struct plan *plan, unsigned flags, unsigned ptys, int *ro
 	 * service mode). */
 	char root_size[32];
 	snprintf(root_size, sizeof(root_size), "%llu", plan->root_size);
-	b.rootfd = tmpfs_new(&b, root_size, 0755, NULL);
+	b.rootfd = tree_tmpfs_new(&b, root_size, 0755, NULL);
 	if (b.rootfd < 0)
 		return -1;
 	if (sys_move_mount(b.rootfd, "", AT_FDCWD, "/", MOVE_MOUNT_F_EMPTY_PATH) < 0) {
-		fail(&b, errno, "move_mount");
+		tree_fail(&b, errno, "move_mount");
 		close(b.rootfd);
 		return -1;
 	}
 	for (size_t i = 0; i < plan->nops; i++) {
 		b.op = &plan->ops[i];
-		if (FAULT(op_type_name(b.op->type, b.op->optional), err) < 0 ||
+		if (FAULT(plan_op_type_name(b.op->type, b.op->optional), err) < 0 ||
 		    run_op(&b, b.op) < 0) {
 			close(b.rootfd);
 			return -1;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The name-service mount operation: a daemon's endpoint bound read-only. */
 /* The name-service operation: a daemon's endpoint directory bound
  * read-only from the descriptor its checks were made on. */
 #include "mount_tree.h"
@@ -18,7 +19,7 @@
  * daemon: the session only loses the names it serves. Only this
  * directory is bound, not mounts below it; read-only, and neither
  * set-user-ID programs, devices nor programs at all run from it. */
-int op_name_service(struct build *b, const struct fs_op *op)
+int mounts_op_name_service(struct tree_build *b, const struct fs_op *op)
 {
 	char why[PATH_MAX + 128];
 	if (creds_fs_root(b->err) < 0)
@@ -26,18 +27,18 @@ int op_name_service(struct build *b, const struct fs_op *op)
 	int src AUTOCLOSE = name_service_open(op->source, b->who->uid, b->plan->uid_min,
 					      why, sizeof(why));
 	int e = errno;
-	if (fs_default(b) < 0)
+	if (tree_fs_default(b) < 0)
 		return -1;
 	if (src < 0 && e == 0)
 		return 0;
 	if (src < 0)
-		return fail(b, e, "open %s", op->source);
+		return tree_fail(b, e, "open %s", op->source);
 	int tree AUTOCLOSE = sys_open_tree(src, "", AT_EMPTY_PATH | OPEN_TREE_CLONE |
 					   OPEN_TREE_CLOEXEC);
 	if (tree < 0)
-		return fail(b, errno, "open_tree %s", op->source);
-	if (set_attrs(b, tree, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
-		      MOUNT_ATTR_NOEXEC, op->source) < 0)
+		return tree_fail(b, errno, "open_tree %s", op->source);
+	if (tree_set_attrs(b, tree, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+			   MOUNT_ATTR_NOEXEC, op->source) < 0)
 		return -1;
 	/* Where the plan's tree has no room for it (a read-only bind of
 	 * something else at /run, a symlink on the way), the endpoint is
@@ -45,10 +46,10 @@ int op_name_service(struct build *b, const struct fs_op *op)
 	struct cc_error ignored;
 	struct cc_error *saved = b->err;
 	b->err = &ignored;
-	int dst AUTOCLOSE = open_dest(b, op->dest, MAKE_DIR);
+	int dst AUTOCLOSE = tree_open_dest(b, op->dest, TREE_MAKE_DIR);
 	b->err = saved;
 	struct stat st;
 	if (dst < 0 || fstat(dst, &st) < 0 || !S_ISDIR(st.st_mode))
 		return 0;
-	return attach(b, tree, dst, op->dest);
+	return tree_attach(b, tree, dst, op->dest);
 }

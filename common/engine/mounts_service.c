@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* What service mode adds to a built root (mounts_service_setup). */
 /* Service mode's additions to a built root (mounts_service_setup): the
  * session record of the host bound in, the host's log socket for root
  * alone, cocoon-launch's settings written, and the launcher bound over
  * the shells a root service would start. */
+#include "mounts.h"
 #include "mount_tree.h"
 
 #include <errno.h>
@@ -20,7 +22,7 @@
 /* Bind the host's PATH at the same place, when the host has it. Missing
  * parents are made (root's, 0755: every system path of a service plan is
  * root's); a parent that cannot be made or written skips it. */
-static int bind_host_record(struct build *b, const char *path)
+static int bind_host_record(struct tree_build *b, const char *path)
 {
 	int tree AUTOCLOSE = sys_open_tree(AT_FDCWD, path, OPEN_TREE_CLONE |
 					   OPEN_TREE_CLOEXEC | AT_SYMLINK_NOFOLLOW);
@@ -34,7 +36,7 @@ static int bind_host_record(struct build *b, const char *path)
 	struct cc_error ignored;
 	struct cc_error *saved = b->err;
 	b->err = &ignored;
-	int pdir AUTOCLOSE = open_parent(b, path, last);
+	int pdir AUTOCLOSE = tree_open_parent(b, path, last);
 	b->err = saved;
 	if (pdir < 0)
 		return 0;
@@ -70,7 +72,7 @@ static int write_file_at(int dir, const char *name, const void *data, size_t len
 }
 
 /* A regular file inside the new root, symlinks resolved inside it. */
-static int open_in_root(struct build *b, const char *path, const char *what)
+static int open_in_root(struct tree_build *b, const char *path, const char *what)
 {
 	if (path[0] != '/')
 		return cc_fail(b->err, "%s %s is not an absolute path", what, path);
@@ -103,13 +105,13 @@ static int open_launcher(const char *path, struct stat *st, struct cc_error *err
 
 /* Bind the file REAL (an O_PATH descriptor inside the new root) at NAME
  * in /run/cocoon (TMP), read-only. */
-static int bind_real(struct build *b, int tmp, int real, const char *name,
+static int bind_real(struct tree_build *b, int tmp, int real, const char *name,
 		     const char *what)
 {
 	int tree AUTOCLOSE = sys_open_tree(real, "", AT_EMPTY_PATH | OPEN_TREE_CLONE |
 					   OPEN_TREE_CLOEXEC);
-	if (tree < 0 || set_attrs(b, tree, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
-				  MOUNT_ATTR_NODEV, what) < 0 ||
+	if (tree < 0 || tree_set_attrs(b, tree, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+				       MOUNT_ATTR_NODEV, what) < 0 ||
 	    sys_move_mount(tree, "", tmp, name, MOVE_MOUNT_F_EMPTY_PATH) < 0)
 		return cc_fail_errno(b->err, "binding %s", what);
 	return 0;
@@ -117,7 +119,7 @@ static int bind_real(struct build *b, int tmp, int real, const char *name,
 
 /* Bind a fresh mount of the launcher over the file TARGET (an O_PATH
  * descriptor inside the new root). */
-static int cover(struct build *b, const struct service_setup *s,
+static int cover(struct tree_build *b, const struct service_setup *s,
 		 const struct stat *launcher_st, int target, const char *what)
 {
 	struct stat st;
@@ -127,8 +129,8 @@ static int cover(struct build *b, const struct service_setup *s,
 	if (st.st_dev != launcher_st->st_dev || st.st_ino != launcher_st->st_ino)
 		return cc_fail(b->err, "cocoon-launch %s changed during the setup",
 			       s->launcher);
-	if (set_attrs(b, launcher, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
-		      MOUNT_ATTR_NODEV, s->launcher) < 0)
+	if (tree_set_attrs(b, launcher, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+			   MOUNT_ATTR_NODEV, s->launcher) < 0)
 		return -1;
 	if (sys_move_mount(launcher, "", target, "", MOVE_MOUNT_F_EMPTY_PATH |
 			   MOVE_MOUNT_T_EMPTY_PATH) < 0)
@@ -154,7 +156,7 @@ static bool same_file(int a, int b)
  * /dev/log itself may be a link (journald's, on systemd hosts): the
  * socket it leads to is bound. A host without one, or a plan whose /dev
  * has a /dev/log already or cannot be written, gets none. */
-static int bind_host_log(struct build *b, int tmp)
+static int bind_host_log(struct tree_build *b, int tmp)
 {
 	int tree AUTOCLOSE = sys_open_tree(AT_FDCWD, "/dev/log", OPEN_TREE_CLONE |
 					   OPEN_TREE_CLOEXEC);
@@ -167,7 +169,7 @@ static int bind_host_log(struct build *b, int tmp)
 	struct cc_error ignored;
 	struct cc_error *saved = b->err;
 	b->err = &ignored;
-	int dev AUTOCLOSE = open_parent(b, "/dev/log", last);
+	int dev AUTOCLOSE = tree_open_parent(b, "/dev/log", last);
 	b->err = saved;
 	if (dev < 0)
 		return 0;
@@ -193,7 +195,7 @@ static int bind_host_log(struct build *b, int tmp)
 int mounts_service_setup(const struct plan *plan, int rootfd,
 			 const struct service_setup *s, struct cc_error *err)
 {
-	struct build b = { .plan = plan, .who = &plan->who, .rootfd = rootfd,
+	struct tree_build b = { .plan = plan, .who = &plan->who, .rootfd = rootfd,
 			   .err = err, .service = true };
 	static const char *const records[] = { "/run/utmp", "/var/log/wtmp",
 					       "/var/log/btmp", "/var/log/lastlog" };
@@ -206,11 +208,11 @@ int mounts_service_setup(const struct plan *plan, int rootfd,
 	if (probe < 0)
 		return -1;
 
-	int dst AUTOCLOSE = open_dest(&b, "/run/cocoon", MAKE_DIR);
+	int dst AUTOCLOSE = tree_open_dest(&b, "/run/cocoon", TREE_MAKE_DIR);
 	if (dst < 0)
 		return cc_prefix(err, "service mode");
-	int tmp AUTOCLOSE = tmpfs_new(&b, "1m", 0755, "64");
-	if (tmp < 0 || attach(&b, tmp, dst, "/run/cocoon") < 0)
+	int tmp AUTOCLOSE = tree_tmpfs_new(&b, "1m", 0755, "64");
+	if (tmp < 0 || tree_attach(&b, tmp, dst, "/run/cocoon") < 0)
 		return cc_prefix(err, "service mode");
 	if (write_file_at(tmp, "launch", s->launch, strlen(s->launch), 0644, err) < 0 ||
 	    (s->bpf && write_file_at(tmp, "seccomp.bpf", s->bpf, s->bpf_len, 0644,
@@ -225,7 +227,7 @@ int mounts_service_setup(const struct plan *plan, int rootfd,
 	int login = sys_openat2(rootfd, s->login_shell + 1, O_PATH | O_CLOEXEC,
 				RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
 	if (login < 0 && errno == ENOENT)
-		login = open_dest(&b, s->login_shell, MAKE_FILE);
+		login = tree_open_dest(&b, s->login_shell, TREE_MAKE_FILE);
 	if (login < 0)
 		return cc_fail(err, "the login shell %s cannot be covered in the "
 			       "sandbox: %s", s->login_shell, err->msg);
@@ -253,8 +255,8 @@ int mounts_service_setup(const struct plan *plan, int rootfd,
 	if (cover_sh && (write_file_at(tmp, "sh", "", 0, 0644, err) < 0 ||
 			 bind_real(&b, tmp, sh, "sh", "/bin/sh") < 0))
 		return -1;
-	if (set_attrs(&b, tmp, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
-		      "/run/cocoon") < 0)
+	if (tree_set_attrs(&b, tmp, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
+			   "/run/cocoon") < 0)
 		return -1;
 	if (cover(&b, s, &launcher_st, login_fd, s->login_shell) < 0)
 		return -1;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The user's pty total shared out among their live sessions. */
 /* A new session's share of the user's pty total, counted under the
  * user's lock from the records of the user's live sessions. */
 #include "pty_quota.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Live session records: written, read, listed and removed, as root. */
 /* Live session records (records.h): written and read as root, through a
  * descriptor of the record directory, never following a symlink. */
 #include "records.h"
@@ -17,7 +18,7 @@
 
 #include "fault.h"
 #include "plan_values.h"
-#include "policy.h"
+#include "trusted_file.h"
 #include "syscalls.h"
 #include "util.h"
 
@@ -25,7 +26,7 @@
 /* Bits of the keys every record has (parse_field's first fifteen). */
 #define RECORD_KEYS_NEEDED ((1u << 15) - 1)
 
-int session_id_new(char id[33], struct cc_error *err)
+int record_session_id_new(char id[33], struct cc_error *err)
 {
 	unsigned char raw[16];
 	size_t got = 0;
@@ -143,7 +144,7 @@ static void add_line(struct strbuf *sb, const char *key, const char *value)
 static void format_record(const struct live_record *r, struct strbuf *sb)
 {
 	char ns[128];
-	ns_format(r->namespaces, ns, sizeof(ns));
+	plan_ns_format(r->namespaces, ns, sizeof(ns));
 	sb_addf(sb, "v=%d\n", RECORD_VERSION);
 	add_line(sb, "id", r->id);
 	add_line(sb, "user", r->user);
@@ -405,7 +406,7 @@ static int parse_field(struct live_record *r, const char *key, const char *v,
 		     w = strtok_r(NULL, " ", &save))
 			words[count++] = w;
 		struct cc_error ignored;
-		int rc = parse_namespaces(words, count, &r->namespaces, &ignored);
+		int rc = plan_parse_namespaces(words, count, &r->namespaces, &ignored);
 		free(copy);
 		return rc;
 	}

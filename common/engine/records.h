@@ -48,7 +48,7 @@ struct live_record {
 #define RECORD_PTYS_BEFORE 1024u
 
 /* 16 random bytes in hex. */
-int session_id_new(char id[33], struct cc_error *err);
+int record_session_id_new(char id[33], struct cc_error *err);
 
 /* The engine's hooks, in two steps, so that the writing is done while
  * the sandbox is built: record_prepare writes the record of PLAN's

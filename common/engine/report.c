@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The setup's reports to its parent: sent and received. */
 /* Sending and receiving the setup's reports (report.h). System calls
  * only: the senders are children of the setup, some still running in
  * the service's memory. */

@@ -21,11 +21,11 @@ int rlimits_apply(const struct rlimit *caller, const struct session_limits *limi
 		if (!want->set)
 			continue;
 		if (getrlimit(res, &cur) < 0)
-			return cc_fail_errno(err, "getrlimit %s", rlimit_name(res));
+			return cc_fail_errno(err, "getrlimit %s", plan_rlimit_name(res));
 		struct rlimit next = { .rlim_max = min_limit(want->hard, cur.rlim_max) };
 		next.rlim_cur = min_limit(min_limit(want->soft, cur.rlim_cur), next.rlim_max);
 		if (setrlimit(res, &next) < 0)
-			return cc_fail_errno(err, "setting rlimit-%s", rlimit_name(res));
+			return cc_fail_errno(err, "setting rlimit-%s", plan_rlimit_name(res));
 	}
 	return 0;
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* What run mode and service mode share in executing a plan. */
 /* The engine: execute a plan. This file holds what run mode
  * (sandbox_run.c) and service mode (sandbox_service.c) share.
  *
@@ -71,8 +72,8 @@
  * stopping, a connection hanging up) and INT and QUIT sent by a process.
  * A terminal sends INT and QUIT to its foreground process group, which
  * holds the session as well: those are not sent a second time. */
-const int forwarded[NFORWARDED] = { SIGTERM, SIGHUP, SIGINT, SIGQUIT };
-volatile sig_atomic_t pending[NFORWARDED];
+const int sandbox_forwarded[NFORWARDED] = { SIGTERM, SIGHUP, SIGINT, SIGQUIT };
+volatile sig_atomic_t sandbox_pending[NFORWARDED];
 
 static void on_signal(int sig, siginfo_t *si, void *ctx)
 {
@@ -80,16 +81,16 @@ static void on_signal(int sig, siginfo_t *si, void *ctx)
 	if ((sig == SIGINT || sig == SIGQUIT) && si->si_code == SI_KERNEL)
 		return;
 	for (size_t i = 0; i < NFORWARDED; i++)
-		if (forwarded[i] == sig)
-			pending[i] = 1;
+		if (sandbox_forwarded[i] == sig)
+			sandbox_pending[i] = 1;
 }
 
-void signals_take(struct saved_signals *saved)
+void sandbox_signals_take(struct saved_signals *saved)
 {
 	sigset_t block;
 	sigemptyset(&block);
 	for (size_t i = 0; i < NFORWARDED; i++)
-		sigaddset(&block, forwarded[i]);
+		sigaddset(&block, sandbox_forwarded[i]);
 	sigprocmask(SIG_BLOCK, &block, &saved->mask);
 
 	struct sigaction sa;
@@ -98,8 +99,8 @@ void signals_take(struct saved_signals *saved)
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigfillset(&sa.sa_mask);
 	for (size_t i = 0; i < NFORWARDED; i++) {
-		pending[i] = 0;
-		sigaction(forwarded[i], &sa, &saved->act[i]);
+		sandbox_pending[i] = 0;
+		sigaction(sandbox_forwarded[i], &sa, &saved->act[i]);
 	}
 	/* The caller must not reap (or auto-reap, with SIG_IGN) our child. */
 	struct sigaction dfl;
@@ -108,17 +109,17 @@ void signals_take(struct saved_signals *saved)
 	sigaction(SIGCHLD, &dfl, &saved->chld);
 }
 
-void signals_restore(const struct saved_signals *saved)
+void sandbox_signals_restore(const struct saved_signals *saved)
 {
 	for (size_t i = 0; i < NFORWARDED; i++)
-		sigaction(forwarded[i], &saved->act[i], NULL);
+		sigaction(sandbox_forwarded[i], &saved->act[i], NULL);
 	sigaction(SIGCHLD, &saved->chld, NULL);
 	sigprocmask(SIG_SETMASK, &saved->mask, NULL);
 }
 
 /* ---- Session limits ---- */
 
-long long boottime(void)
+long long sandbox_boottime(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_BOOTTIME, &ts);
@@ -126,22 +127,22 @@ long long boottime(void)
 }
 
 /* The session's cgroup and deadline, before any of its processes. */
-int limits_prepare(struct run *run, bool make_cgroup, struct cc_error *err)
+int sandbox_limits_prepare(struct run *run, bool make_cgroup, struct cc_error *err)
 {
 	const struct session_limits *l = &run->plan->limits;
 	if (l->max_session_time)
-		run->deadline = boottime() + (long long)l->max_session_time;
+		run->deadline = sandbox_boottime() + (long long)l->max_session_time;
 	return make_cgroup ? cgroup_create(l, run->req->session_id, &run->cgroup, err) : 0;
 }
 
-_Noreturn void child_fail(const struct run *run, const struct cc_error *err)
+_Noreturn void sandbox_child_fail(const struct run *run, const struct cc_error *err)
 {
 	report_error(run->sock, err);
 	_exit(127);
 }
 
 /* First steps of the caller's child. */
-int child_begin(struct cc_error *err)
+int sandbox_child_begin(struct cc_error *err)
 {
 	/* Messages are formatted in the C locale: strerror in another one
 	 * would read translation catalogues, from the sandbox after the
@@ -156,7 +157,7 @@ int child_begin(struct cc_error *err)
 
 /* ---- The caller ---- */
 
-int open_init(const char *path, struct cc_error *err)
+int sandbox_open_init(const char *path, struct cc_error *err)
 {
 	if (!path)
 		return cc_fail(err, "a pid namespace needs cocoon-init, and none was given");
@@ -179,7 +180,7 @@ int open_init(const char *path, struct cc_error *err)
  * another thread held stays held in the child (glibc's fork would reset
  * malloc's; this does not). unshare(CLONE_NEWNS) refuses threaded
  * callers for a similar reason. */
-int check_single_threaded(struct cc_error *err)
+int sandbox_check_single_threaded(struct cc_error *err)
 {
 	struct stat st;
 	/* /proc/PID/task links: ".", ".." and one per thread. */
@@ -190,7 +191,7 @@ int check_single_threaded(struct cc_error *err)
 	return 0;
 }
 
-pid_t clone_child(unsigned long long flags, int *pidfd)
+pid_t sandbox_clone_child(unsigned long long flags, int *pidfd)
 {
 	struct cc_clone_args args = {
 		.flags = flags | CLONE_PIDFD,
@@ -214,7 +215,7 @@ pid_t clone_child(unsigned long long flags, int *pidfd)
 
 /* The children's report socket (sv[1] is theirs), and the caller's umask
  * for the command. */
-int open_reports(struct run *run, int sv[2], struct cc_error *err)
+int sandbox_open_reports(struct run *run, int sv[2], struct cc_error *err)
 {
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
 		return cc_fail_errno(err, "socketpair");
@@ -225,7 +226,7 @@ int open_reports(struct run *run, int sv[2], struct cc_error *err)
 }
 
 /* The plan's namespaces besides mount and pid, as CLONE_NEW* flags. */
-unsigned long other_namespaces(const struct plan *plan)
+unsigned long sandbox_other_namespaces(const struct plan *plan)
 {
 	unsigned long flags = 0;
 	if (plan->namespaces & NS_NET)

@@ -55,8 +55,8 @@
 /* The signals the caller relays while the session runs (TERM, HUP, and
  * INT and QUIT sent by a process), and which of them are pending. */
 #define NFORWARDED 4
-extern const int forwarded[NFORWARDED];
-extern volatile sig_atomic_t pending[NFORWARDED];
+extern const int sandbox_forwarded[NFORWARDED];
+extern volatile sig_atomic_t sandbox_pending[NFORWARDED];
 
 struct saved_signals {
 	sigset_t mask;
@@ -113,19 +113,19 @@ struct run {
 };
 
 /* The session process (session_setup.c): never returns. */
-_Noreturn void session(struct run *run);
-void signals_for_command(const struct run *run);
+_Noreturn void sandbox_session(struct run *run);
+void sandbox_signals_for_command(const struct run *run);
 
-void signals_take(struct saved_signals *saved);
-void signals_restore(const struct saved_signals *saved);
-long long boottime(void);
-int limits_prepare(struct run *run, bool make_cgroup, struct cc_error *err);
-_Noreturn void child_fail(const struct run *run, const struct cc_error *err);
-int child_begin(struct cc_error *err);
-int open_init(const char *path, struct cc_error *err);
-int check_single_threaded(struct cc_error *err);
-pid_t clone_child(unsigned long long flags, int *pidfd);
-int open_reports(struct run *run, int sv[2], struct cc_error *err);
-unsigned long other_namespaces(const struct plan *plan);
+void sandbox_signals_take(struct saved_signals *saved);
+void sandbox_signals_restore(const struct saved_signals *saved);
+long long sandbox_boottime(void);
+int sandbox_limits_prepare(struct run *run, bool make_cgroup, struct cc_error *err);
+_Noreturn void sandbox_child_fail(const struct run *run, const struct cc_error *err);
+int sandbox_child_begin(struct cc_error *err);
+int sandbox_open_init(const char *path, struct cc_error *err);
+int sandbox_check_single_threaded(struct cc_error *err);
+pid_t sandbox_clone_child(unsigned long long flags, int *pidfd);
+int sandbox_open_reports(struct run *run, int sv[2], struct cc_error *err);
+unsigned long sandbox_other_namespaces(const struct plan *plan);
 
 #endif

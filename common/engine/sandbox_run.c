@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Run mode: the caller supervises the session and returns its status. */
 /* Run mode (sandbox_run): the caller stays as the session's supervisor,
  * its pid 1 is a copy of the caller that never execs, and the caller
  * returns the command's status once the session is over. */
@@ -10,13 +11,13 @@ enum msg_result { MSG_DONE, MSG_NONE, MSG_EOF, MSG_FAIL };
 static _Noreturn void pid1(struct run *run)
 {
 	struct cc_error err = { "" };
-	if (child_begin(&err) < 0 || mounts_chroot_to_namespace(&err) < 0)
-		child_fail(run, &err);
+	if (sandbox_child_begin(&err) < 0 || mounts_chroot_to_namespace(&err) < 0)
+		sandbox_child_fail(run, &err);
 	/* The session ends with the caller. The caller may have died before
 	 * this: its end of the socket is then closed. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0) {
 		cc_fail_errno(&err, "PR_SET_PDEATHSIG");
-		child_fail(run, &err);
+		sandbox_child_fail(run, &err);
 	}
 	struct pollfd hup = { .fd = run->sock, .events = 0, .revents = 0 };
 	if (poll(&hup, 1, 0) > 0 && (hup.revents & (POLLHUP | POLLERR)))
@@ -25,27 +26,27 @@ static _Noreturn void pid1(struct run *run)
 	int ready[2];
 	if (pipe2(ready, O_CLOEXEC) < 0) {
 		cc_fail_errno(&err, "pipe");
-		child_fail(run, &err);
+		sandbox_child_fail(run, &err);
 	}
 	pid_t pid = fork();
 	if (pid < 0) {
 		cc_fail_errno(&err, "fork");
-		child_fail(run, &err);
+		sandbox_child_fail(run, &err);
 	}
 	if (pid == 0) {
 		close(ready[1]);
 		run->ready = ready[0];
-		session(run);
+		sandbox_session(run);
 	}
 	close(ready[0]);
 	if (run->late_ns && unshare((int)run->late_ns) < 0) {
 		cc_fail_errno(&err, "creating the namespaces");
-		child_fail(run, &err);
+		sandbox_child_fail(run, &err);
 	}
 	char made = REPORT_NAMESPACES_MADE;
 	if (write(ready[1], &made, 1) != 1) {
 		cc_fail_errno(&err, "telling the session process");
-		child_fail(run, &err);
+		sandbox_child_fail(run, &err);
 	}
 	/* Out of the caller's process group, pid 1 gets none of the
 	 * terminal's signals. Signals stay blocked from here on: a
@@ -54,7 +55,7 @@ static _Noreturn void pid1(struct run *run)
 	 * wait. */
 	if (setpgid(0, 0) < 0 || chdir("/") < 0) {
 		cc_fail_errno(&err, "preparing pid 1");
-		child_fail(run, &err);
+		sandbox_child_fail(run, &err);
 	}
 	sigset_t all;
 	sigfillset(&all);
@@ -134,7 +135,7 @@ static int write_maps(int pidfd, const struct identity *who, struct cc_error *er
  *     session (under su, or a shell's job).
  * The caller must not stop: cocoon-shell ignores the terminal's stop
  * signals from its start, and its children with it until the command's
- * exec (signals_for_command), so that a ^Z can stop neither the
+ * exec (sandbox_signals_for_command), so that a ^Z can stop neither the
  * supervisor, which then could not see the login end, nor the setup
  * half-way. */
 struct login_watch {
@@ -286,7 +287,7 @@ static int supervise(struct run *run, struct supervisor *s, pid_t pid,
 {
 	sigset_t wait_mask = run->saved.mask;
 	for (size_t i = 0; i < NFORWARDED; i++)
-		sigdelset(&wait_mask, forwarded[i]);
+		sigdelset(&wait_mask, sandbox_forwarded[i]);
 	/* The login's process and terminal: events 0, for their end. */
 	struct pollfd pfd[5] = { { s->sock, POLLIN, 0 }, { pidfd, POLLIN, 0 },
 				 { status_fd, POLLIN, 0 }, { login->parent, POLLIN, 0 },
@@ -320,13 +321,13 @@ static int supervise(struct run *run, struct supervisor *s, pid_t pid,
 			break;
 		}
 		for (size_t i = 0; i < NFORWARDED; i++)
-			if (pending[i]) {
-				pending[i] = 0;
-				if (run->req->login && (forwarded[i] == SIGHUP ||
-							forwarded[i] == SIGTERM))
+			if (sandbox_pending[i]) {
+				sandbox_pending[i] = 0;
+				if (run->req->login && (sandbox_forwarded[i] == SIGHUP ||
+							sandbox_forwarded[i] == SIGTERM))
 					login_over(run, login, pidfd);
 				else
-					sys_pidfd_send_signal(pidfd, forwarded[i]);
+					sys_pidfd_send_signal(pidfd, sandbox_forwarded[i]);
 			}
 		if (pfd[3].revents || pfd[4].revents) {
 			pfd[3].fd = pfd[4].fd = -1;
@@ -389,7 +390,7 @@ static int run_sandbox(const struct sandbox_request *req,
 	if (geteuid() != 0)
 		return cc_fail(err, "building a sandbox needs root");
 	if (plan_check_hostname(plan, err) < 0 || plan_check_shape(plan, err) < 0 ||
-	    check_single_threaded(err) < 0)
+	    sandbox_check_single_threaded(err) < 0)
 		return -1;
 
 	struct run run = { .req = req, .plan = plan, .caller = getpid(),
@@ -407,14 +408,14 @@ static int run_sandbox(const struct sandbox_request *req,
 	 * (a login's end included): none may kill the caller half-way,
 	 * with the session's cgroup made and nothing to remove it. */
 	struct login_watch login;
-	signals_take(&run.saved);
+	sandbox_signals_take(&run.saved);
 	if (login_watch_open(req, &login, err) < 0) {
 		seccomp_filter_free(run.filter);
-		signals_restore(&run.saved);
+		sandbox_signals_restore(&run.saved);
 		return -1;
 	}
 	if (pty_quota_take(plan, req->session_id, &quota, err) < 0 ||
-	    open_reports(&run, sv, err) < 0 || limits_prepare(&run, true, err) < 0 ||
+	    sandbox_open_reports(&run, sv, err) < 0 || sandbox_limits_prepare(&run, true, err) < 0 ||
 	    FAULT("clone", err) < 0)
 		goto early_fail;
 	run.ptys = quota.ptys;
@@ -437,7 +438,7 @@ static int run_sandbox(const struct sandbox_request *req,
 		run.status_fd = ended[1];
 	}
 
-	unsigned long others = other_namespaces(plan);
+	unsigned long others = sandbox_other_namespaces(plan);
 	unsigned long long flags = CLONE_NEWNS;
 	if (plan->namespaces & NS_PID) {
 		flags |= CLONE_NEWPID;
@@ -447,20 +448,20 @@ static int run_sandbox(const struct sandbox_request *req,
 	}
 
 	int pidfd = -1;
-	pid_t pid = clone_child(flags, &pidfd);
+	pid_t pid = sandbox_clone_child(flags, &pidfd);
 	if (pid == 0) {
 		close(sv[0]);
 		if (ended[0] >= 0)
 			close(ended[0]);
 		struct cc_error cgerr = { "" };
 		if (cgroup_enter_self(run.cgroup, &cgerr) < 0)
-			child_fail(&run, &cgerr);
+			sandbox_child_fail(&run, &cgerr);
 		if (run.pid_ns)
 			pid1(&run);
 		struct cc_error cerr = { "" };
-		if (child_begin(&cerr) < 0)
-			child_fail(&run, &cerr);
-		session(&run);
+		if (sandbox_child_begin(&cerr) < 0)
+			sandbox_child_fail(&run, &cerr);
+		sandbox_session(&run);
 	}
 	close(sv[1]);
 	if (ended[1] >= 0)
@@ -483,7 +484,7 @@ static int run_sandbox(const struct sandbox_request *req,
 		*err = s.record_err;
 		rc = -1;
 	}
-	signals_restore(&run.saved);
+	sandbox_signals_restore(&run.saved);
 	close(sv[0]);
 	if (ended[0] >= 0)
 		close(ended[0]);
@@ -492,7 +493,7 @@ static int run_sandbox(const struct sandbox_request *req,
 	seccomp_filter_free(run.filter);
 	cgroup_destroy(run.cgroup);
 	if (req->expired)
-		*req->expired = run.deadline && boottime() >= run.deadline;
+		*req->expired = run.deadline && sandbox_boottime() >= run.deadline;
 	if (rc < 0)
 		return -1;
 	if (s.have_error) {
@@ -509,7 +510,7 @@ static int run_sandbox(const struct sandbox_request *req,
 
 early_fail:
 	login_watch_close(&login);
-	signals_restore(&run.saved);
+	sandbox_signals_restore(&run.saved);
 	pty_quota_release(&quota);
 	if (sv[0] >= 0) {
 		close(sv[0]);

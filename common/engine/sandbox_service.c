@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Service mode: the calling service joins the session it built. */
 /* Service mode (sandbox_enter): the calling service joins the session
  * it had built and runs on inside it; cocoon-init is its pid 1. */
 #include "sandbox_internal.h"
@@ -84,7 +85,7 @@ static int service_check(const struct sandbox_request *req, struct cc_error *err
 			       "no_new_privs (systemd's SystemCallFilter= or NoNewPrivileges=?): "
 			       "cocoon-launch could not tell the session's first program from "
 			       "a nested one");
-	if (plan_check_shape(plan, err) < 0 || check_single_threaded(err) < 0)
+	if (plan_check_shape(plan, err) < 0 || sandbox_check_single_threaded(err) < 0)
 		return -1;
 	return 0;
 }
@@ -165,7 +166,7 @@ static int exec_init(void *arg)
 	 * the service had them for the helper. */
 	if (setpgid(0, 0) < 0 || chdir("/") < 0) {
 		cc_fail(&err, "preparing pid 1: error %d", errno);
-		child_fail(run, &err);
+		sandbox_child_fail(run, &err);
 	}
 	/* A chrooted service would otherwise join a namespace whose root is
 	 * the tree around its chroot (setns resets the root), where nothing
@@ -173,25 +174,25 @@ static int exec_init(void *arg)
 	 * have the chroot as their root. */
 	int chrooted = mounts_chroot_to_namespace(&err);
 	if (chrooted < 0)
-		child_fail(run, &err);
+		sandbox_child_fail(run, &err);
 	run->chrooted = chrooted == 1;
 	/* Pid 2, pid 1's child (so cocoon-init reaps it), in its mount
 	 * namespace (where the service joins the root it builds), on the
 	 * host's network (cocoon-init makes the other namespaces while it
 	 * builds). */
 	int pid2fd = -1;
-	pid_t pid2 = clone_child(0, &pid2fd);
+	pid_t pid2 = sandbox_clone_child(0, &pid2fd);
 	if (pid2 == 0) {
 		close(x->ready[1]);
 		close(x->execd[1]);
 		run->ready = x->ready[0];
-		if (child_begin(&err) < 0)
-			child_fail(run, &err);
-		session(run);
+		if (sandbox_child_begin(&err) < 0)
+			sandbox_child_fail(run, &err);
+		sandbox_session(run);
 	}
 	if (pid2 < 0) {
 		cc_fail(&err, "clone: error %d", errno);
-		child_fail(run, &err);
+		sandbox_child_fail(run, &err);
 	}
 	close(pid2fd);
 	/* The service's pidfd and the ready pipe's end are the descriptors
@@ -199,12 +200,12 @@ static int exec_init(void *arg)
 	 * namespaces and no longer reads files. */
 	if (fcntl(x->ready[1], F_SETFD, 0) < 0 || fcntl(run->service_pidfd, F_SETFD, 0) < 0) {
 		cc_fail(&err, "preparing cocoon-init: error %d", errno);
-		child_fail(run, &err);
+		sandbox_child_fail(run, &err);
 	}
 	char *envp[] = { NULL };
 	execveat(run->initfd, "", x->argv, envp, AT_EMPTY_PATH);
 	cc_fail(&err, "exec cocoon-init (%s): error %d", run->req->init_path, errno);
-	child_fail(run, &err);
+	sandbox_child_fail(run, &err);
 }
 
 /* Pid 1's stack, and pid 2's until it ends. The build's deepest calls
@@ -262,7 +263,7 @@ static pid_t start_helper(struct run *run, int caller_sock)
 	struct init_exec x = { .run = run };
 	if (pipe2(x.ready, O_CLOEXEC) < 0 || pipe2(x.execd, O_CLOEXEC) < 0) {
 		cc_fail(&err, "pipe: error %d", errno);
-		child_fail(run, &err);
+		sandbox_child_fail(run, &err);
 	}
 	size_t guard = INIT_STACK_GUARD;
 	char *stack = mmap(NULL, INIT_STACK_SIZE + guard, PROT_READ | PROT_WRITE,
@@ -271,7 +272,7 @@ static pid_t start_helper(struct run *run, int caller_sock)
 		cc_fail(&err, "a stack for pid 1: error %d", errno);
 		if (stack != MAP_FAILED)
 			munmap(stack, INIT_STACK_SIZE + guard);
-		child_fail(run, &err);
+		sandbox_child_fail(run, &err);
 	}
 	char service_fd[24], deadline[24], namespaces[24], ready_fd[24];
 	snprintf(service_fd, sizeof(service_fd), "%d", run->service_pidfd);
@@ -292,13 +293,13 @@ static pid_t start_helper(struct run *run, int caller_sock)
 	if (pid < 0) {
 		munmap(stack, INIT_STACK_SIZE + guard);
 		cc_fail(&err, "clone: error %d", clone_errno);
-		child_fail(run, &err);
+		sandbox_child_fail(run, &err);
 	}
 	bool started = wait_exec(x.execd[0], pid, pidfd);
 	munmap(stack, INIT_STACK_SIZE + guard);
 	if (!started) {
 		cc_fail(&err, "pid 1 did not execute cocoon-init within %d s", EXEC_WAIT_S);
-		child_fail(run, &err);
+		sandbox_child_fail(run, &err);
 	}
 	_exit(report_send_fd(run->sock, REPORT_PID1, pidfd) < 0 ? 127 : 0);
 }
@@ -452,7 +453,7 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	if (pty_quota_take(plan, req->session_id, &quota, err) < 0)
 		goto fail;
 	run.ptys = quota.ptys;
-	if ((run.initfd = open_init(req->init_path, err)) < 0)
+	if ((run.initfd = sandbox_open_init(req->init_path, err)) < 0)
 		goto fail;
 	if ((run.service_pidfd = sys_pidfd_open(getpid(), 0)) < 0) {
 		cc_fail_errno(err, "pidfd_open of the service process");
@@ -460,16 +461,16 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	}
 	/* Into the session's cgroup before forking: every process of the
 	 * session descends from the service. */
-	if (limits_prepare(&run, !req->systemd_cgroup, err) < 0)
+	if (sandbox_limits_prepare(&run, !req->systemd_cgroup, err) < 0)
 		goto fail;
 	h->cgroup = run.cgroup;
 	h->deadline = run.deadline;
 	if (cgroup_enter_self(h->cgroup, err) < 0 || FAULT("fork", err) < 0)
 		goto fail;
 	int sv[2];
-	if (open_reports(&run, sv, err) < 0)
+	if (sandbox_open_reports(&run, sv, err) < 0)
 		goto fail;
-	unsigned long others = other_namespaces(plan);
+	unsigned long others = sandbox_other_namespaces(plan);
 	run.late_ns = others;
 
 	/* The service's own SIGCHLD handling (sudo reaps from a handler)
@@ -586,7 +587,7 @@ bool sandbox_inside(const struct sandbox_handle *h)
 
 bool sandbox_expired(const struct sandbox_handle *h)
 {
-	return h && h->deadline && boottime() >= h->deadline;
+	return h && h->deadline && sandbox_boottime() >= h->deadline;
 }
 
 #define CODE_PATHS_TEXT "/etc, /usr, /lib*, /bin, /sbin and the nscd, systemd " \

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The session's system call filter: built, exported and loaded. */
 /* The session's system call filter. A deny-list: everything is allowed
  * except what lets a session change its own confinement, reach kernel
  * interfaces a login session has no use for, or type into a terminal it
@@ -35,7 +36,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "policy.h"
+#include "trusted_file.h"
 #include "util.h"
 
 /* Compiled without it into tools/gen-seccomp, which writes it. */
@@ -719,16 +720,6 @@ void seccomp_filter_free(struct seccomp_filter *filter)
 		return;
 	free(filter->insns);
 	free(filter);
-}
-
-int seccomp_apply(const struct plan *plan, struct cc_error *err)
-{
-	struct seccomp_filter *filter = seccomp_prepare(plan, err);
-	if (!filter)
-		return -1;
-	int rc = seccomp_load_filter(filter, err);
-	seccomp_filter_free(filter);
-	return rc;
 }
 
 int seccomp_filter_program(const struct seccomp_filter *filter, const void **data,

@@ -56,7 +56,4 @@ int seccomp_filter_program(const struct seccomp_filter *filter, const void **dat
  * NULL with err set on failure. */
 struct seccomp_filter *seccomp_build_default(struct cc_error *err);
 
-/* seccomp_prepare, then seccomp_load_filter. */
-int seccomp_apply(const struct plan *plan, struct cc_error *err);
-
 #endif

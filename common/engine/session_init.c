@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* A session's pid 1: reaps, relays signals, ends the session. */
 /* pid 1 of a session: reaps, relays signals to the main process, and
  * ends the session (session_init.h). */
 #include "session_init.h"

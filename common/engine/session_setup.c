@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The session process's setup steps, from the new root to exec. */
 /* The session process: builds the new root, joins the namespaces,
  * pivots, becomes the user and execs the command, as a table of named
  * steps (setup_steps). Run mode and service mode share it. */
@@ -10,7 +11,7 @@
  * in this process. A login's command starts as login and sshd start a
  * shell: every disposition default, nothing blocked (the caller ignores
  * the terminal's stop signals, and ignoring survives exec). */
-void signals_for_command(const struct run *run)
+void sandbox_signals_for_command(const struct run *run)
 {
 	const struct saved_signals *saved = &run->saved;
 	struct sigaction sa;
@@ -28,7 +29,7 @@ void signals_for_command(const struct run *run)
 	for (size_t i = 0; i <= NFORWARDED; i++) {
 		const struct sigaction *old = i < NFORWARDED ? &saved->act[i]
 							     : &saved->chld;
-		int sig = i < NFORWARDED ? forwarded[i] : SIGCHLD;
+		int sig = i < NFORWARDED ? sandbox_forwarded[i] : SIGCHLD;
 		sa.sa_handler = old->sa_handler == SIG_IGN ? SIG_IGN : SIG_DFL;
 		sigaction(sig, &sa, NULL);
 	}
@@ -386,7 +387,7 @@ static int step_process(struct setup *s, struct cc_error *err)
 				getppid() != s->run->caller))
 		return cc_fail(err, "the caller is gone");
 	umask(s->run->umask);
-	signals_for_command(s->run);
+	sandbox_signals_for_command(s->run);
 	/* The command gets 0, 1 and 2; the report socket stays open until
 	 * the exec succeeds. */
 	if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
@@ -419,7 +420,7 @@ static const struct setup_step {
 	{ "process", USER, step_process },
 };
 
-_Noreturn void session(struct run *run)
+_Noreturn void sandbox_session(struct run *run)
 {
 	struct setup s = { .run = run, .plan = run->plan, .rootfd = -1,
 			   .who = run->who ? run->who : &run->plan->who };
@@ -431,8 +432,8 @@ _Noreturn void session(struct run *run)
 			cc_fail(&err, "the setup step '%s' would run as root", step->name);
 		else if (step->run(&s, &err) == 0)
 			continue;
-		child_fail(run, &err);
+		sandbox_child_fail(run, &err);
 	}
 	exec_command(run->req, &err);
-	child_fail(run, &err);
+	sandbox_child_fail(run, &err);
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The cpu-max of the logind session's scope, under systemd. */
 #include "systemd_scope.h"
 
 #include <stdint.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The session's environment: the caller's allow-list, then the plan's. */
 #include "environment.h"
 
 #include <stdlib.h>
@@ -25,7 +26,7 @@ static bool is_locale_name(const char *name, size_t n)
 	       (n == 8 && strncmp(name, "LANGUAGE", 8) == 0);
 }
 
-bool env_name_allowed(const char *name, size_t n)
+bool environment_name_allowed(const char *name, size_t n)
 {
 	if (n > 3 && strncmp(name, "LC_", 3) == 0)
 		return true;
@@ -35,10 +36,10 @@ bool env_name_allowed(const char *name, size_t n)
 	return false;
 }
 
-bool env_entry_allowed(const char *entry)
+bool environment_entry_allowed(const char *entry)
 {
 	size_t n = strcspn(entry, "=");
-	if (!entry[n] || !env_name_allowed(entry, n))
+	if (!entry[n] || !environment_name_allowed(entry, n))
 		return false;
 	/* glibc takes a locale name holding a '/' for the path of locale
 	 * data to load, and a TZ beginning with '/' (after an optional ':')
@@ -82,13 +83,13 @@ static void env_set(struct env *e, const char *name, const char *value)
 	*ARRAY_PUSH(e->items, e->count, e->cap) = xasprintf("%s=%s", name, value);
 }
 
-char **session_environment(const struct plan *plan, char *const *caller_env,
-			   const char *shell)
+char **environment_for_session(const struct plan *plan, char *const *caller_env,
+			       const char *shell)
 {
 	struct env e = { 0 };
 	if (!plan->clearenv && caller_env)
 		for (char *const *p = caller_env; *p; p++)
-			if (env_entry_allowed(*p)) {
+			if (environment_entry_allowed(*p)) {
 				size_t n = strcspn(*p, "=");
 				char *name = xstrndup(*p, n);
 				env_set(&e, name, *p + n + 1);
@@ -109,7 +110,7 @@ char **session_environment(const struct plan *plan, char *const *caller_env,
 	return e.items;
 }
 
-void strv_free(char **strv)
+void environment_free(char **strv)
 {
 	if (!strv)
 		return;

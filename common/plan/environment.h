@@ -14,16 +14,16 @@
 
 /* Whether the variable NAME (N bytes, not terminated there) is on the
  * allow-list of what a login carries in. */
-bool env_name_allowed(const char *name, size_t n);
+bool environment_name_allowed(const char *name, size_t n);
 /* Whether the "NAME=VALUE" ENTRY passes: an allowed name, and for the
  * locale variables and TZ a value that names no file of the user's. */
-bool env_entry_allowed(const char *entry);
+bool environment_entry_allowed(const char *entry);
 
 /* A NULL-terminated environment for the session. caller_env: where the
  * allow-listed variables come from (may be NULL). shell: the value of
  * SHELL (the real shell, never cocoon-shell). */
-char **session_environment(const struct plan *plan, char *const *caller_env,
-			   const char *shell);
-void strv_free(char **strv);
+char **environment_for_session(const struct plan *plan, char *const *caller_env,
+			       const char *shell);
+void environment_free(char **strv);
 
 #endif

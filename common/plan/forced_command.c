@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The forced command: what a shell was asked becomes SSH_ORIGINAL_COMMAND. */
 #include "forced_command.h"
 
 #include <stdbool.h>
 #include <string.h>
 
-const char *shell_asked_command(char *const *argv)
+const char *forced_command_asked(char *const *argv)
 {
 	if (!argv || !argv[0])
 		return NULL;
@@ -35,12 +36,12 @@ static bool is_forced_text(const char *text, char *const *forced)
 	return *text == '\0';
 }
 
-const char *forced_original_command(char *const *argv, const char *inherited,
+const char *forced_command_original(char *const *argv, const char *inherited,
 				    char *const *forced)
 {
 	if (inherited)
 		return inherited;
-	const char *asked = shell_asked_command(argv);
+	const char *asked = forced_command_asked(argv);
 	if (!asked || (forced && forced[0] && (strcmp(asked, forced[0]) == 0 ||
 					       is_forced_text(asked, forced))))
 		return NULL;

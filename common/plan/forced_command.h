@@ -12,14 +12,14 @@
 
 /* The command text a shell was asked to run: the word after -c, or after
  * an option cluster holding c (-lc); NULL for an interactive shell. */
-const char *shell_asked_command(char *const *argv);
+const char *forced_command_asked(char *const *argv);
 
 /* SSH_ORIGINAL_COMMAND for the forced command, NULL to leave it unset.
  * INHERITED (the caller's SSH_ORIGINAL_COMMAND) wins: sshd's ForceCommand
  * set it, and the -c text is then that ForceCommand. A -c text equal to
  * the forced command itself (FORCED: its words joined by spaces, or its
  * path alone) is a ForceCommand repeating it on an interactive login. */
-const char *forced_original_command(char *const *argv, const char *inherited,
+const char *forced_command_original(char *const *argv, const char *inherited,
 				    char *const *forced);
 
 #endif

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The name-service daemons' endpoints: found, planned, opened, judged. */
 /* The name-service daemons' endpoints: which the host has, as plan ops,
  * and each opened and judged for the engine to bind from its descriptor. */
 #include "name_services.h"
@@ -48,7 +49,7 @@ static bool in_user_writable_bind(const struct plan *plan, const char *dest)
 	for (size_t i = 0; i < plan->nops; i++) {
 		const struct fs_op *op = &plan->ops[i];
 		if (op_is_bind(op->type) && path_is_under(dest, op->dest) &&
-		    source_writable_symbolic(op->source))
+		    plan_source_writable_symbolic(op->source))
 			return true;
 	}
 	return false;

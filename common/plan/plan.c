@@ -165,7 +165,7 @@ void plan_hash(struct plan *plan)
 	snprintf(plan->hash, sizeof(plan->hash), "%016llx", (unsigned long long)h);
 }
 
-bool limits_need_cgroup(const struct session_limits *limits)
+bool plan_limits_need_cgroup(const struct session_limits *limits)
 {
 	return limits->memory_max || limits->pids_max || limits->cpu_max_percent;
 }
@@ -329,16 +329,6 @@ void plan_set_command(struct plan *plan, char *const *words, size_t count)
 		plan->command[i] = xstrdup(words[i]);
 }
 
-char *plan_command_text(const struct plan *plan)
-{
-	if (!plan->command)
-		return NULL;
-	struct strbuf out = { 0 };
-	for (char **w = plan->command; *w; w++)
-		sb_addf(&out, "%s%s", w == plan->command ? "" : " ", *w);
-	return sb_steal(&out);
-}
-
 /* The forced command: its path normalised, its arguments expanded; no
  * newline, which would split the launcher's settings file into lines. */
 static int expand_command(struct expander *x, char **command, struct cc_error *err)
@@ -369,7 +359,7 @@ int plan_expand(struct plan *plan, const struct identity *who, struct cc_error *
 		return -1;
 	for (size_t i = 0; i < plan->nops; i++) {
 		struct fs_op *op = &plan->ops[i];
-		const char *name = op_type_name(op->type, op->optional);
+		const char *name = plan_op_type_name(op->type, op->optional);
 		if (op->type == OP_SYMLINK)
 			expand_text(&x, &op->source);
 		else if (expand_path(&x, &op->source, "source", err) < 0)

@@ -79,7 +79,7 @@ struct session_limits {
 	unsigned cpu_max_percent;            /* 100: one CPU */
 };
 /* True when the plan needs a cgroup of its own. */
-bool limits_need_cgroup(const struct session_limits *limits);
+bool plan_limits_need_cgroup(const struct session_limits *limits);
 
 enum seccomp_mode { SECCOMP_DEFAULT, SECCOMP_NONE, SECCOMP_FILE };
 
@@ -190,8 +190,5 @@ int plan_expand(struct plan *plan, const struct identity *who, struct cc_error *
 void plan_hash(struct plan *plan);
 /* Replace the forced command with a copy of WORDS (count 0: none). */
 void plan_set_command(struct plan *plan, char *const *words, size_t count);
-/* The forced command's words joined by spaces, as the policy wrote them
- * (caller frees); NULL without one. */
-char *plan_command_text(const struct plan *plan);
 
 #endif

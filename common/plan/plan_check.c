@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Whether a plan is safe to build, judged in one place. */
 /* Whether a plan is safe to build, judged in one place over one list of
  * the host's system paths: its shape (what the engine refuses before
  * anything exists), creations inside user-writable binds, what a root
@@ -72,7 +73,7 @@ static const struct system_path {
 	"samba/winbindd, systemd and dbus directories of /run and /var/run, and " \
 	"/var/lib/sss"
 
-const char *service_system_path(size_t i)
+const char *plan_service_system_path(size_t i)
 {
 	for (size_t k = 0; k < NSYSTEM_PATHS; k++)
 		if ((system_paths[k].uses & FOR_SERVICE) && i-- == 0)
@@ -85,9 +86,9 @@ static bool op_creates(enum op_type type)
 	return type != OP_REMOUNT_RO;
 }
 
-bool source_writable_symbolic(const char *source)
+bool plan_source_writable_symbolic(const char *source)
 {
-	return strchr(source, '%') != NULL || path_user_writable(source);
+	return strchr(source, '%') != NULL || plan_path_user_writable(source);
 }
 
 /* Root creating or mounting inside a directory the user can write could
@@ -101,7 +102,7 @@ const struct fs_op *plan_find_unsafe_creation(const struct plan *plan,
 		const struct fs_op *op = &plan->ops[i];
 		if (!op_is_bind(op->type))
 			continue;
-		if (symbolic ? !source_writable_symbolic(op->source)
+		if (symbolic ? !plan_source_writable_symbolic(op->source)
 			     : !op->source_user_writable)
 			continue;
 		for (size_t j = i + 1; j < plan->nops; j++) {
@@ -122,12 +123,12 @@ const struct fs_op *plan_find_unsafe_creation(const struct plan *plan,
 	return NULL;
 }
 
-void describe_unsafe_creation(const struct fs_op *later, const struct fs_op *bind,
-			      char *buf, size_t size)
+void plan_describe_unsafe_creation(const struct fs_op *later, const struct fs_op *bind,
+				   char *buf, size_t size)
 {
 	snprintf(buf, size, "'%s %s' would create inside '%s', whose source %s a "
 		 "non-root user can write (%s:%d); bind a root-owned source or put "
-		 "it before that bind", op_type_name(later->type, later->optional),
+		 "it before that bind", plan_op_type_name(later->type, later->optional),
 		 later->dest, bind->dest, bind->source, bind->file, bind->line);
 }
 
@@ -145,7 +146,7 @@ static bool owned_by_others(const struct stat *st)
  * again later, reaches the same file. A missing component ends the walk
  * (the open fails later); any other error, or anything past the limits,
  * counts as writable. */
-bool path_user_writable(const char *path)
+bool plan_path_user_writable(const char *path)
 {
 	char done[PATH_MAX] = ""; /* resolved so far, no symlinks; "" is / */
 	char todo[PATH_MAX], rest[PATH_MAX], target[PATH_MAX];
@@ -239,7 +240,7 @@ static bool normalised_absolute(const char *path)
 static int refuse_op(const struct fs_op *op, struct cc_error *err, const char *why)
 {
 	char what[2 * PATH_MAX + 32];
-	op_describe(op, what, sizeof(what));
+	plan_op_describe(op, what, sizeof(what));
 	if (op->file)
 		return cc_fail(err, "%s:%d: %s: %s", op->file, op->line, what, why);
 	return cc_fail(err, "%s: %s", what, why);
@@ -389,7 +390,7 @@ int plan_check_code_paths(const struct plan *plan, const char *reader,
 		if (why)
 			return cc_fail(err, "%s:%d: %s %s: %s, and %s would read what "
 				       "the user puts there", op->file ? op->file : "?",
-				       op->line, op_type_name(op->type, op->optional),
+				       op->line, plan_op_type_name(op->type, op->optional),
 				       op->dest, why, reader);
 	}
 	return 0;
@@ -402,7 +403,7 @@ static bool symlink_stays_in_system_paths(const struct fs_op *op)
 	bool ok = !strstr(target, "/..") && !strstr(target, "/./");
 	bool under = false;
 	const char *sp;
-	for (size_t k = 0; ok && (sp = service_system_path(k)); k++)
+	for (size_t k = 0; ok && (sp = plan_service_system_path(k)); k++)
 		if (strcmp(sp, "/") != 0 && path_is_under(target, sp))
 			under = true;
 	free(target);
@@ -446,7 +447,7 @@ int plan_check_service(const struct plan *plan, struct cc_error *err)
 		return -1;
 	for (size_t i = 0; i < plan->nops; i++) {
 		const struct fs_op *op = &plan->ops[i];
-		for (size_t k = 0; (sp = service_system_path(k)); k++) {
+		for (size_t k = 0; (sp = plan_service_system_path(k)); k++) {
 			bool root = strcmp(sp, "/") == 0;
 			bool covers = root ? strcmp(op->dest, "/") == 0
 					   : path_is_under(op->dest, sp) ||
@@ -463,7 +464,7 @@ int plan_check_service(const struct plan *plan, struct cc_error *err)
 				return cc_fail(err, "%s:%d: %s %s: %s comes from %s, and the "
 					       "root service process would read it",
 					       op->file ? op->file : "?", op->line,
-					       op_type_name(op->type, op->optional),
+					       plan_op_type_name(op->type, op->optional),
 					       op->dest, sp, why);
 		}
 	}
@@ -476,12 +477,12 @@ int plan_check_expanded(struct plan *plan, struct cc_error *err)
 	for (size_t i = 0; i < plan->nops; i++) {
 		struct fs_op *op = &plan->ops[i];
 		if (op_is_bind(op->type))
-			op->source_user_writable = path_user_writable(op->source);
+			op->source_user_writable = plan_path_user_writable(op->source);
 	}
 	const struct fs_op *bind, *later = plan_find_unsafe_creation(plan, false, &bind);
 	if (later) {
 		char msg[1024];
-		describe_unsafe_creation(later, bind, msg, sizeof(msg));
+		plan_describe_unsafe_creation(later, bind, msg, sizeof(msg));
 		return cc_fail(err, "%s:%d: %s", later->file, later->line, msg);
 	}
 	return 0;

@@ -25,14 +25,14 @@ int plan_check_expanded(struct plan *plan, struct cc_error *err);
 const struct fs_op *plan_find_unsafe_creation(const struct plan *plan,
 					      bool symbolic,
 					      const struct fs_op **bind);
-void describe_unsafe_creation(const struct fs_op *later, const struct fs_op *bind,
-			      char *buf, size_t size);
+void plan_describe_unsafe_creation(const struct fs_op *later, const struct fs_op *bind,
+				   char *buf, size_t size);
 /* A bind source written with tokens is the user's (their home, their
- * name); any other is judged by path_user_writable. */
-bool source_writable_symbolic(const char *source);
+ * name); any other is judged by plan_path_user_writable. */
+bool plan_source_writable_symbolic(const char *source);
 /* True when a non-root uid can write PATH, a directory its resolution
  * passes through, or a symlink it follows. */
-bool path_user_writable(const char *path);
+bool plan_path_user_writable(const char *path);
 
 /* A hostname without a uts namespace would rename the host: judged here
  * only. The merge reports it at the directive's line; every mode refuses
@@ -52,7 +52,7 @@ int plan_check_service_mode(const struct plan *plan, struct cc_error *err);
 int plan_check_service(const struct plan *plan, struct cc_error *err);
 /* The system paths plan_check_service judges, by index; NULL past the
  * last. */
-const char *service_system_path(size_t i);
+const char *plan_service_system_path(size_t i);
 /* Refuse a plan that lets the session's user write below /etc, /usr,
  * /lib*, /bin, /sbin, /run/nscd, /run/systemd or /run/dbus (a `dir`, a
  * tmpfs home, a tmpfs, file or chmod that others may write, a symlink

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The plan printed as text, as JSON and as a bubblewrap command line. */
 #include "plan_print.h"
 
 #include <string.h>
@@ -30,12 +31,12 @@ static void limit_lines(const struct session_limits *l,
 	char v[64], soft[24], hard[24];
 	bool first = true;
 	for (int r = 0; r < RLIM_NLIMITS; r++) {
-		if (!l->rlimit[r].set || !rlimit_name(r))
+		if (!l->rlimit[r].set || !plan_rlimit_name(r))
 			continue;
 		char name[32];
-		rlimit_format(l->rlimit[r].soft, soft, sizeof(soft));
-		rlimit_format(l->rlimit[r].hard, hard, sizeof(hard));
-		snprintf(name, sizeof(name), "rlimit-%s", rlimit_name(r));
+		plan_rlimit_format(l->rlimit[r].soft, soft, sizeof(soft));
+		plan_rlimit_format(l->rlimit[r].hard, hard, sizeof(hard));
+		snprintf(name, sizeof(name), "rlimit-%s", plan_rlimit_name(r));
 		snprintf(v, sizeof(v), "%s %s", soft, hard);
 		line(out, name, v, first);
 		first = false;
@@ -81,13 +82,13 @@ static bool limits_set(const struct session_limits *l)
 	for (int r = 0; r < RLIM_NLIMITS; r++)
 		if (l->rlimit[r].set)
 			return true;
-	return l->max_session_time || limits_need_cgroup(l);
+	return l->max_session_time || plan_limits_need_cgroup(l);
 }
 
 /* The op as a policy line would say it. */
 static void op_words(const struct fs_op *op, struct strbuf *out)
 {
-	sb_addf(out, "%s", op_type_name(op->type, op->optional));
+	sb_addf(out, "%s", plan_op_type_name(op->type, op->optional));
 	switch (op->type) {
 	case OP_BIND: case OP_RO_BIND: case OP_DEV_BIND:
 		sb_addf(out, " ");
@@ -155,7 +156,7 @@ void plan_print_text(const struct plan *plan, struct strbuf *out)
 		sb_addf(out, "sandbox:     no (sandbox = none)\n");
 		return;
 	}
-	ns_format(plan->namespaces, ns, sizeof(ns));
+	plan_ns_format(plan->namespaces, ns, sizeof(ns));
 	sb_addf(out, "sandbox:     yes\nplan hash:   %s\n", plan->hash);
 	sb_addf(out, "namespaces:  mount%s%s\n", ns[0] ? " " : "", ns);
 	sb_addf(out, "filesystem:\n");
@@ -190,16 +191,16 @@ void plan_print_text(const struct plan *plan, struct strbuf *out)
 		plan->seccomp_log ? " (refusals logged)" : "");
 	sb_addf(out, "  no-new-privs %s\n", yes_no(plan->no_new_privs));
 	char scope[64];
-	landlock_scope_format(plan->landlock_scope, scope, sizeof(scope));
+	plan_landlock_scope_format(plan->landlock_scope, scope, sizeof(scope));
 	sb_addf(out, "  landlock     %s, scope %s\n",
 		plan->landlock_required ? "required" : "best-effort", scope);
-	sb_addf(out, "  home         %s", home_mode_name(plan->home));
+	sb_addf(out, "  home         %s", plan_home_mode_name(plan->home));
 	if (plan->home == HOME_TMPFS || plan->home == HOME_OVERLAY)
 		sb_addf(out, " (size %llu%s%s)", plan->home_size,
 			plan->home == HOME_TMPFS ? ", skeleton " : "",
 			plan->home == HOME_TMPFS ? (plan->home_skel ? plan->home_skel
 						    : COCOON_DEFAULT_SKEL) : "");
-	sb_addf(out, "\n  private-tmp  %s", private_tmp_name(plan->private_tmp));
+	sb_addf(out, "\n  private-tmp  %s", plan_private_tmp_name(plan->private_tmp));
 	if (plan->private_tmp == PRIVATE_TMP_SESSION)
 		sb_addf(out, " (size %llu)", plan->tmp_size);
 	sb_addf(out, "\n  root-size    %llu\n  tmpfs-size   %llu\n", plan->root_size,
@@ -277,13 +278,13 @@ void plan_print_json(const struct plan *plan, struct strbuf *out)
 	}
 	sb_addf(out, ",");
 	json_str_field(out, "hash", plan->hash, true);
-	ns_format(plan->namespaces, ns, sizeof(ns));
+	plan_ns_format(plan->namespaces, ns, sizeof(ns));
 	json_str_field(out, "namespaces", ns, true);
 	sb_addf(out, "\"operations\":[");
 	for (size_t i = 0; i < plan->nops; i++) {
 		const struct fs_op *op = &plan->ops[i];
 		sb_addf(out, "{");
-		json_str_field(out, "op", op_type_name(op->type, op->optional), true);
+		json_str_field(out, "op", plan_op_type_name(op->type, op->optional), true);
 		if (op->source)
 			json_str_field(out, op->type == OP_SYMLINK ? "target" : "source",
 				       op->source, true);
@@ -319,11 +320,11 @@ void plan_print_json(const struct plan *plan, struct strbuf *out)
 		plan->landlock_scope & LL_SCOPE_ABSTRACT_UNIX ? "\"abstract-unix\"" : "",
 		(plan->landlock_scope & LL_SCOPE_ALL) == LL_SCOPE_ALL ? "," : "",
 		plan->landlock_scope & LL_SCOPE_SIGNAL ? "\"signal\"" : "");
-	json_str_field(out, "home", home_mode_name(plan->home), true);
+	json_str_field(out, "home", plan_home_mode_name(plan->home), true);
 	sb_addf(out, "\"home_size\":%llu,", plan->home_size);
 	json_str_field(out, "home_skel", plan->home_skel ? plan->home_skel
 		       : COCOON_DEFAULT_SKEL, true);
-	json_str_field(out, "private_tmp", private_tmp_name(plan->private_tmp), true);
+	json_str_field(out, "private_tmp", plan_private_tmp_name(plan->private_tmp), true);
 	json_str_field(out, "name_services", plan->name_services ? "auto" : "none", true);
 	json_strings_field(out, "name_services_left_out", plan->endpoints_left_out,
 			   plan->nendpoints_left_out);
@@ -371,7 +372,7 @@ int plan_print_bwrap(const struct plan *plan, struct strbuf *out, struct cc_erro
 		char opt[32];
 		switch (op->type) {
 		case OP_BIND: case OP_RO_BIND: case OP_DEV_BIND:
-			snprintf(opt, sizeof(opt), "--%s", op_type_name(op->type, op->optional));
+			snprintf(opt, sizeof(opt), "--%s", plan_op_type_name(op->type, op->optional));
 			bwrap_opt(out, opt, op->source, op->dest);
 			break;
 		case OP_SYMLINK:

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The words of the plan's enumerated values, both ways: namespaces,
- * Landlock scopes, home and private-tmp modes, op types, resource limits.
- * One table per value, read by the policy, the records and the printers. */
+/* The words of the plan's enumerated values, both ways. */
+/* Namespaces, Landlock scopes, home and private-tmp modes, op types,
+ * resource limits: one table per value, read by the policy, the records
+ * and the printers. */
 #include "plan_values.h"
 
 #include <stdio.h>
@@ -10,7 +11,7 @@
 
 #include "util.h"
 
-const char *op_type_name(enum op_type type, bool optional)
+const char *plan_op_type_name(enum op_type type, bool optional)
 {
 	switch (type) {
 	case OP_BIND: return optional ? "bind-try" : "bind";
@@ -33,16 +34,16 @@ const char *op_type_name(enum op_type type, bool optional)
 	return "?";
 }
 
-void op_describe(const struct fs_op *op, char *buf, size_t size)
+void plan_op_describe(const struct fs_op *op, char *buf, size_t size)
 {
-	const char *name = op_type_name(op->type, op->optional);
+	const char *name = plan_op_type_name(op->type, op->optional);
 	if (op->source && strcmp(op->source, op->dest) != 0)
 		snprintf(buf, size, "%s %s %s", name, op->source, op->dest);
 	else
 		snprintf(buf, size, "%s %s", name, op->dest);
 }
 
-const char *home_mode_name(enum home_mode mode)
+const char *plan_home_mode_name(enum home_mode mode)
 {
 	switch (mode) {
 	case HOME_BIND: return "bind";
@@ -53,7 +54,7 @@ const char *home_mode_name(enum home_mode mode)
 	return "?";
 }
 
-const char *private_tmp_name(enum private_tmp mode)
+const char *plan_private_tmp_name(enum private_tmp mode)
 {
 	switch (mode) {
 	case PRIVATE_TMP_NO: return "no";
@@ -99,30 +100,30 @@ static int parse_flag_words(char *const *words, size_t count, const struct flag_
 	return 0;
 }
 
-int parse_namespaces(char *const *words, size_t count, unsigned *out,
-		     struct cc_error *err)
+int plan_parse_namespaces(char *const *words, size_t count, unsigned *out,
+			  struct cc_error *err)
 {
 	return parse_flag_words(words, count, namespace_names,
 				ARRAY_SIZE(namespace_names),
 				"namespace", "pid net ipc uts cgroup user all", out, err);
 }
 
-int parse_landlock_scope(char *const *words, size_t count, unsigned *out,
-			 struct cc_error *err)
+int plan_parse_landlock_scope(char *const *words, size_t count, unsigned *out,
+			      struct cc_error *err)
 {
 	return parse_flag_words(words, count, scope_names,
 				ARRAY_SIZE(scope_names),
 				"landlock-scope", "abstract-unix signal", out, err);
 }
 
-void landlock_scope_format(unsigned scope, char *buf, size_t size)
+void plan_landlock_scope_format(unsigned scope, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s%s%s", scope & LL_SCOPE_ABSTRACT_UNIX ? "abstract-unix" : "",
 		 (scope & LL_SCOPE_ALL) == LL_SCOPE_ALL ? " " : "",
 		 scope & LL_SCOPE_SIGNAL ? "signal" : (scope ? "" : "none"));
 }
 
-void ns_format(unsigned namespaces, char *buf, size_t size)
+void plan_ns_format(unsigned namespaces, char *buf, size_t size)
 {
 	size_t used = 0;
 	buf[0] = '\0';
@@ -137,24 +138,24 @@ void ns_format(unsigned namespaces, char *buf, size_t size)
 	}
 }
 
-int parse_home_mode(const char *word, enum home_mode *out, struct cc_error *err)
+int plan_parse_home_mode(const char *word, enum home_mode *out, struct cc_error *err)
 {
 	static const enum home_mode modes[] = { HOME_BIND, HOME_TMPFS, HOME_OVERLAY,
 						HOME_NONE };
 	for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
-		if (strcmp(word, home_mode_name(modes[i])) == 0) {
+		if (strcmp(word, plan_home_mode_name(modes[i])) == 0) {
 			*out = modes[i];
 			return 0;
 		}
 	return cc_fail(err, "home takes bind, tmpfs, overlay or none, not '%s'", word);
 }
 
-int parse_private_tmp(const char *word, enum private_tmp *out, struct cc_error *err)
+int plan_parse_private_tmp(const char *word, enum private_tmp *out, struct cc_error *err)
 {
 	static const enum private_tmp modes[] = { PRIVATE_TMP_NO, PRIVATE_TMP_SESSION,
 						  PRIVATE_TMP_PERSISTENT };
 	for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
-		if (strcmp(word, private_tmp_name(modes[i])) == 0) {
+		if (strcmp(word, plan_private_tmp_name(modes[i])) == 0) {
 			*out = modes[i];
 			return 0;
 		}
@@ -165,7 +166,7 @@ int parse_private_tmp(const char *word, enum private_tmp *out, struct cc_error *
 static const struct {
 	const char *name;
 	int resource;
-	enum rlimit_unit unit;
+	enum plan_rlimit_unit unit;
 } rlimits[] = {
 	{ "nproc", RLIMIT_NPROC, UNIT_COUNT },
 	{ "nofile", RLIMIT_NOFILE, UNIT_COUNT },
@@ -177,7 +178,7 @@ static const struct {
 };
 #define NRLIMITS ARRAY_SIZE(rlimits)
 
-int rlimit_by_name(const char *name)
+int plan_rlimit_by_name(const char *name)
 {
 	for (size_t i = 0; i < NRLIMITS; i++)
 		if (strcmp(rlimits[i].name, name) == 0)
@@ -185,7 +186,7 @@ int rlimit_by_name(const char *name)
 	return -1;
 }
 
-enum rlimit_unit rlimit_unit(int resource)
+enum plan_rlimit_unit plan_rlimit_unit(int resource)
 {
 	for (size_t i = 0; i < NRLIMITS; i++)
 		if (rlimits[i].resource == resource)
@@ -193,7 +194,7 @@ enum rlimit_unit rlimit_unit(int resource)
 	return RLIMIT_UNIT_NONE;
 }
 
-const char *rlimit_name(int resource)
+const char *plan_rlimit_name(int resource)
 {
 	for (size_t i = 0; i < NRLIMITS; i++)
 		if (rlimits[i].resource == resource)
@@ -201,7 +202,7 @@ const char *rlimit_name(int resource)
 	return NULL;
 }
 
-void rlimit_format(rlim_t value, char *buf, size_t size)
+void plan_rlimit_format(rlim_t value, char *buf, size_t size)
 {
 	if (value == RLIM_INFINITY)
 		snprintf(buf, size, "unlimited");

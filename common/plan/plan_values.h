@@ -19,36 +19,36 @@
 #define LL_SCOPE_MIN_ABI 6
 
 /* The op's directive name as the policy spells it ("ro-bind-try"). */
-const char *op_type_name(enum op_type type, bool optional);
+const char *plan_op_type_name(enum op_type type, bool optional);
 /* The op as written, "ro-bind SRC DEST" or "tmpfs DEST", into BUF. */
-void op_describe(const struct fs_op *op, char *buf, size_t size);
-const char *home_mode_name(enum home_mode mode);
-const char *private_tmp_name(enum private_tmp mode);
-int parse_home_mode(const char *word, enum home_mode *out, struct cc_error *err);
-int parse_private_tmp(const char *word, enum private_tmp *out, struct cc_error *err);
+void plan_op_describe(const struct fs_op *op, char *buf, size_t size);
+const char *plan_home_mode_name(enum home_mode mode);
+const char *plan_private_tmp_name(enum private_tmp mode);
+int plan_parse_home_mode(const char *word, enum home_mode *out, struct cc_error *err);
+int plan_parse_private_tmp(const char *word, enum private_tmp *out, struct cc_error *err);
 
 /* unshare: namespace names (NS_* bits), or none. */
-int parse_namespaces(char *const *words, size_t count, unsigned *out,
-		     struct cc_error *err);
+int plan_parse_namespaces(char *const *words, size_t count, unsigned *out,
+			  struct cc_error *err);
 /* Namespace names separated by spaces ("pid ipc uts") into BUF. */
-void ns_format(unsigned namespaces, char *buf, size_t size);
+void plan_ns_format(unsigned namespaces, char *buf, size_t size);
 
 /* landlock-scope: abstract-unix and signal (LL_SCOPE_* bits), or none. */
-int parse_landlock_scope(char *const *words, size_t count, unsigned *out,
-			 struct cc_error *err);
+int plan_parse_landlock_scope(char *const *words, size_t count, unsigned *out,
+			      struct cc_error *err);
 /* The scope's words, "abstract-unix signal" or "none", into BUF. */
-void landlock_scope_format(unsigned scope, char *buf, size_t size);
+void plan_landlock_scope_format(unsigned scope, char *buf, size_t size);
 
 /* What an rlimit's words count. */
-enum rlimit_unit { RLIMIT_UNIT_NONE, UNIT_COUNT, UNIT_SIZE, UNIT_SECONDS };
+enum plan_rlimit_unit { RLIMIT_UNIT_NONE, UNIT_COUNT, UNIT_SIZE, UNIT_SECONDS };
 /* The RLIMIT_* number of NAME ("nproc", the directive's name without
  * "rlimit-"), or -1. */
-int rlimit_by_name(const char *name);
+int plan_rlimit_by_name(const char *name);
 /* "nproc" for RLIMIT_NPROC; NULL for a limit cocoon does not set. */
-const char *rlimit_name(int resource);
+const char *plan_rlimit_name(int resource);
 /* RLIMIT_UNIT_NONE for a limit cocoon does not set. */
-enum rlimit_unit rlimit_unit(int resource);
+enum plan_rlimit_unit plan_rlimit_unit(int resource);
 /* "unlimited" or the number, into buf. */
-void rlimit_format(rlim_t value, char *buf, size_t size);
+void plan_rlimit_format(rlim_t value, char *buf, size_t size);
 
 #endif

@@ -20,12 +20,12 @@ int shell_real(const struct plan *plan, const char **shell, struct cc_error *err
 		bool by_cocoon_shell = plan->service && strcmp(plan->service, SHELL_SERVICE) == 0;
 		const char *login = by_cocoon_shell ? COCOON_SHELL_PATH
 						    : shell_login_path(plan->who.login_shell);
-		if (!is_cocoon_shell(login, COCOON_SHELL_PATH))
+		if (!identity_is_cocoon_shell(login, COCOON_SHELL_PATH))
 			real = login;
 		else
 			real = access("/bin/bash", X_OK) == 0 ? "/bin/bash" : "/bin/sh";
 	}
-	if (is_cocoon_shell(real, COCOON_SHELL_PATH))
+	if (identity_is_cocoon_shell(real, COCOON_SHELL_PATH))
 		return cc_fail(err, "the policy's shell %s is cocoon-shell itself", real);
 	*shell = real;
 	return 0;

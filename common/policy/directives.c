@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The directive table, and each directive's words parsed into its value. */
 #include "directives.h"
 
 #include <string.h>
@@ -78,8 +79,8 @@ const struct directive_spec *directive_lookup(const char *name)
 
 #include "plan_values.h"
 
-int limit_parse(enum directive_id id, const char *word, unsigned long long *out,
-		struct cc_error *err)
+int directive_limit_parse(enum directive_id id, const char *word, unsigned long long *out,
+			  struct cc_error *err)
 {
 	unsigned long long v = 0;
 	unsigned percent = 0;
@@ -88,10 +89,10 @@ int limit_parse(enum directive_id id, const char *word, unsigned long long *out,
 	    id != D_CPU_MAX)
 		return cc_fail(err, "not a session limit");
 	if (strcmp(word, "none") != 0)
-		rc = id == D_MAX_SESSION_TIME ? parse_duration(word, &v, err)
-		     : id == D_MEMORY_MAX ? parse_size(word, &v, err)
-		     : id == D_PIDS_MAX ? parse_count(word, &v, err)
-		     : parse_percent(word, &percent, err);
+		rc = id == D_MAX_SESSION_TIME ? directive_parse_duration(word, &v, err)
+		     : id == D_MEMORY_MAX ? directive_parse_size(word, &v, err)
+		     : id == D_PIDS_MAX ? directive_parse_count(word, &v, err)
+		     : directive_parse_percent(word, &percent, err);
 	if (rc < 0)
 		return -1;
 	/* The service process and cocoon-init are in the session's cgroup
@@ -104,8 +105,8 @@ int limit_parse(enum directive_id id, const char *word, unsigned long long *out,
 	return 0;
 }
 
-int pty_parse(enum directive_id id, const char *word, unsigned *out,
-	      struct cc_error *err)
+int directive_pty_parse(enum directive_id id, const char *word, unsigned *out,
+			struct cc_error *err)
 {
 	unsigned long long v = 0;
 	if (id != D_PTY_MAX && id != D_PTY_MAX_USER)
@@ -116,7 +117,7 @@ int pty_parse(enum directive_id id, const char *word, unsigned *out,
 		*out = 0;
 		return 0;
 	}
-	if (parse_count(word, &v, err) < 0)
+	if (directive_parse_count(word, &v, err) < 0)
 		return -1;
 	if (v > PTY_COUNT_LIMIT)
 		return cc_fail(err, "%s %s is above the kernel's %u ptys",
@@ -126,7 +127,8 @@ int pty_parse(enum directive_id id, const char *word, unsigned *out,
 	return 0;
 }
 
-void limit_store(enum directive_id id, unsigned long long value, struct session_limits *l)
+void directive_limit_store(enum directive_id id, unsigned long long value,
+			   struct session_limits *l)
 {
 	switch (id) {
 	case D_MAX_SESSION_TIME: l->max_session_time = value; break;
@@ -137,7 +139,7 @@ void limit_store(enum directive_id id, unsigned long long value, struct session_
 	}
 }
 
-int parse_bool(const char *word, bool *out, struct cc_error *err)
+int directive_parse_bool(const char *word, bool *out, struct cc_error *err)
 {
 	if (strcmp(word, "yes") == 0)
 		*out = true;
@@ -148,7 +150,7 @@ int parse_bool(const char *word, bool *out, struct cc_error *err)
 	return 0;
 }
 
-int parse_mode(const char *word, unsigned *out, struct cc_error *err)
+int directive_parse_mode(const char *word, unsigned *out, struct cc_error *err)
 {
 	size_t n = strlen(word);
 	if (n < 1 || n > 4 || strspn(word, "01234567") != n)
@@ -157,7 +159,7 @@ int parse_mode(const char *word, unsigned *out, struct cc_error *err)
 	return 0;
 }
 
-int parse_size(const char *word, unsigned long long *out, struct cc_error *err)
+int directive_parse_size(const char *word, unsigned long long *out, struct cc_error *err)
 {
 	char *end;
 	if (!isdigit((unsigned char)word[0]))
@@ -179,7 +181,7 @@ int parse_size(const char *word, unsigned long long *out, struct cc_error *err)
 	return 0;
 }
 
-int parse_count(const char *word, unsigned long long *out, struct cc_error *err)
+int directive_parse_count(const char *word, unsigned long long *out, struct cc_error *err)
 {
 	char *end;
 	errno = 0;
@@ -192,7 +194,7 @@ int parse_count(const char *word, unsigned long long *out, struct cc_error *err)
 	return 0;
 }
 
-int parse_duration(const char *word, unsigned long long *out, struct cc_error *err)
+int directive_parse_duration(const char *word, unsigned long long *out, struct cc_error *err)
 {
 	static const struct { char unit; unsigned long long seconds; } units[] = {
 		{ 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 },
@@ -215,7 +217,7 @@ int parse_duration(const char *word, unsigned long long *out, struct cc_error *e
 	return 0;
 }
 
-int parse_percent(const char *word, unsigned *out, struct cc_error *err)
+int directive_parse_percent(const char *word, unsigned *out, struct cc_error *err)
 {
 	size_t n = strlen(word);
 	unsigned long long v;
@@ -225,13 +227,13 @@ int parse_percent(const char *word, unsigned *out, struct cc_error *err)
 	char digits[8];
 	memcpy(digits, word, n - 1);
 	digits[n - 1] = '\0';
-	if (parse_count(digits, &v, &ignored) < 0 || v > 100000)
+	if (directive_parse_count(digits, &v, &ignored) < 0 || v > 100000)
 		return cc_fail(err, "'%s' is not a percentage from 1%% to 100000%%", word);
 	*out = (unsigned)v;
 	return 0;
 }
 
-int check_tokens(const char *word, struct cc_error *err)
+int directive_check_tokens(const char *word, struct cc_error *err)
 {
 	for (const char *p = strchr(word, '%'); p; p = strchr(p + 2, '%')) {
 		if (!p[1])
@@ -244,7 +246,7 @@ int check_tokens(const char *word, struct cc_error *err)
 	return 0;
 }
 
-int check_path_word(const char *word, const char *what, struct cc_error *err)
+int directive_check_path_word(const char *word, const char *what, struct cc_error *err)
 {
 	if (word[0] != '/' && !(str_starts_with(word, "%h") && (word[2] == '/' || !word[2])))
 		return cc_fail(err, "%s '%s' is not an absolute path (%%h may only "
@@ -271,13 +273,13 @@ static int parse_op_options(char *const *words, size_t count, bool allow_size,
 			if (seen_size)
 				return cc_fail(err, "size= given twice");
 			seen_size = true;
-			if (parse_size(words[i] + 5, &v->size, err) < 0)
+			if (directive_parse_size(words[i] + 5, &v->size, err) < 0)
 				return -1;
 		} else if (str_starts_with(words[i], "mode=")) {
 			if (v->has_mode)
 				return cc_fail(err, "mode= given twice");
 			v->has_mode = true;
-			if (parse_mode(words[i] + 5, &v->mode, err) < 0)
+			if (directive_parse_mode(words[i] + 5, &v->mode, err) < 0)
 				return -1;
 		} else {
 			return cc_fail(err, "unknown option '%s' (%s)", words[i],
@@ -318,7 +320,7 @@ int directive_parse_words(const struct directive_spec *spec, char *const *words,
 			       spec->usage, count, count == 1 ? "" : "s");
 	/* cpu-max's '%' is a percent sign, not a token. */
 	for (size_t i = 0; i < count && spec->id != D_CPU_MAX; i++)
-		if (check_tokens(words[i], err) < 0)
+		if (directive_check_tokens(words[i], err) < 0)
 			return -1;
 
 	switch (spec->id) {
@@ -331,37 +333,37 @@ int directive_parse_words(const struct directive_spec *spec, char *const *words,
 		return 0;
 	case D_BIND: case D_RO_BIND: case D_DEV_BIND:
 	case D_BIND_TRY: case D_RO_BIND_TRY: case D_DEV_BIND_TRY:
-		if (check_path_word(words[0], "source", err) < 0)
+		if (directive_check_path_word(words[0], "source", err) < 0)
 			return -1;
-		return count > 1 ? check_path_word(words[1], "destination", err) : 0;
+		return count > 1 ? directive_check_path_word(words[1], "destination", err) : 0;
 	case D_REMOUNT_RO: case D_PROC: case D_DEV: case D_MQUEUE:
 	case D_TMP_OVERLAY:
-		return check_path_word(words[0], "destination", err);
+		return directive_check_path_word(words[0], "destination", err);
 	case D_TMPFS:
-		if (check_path_word(words[0], "destination", err) < 0)
+		if (directive_check_path_word(words[0], "destination", err) < 0)
 			return -1;
 		return parse_op_options(words + 1, count - 1, true, v, err);
 	case D_DIR:
-		if (check_path_word(words[0], "destination", err) < 0)
+		if (directive_check_path_word(words[0], "destination", err) < 0)
 			return -1;
 		return parse_op_options(words + 1, count - 1, false, v, err);
 	case D_FILE:
-		if (check_path_word(words[0], "destination", err) < 0)
+		if (directive_check_path_word(words[0], "destination", err) < 0)
 			return -1;
 		return parse_op_options(words + 2, count - 2, false, v, err);
 	case D_SYMLINK:
 		if (!words[0][0])
 			return cc_fail(err, "empty symlink target");
-		return check_path_word(words[1], "link", err);
+		return directive_check_path_word(words[1], "link", err);
 	case D_CHMOD:
-		if (parse_mode(words[0], &v->mode, err) < 0)
+		if (directive_parse_mode(words[0], &v->mode, err) < 0)
 			return -1;
 		v->has_mode = true;
-		return check_path_word(words[1], "path", err);
+		return directive_check_path_word(words[1], "path", err);
 	case D_CHDIR:
-		return check_path_word(words[0], "directory", err);
+		return directive_check_path_word(words[0], "directory", err);
 	case D_SHELL:
-		return check_path_word(words[0], "shell", err);
+		return directive_check_path_word(words[0], "shell", err);
 	case D_HOSTNAME:
 		if (strlen(words[0]) > 64)
 			return cc_fail(err, "hostname longer than 64 bytes");
@@ -371,9 +373,9 @@ int directive_parse_words(const struct directive_spec *spec, char *const *words,
 	case D_UNSETENV:
 		return check_env_name(words[0], err);
 	case D_CLEARENV: case D_NEW_SESSION: case D_NO_NEW_PRIVS: case D_SECCOMP_LOG:
-		return parse_bool(words[0], &v->flag, err);
+		return directive_parse_bool(words[0], &v->flag, err);
 	case D_UNSHARE:
-		return parse_namespaces(words, count, &v->bits, err);
+		return plan_parse_namespaces(words, count, &v->bits, err);
 	case D_SECCOMP:
 		if (strcmp(words[0], "default") == 0 || strcmp(words[0], "none") == 0) {
 			v->seccomp = words[0][0] == 'd' ? SECCOMP_DEFAULT : SECCOMP_NONE;
@@ -385,14 +387,14 @@ int directive_parse_words(const struct directive_spec *spec, char *const *words,
 				       "file name");
 		if (strchr(words[0], '%'))
 			return cc_fail(err, "a seccomp file name takes no tokens");
-		return check_path_word(words[0], "seccomp file", err);
+		return directive_check_path_word(words[0], "seccomp file", err);
 	case D_LANDLOCK:
 		if (strcmp(words[0], "best-effort") != 0 && strcmp(words[0], "required") != 0)
 			return cc_fail(err, "landlock takes best-effort or required");
 		v->flag = strcmp(words[0], "required") == 0;
 		return 0;
 	case D_LANDLOCK_SCOPE:
-		return parse_landlock_scope(words, count, &v->bits, err);
+		return plan_parse_landlock_scope(words, count, &v->bits, err);
 	case D_NAME_SERVICES:
 		if (strcmp(words[0], "auto") != 0 && strcmp(words[0], "none") != 0)
 			return cc_fail(err, "name-services takes auto or none");
@@ -401,35 +403,35 @@ int directive_parse_words(const struct directive_spec *spec, char *const *words,
 	case D_RLIMIT_NPROC: case D_RLIMIT_NOFILE: case D_RLIMIT_AS:
 	case D_RLIMIT_FSIZE: case D_RLIMIT_CPU: case D_RLIMIT_CORE:
 	case D_RLIMIT_MEMLOCK:
-		return rlimit_parse(rlimit_by_name(spec->name + strlen("rlimit-")),
-				    words, count, &v->rlimit, err);
+		return directive_rlimit_parse(plan_rlimit_by_name(spec->name + strlen("rlimit-")),
+					      words, count, &v->rlimit, err);
 	case D_MAX_SESSION_TIME: case D_MEMORY_MAX: case D_PIDS_MAX: case D_CPU_MAX:
-		return limit_parse(spec->id, words[0], &v->number, err);
+		return directive_limit_parse(spec->id, words[0], &v->number, err);
 	case D_SANDBOX:
 		if (strcmp(words[0], "none") != 0)
 			return cc_fail(err, "sandbox takes only 'none' (to leave matching "
 				       "sessions unconfined)");
 		return 0;
 	case D_HOME:
-		return parse_home_mode(words[0], &v->home, err);
+		return plan_parse_home_mode(words[0], &v->home, err);
 	case D_PRIVATE_TMP:
-		return parse_private_tmp(words[0], &v->private_tmp, err);
+		return plan_parse_private_tmp(words[0], &v->private_tmp, err);
 	case D_HOME_SIZE: case D_TMP_SIZE: case D_ROOT_SIZE: case D_TMPFS_SIZE:
-		return parse_size(words[0], &v->number, err);
+		return directive_parse_size(words[0], &v->number, err);
 	case D_PTY_MAX: case D_PTY_MAX_USER:
-		return pty_parse(spec->id, words[0], &v->count, err);
+		return directive_pty_parse(spec->id, words[0], &v->count, err);
 	case D_HOME_SKEL:
 		if (strchr(words[0], '%'))
 			return cc_fail(err, "home-skel takes no tokens: one skeleton "
 				       "serves every user");
-		return check_path_word(words[0], "skeleton", err);
+		return directive_check_path_word(words[0], "skeleton", err);
 	case D_COMMAND:
-		return check_path_word(words[0], "command", err);
+		return directive_check_path_word(words[0], "command", err);
 	}
 	return 0;
 }
 
-static int parse_value(enum rlimit_unit unit, const char *word, rlim_t *out,
+static int parse_value(enum plan_rlimit_unit unit, const char *word, rlim_t *out,
 		       struct cc_error *err)
 {
 	unsigned long long v;
@@ -442,9 +444,9 @@ static int parse_value(enum rlimit_unit unit, const char *word, rlim_t *out,
 		*out = 0;
 		return 0;
 	}
-	int rc = unit == UNIT_SIZE ? parse_size(word, &v, err)
-		 : unit == UNIT_SECONDS ? parse_duration(word, &v, err)
-		 : parse_count(word, &v, err);
+	int rc = unit == UNIT_SIZE ? directive_parse_size(word, &v, err)
+		 : unit == UNIT_SECONDS ? directive_parse_duration(word, &v, err)
+		 : directive_parse_count(word, &v, err);
 	if (rc < 0)
 		return -1;
 	if (v >= RLIM_INFINITY)
@@ -453,10 +455,10 @@ static int parse_value(enum rlimit_unit unit, const char *word, rlim_t *out,
 	return 0;
 }
 
-int rlimit_parse(int resource, char *const *words, size_t count,
-		 struct plan_rlimit *out, struct cc_error *err)
+int directive_rlimit_parse(int resource, char *const *words, size_t count,
+			   struct plan_rlimit *out, struct cc_error *err)
 {
-	enum rlimit_unit unit = rlimit_unit(resource);
+	enum plan_rlimit_unit unit = plan_rlimit_unit(resource);
 	if (unit == RLIMIT_UNIT_NONE)
 		return cc_fail(err, "unknown resource limit %d", resource);
 	if (count < 1 || count > 2)

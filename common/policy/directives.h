@@ -86,36 +86,37 @@ struct directive_spec {
 const struct directive_spec *directive_lookup(const char *name);
 
 /* Value parsers of the directives' words. Each returns -1 with err set. */
-int parse_bool(const char *word, bool *out, struct cc_error *err);
-int parse_mode(const char *word, unsigned *out, struct cc_error *err);
-int parse_size(const char *word, unsigned long long *out, struct cc_error *err);
+int directive_parse_bool(const char *word, bool *out, struct cc_error *err);
+int directive_parse_mode(const char *word, unsigned *out, struct cc_error *err);
+int directive_parse_size(const char *word, unsigned long long *out, struct cc_error *err);
 /* max-session-time, memory-max, pids-max, cpu-max: WORD (seconds,
  * bytes, a count, a percentage) or none (0). */
-int limit_parse(enum directive_id id, const char *word, unsigned long long *out,
-		struct cc_error *err);
+int directive_limit_parse(enum directive_id id, const char *word, unsigned long long *out,
+			  struct cc_error *err);
 /* VALUE of limit ID into its field of L. */
-void limit_store(enum directive_id id, unsigned long long value, struct session_limits *l);
+void directive_limit_store(enum directive_id id, unsigned long long value,
+			   struct session_limits *l);
 /* pty-max: a count of at most PTY_COUNT_LIMIT; pty-max-user: the
  * same, or none (0). */
-int pty_parse(enum directive_id id, const char *word, unsigned *out,
-	      struct cc_error *err);
+int directive_pty_parse(enum directive_id id, const char *word, unsigned *out,
+			struct cc_error *err);
 /* A positive decimal count. */
-int parse_count(const char *word, unsigned long long *out, struct cc_error *err);
+int directive_parse_count(const char *word, unsigned long long *out, struct cc_error *err);
 /* Seconds: a number, then s, m, h or d (none: seconds). */
-int parse_duration(const char *word, unsigned long long *out, struct cc_error *err);
+int directive_parse_duration(const char *word, unsigned long long *out, struct cc_error *err);
 /* N% (100% is one CPU), into percent. */
-int parse_percent(const char *word, unsigned *out, struct cc_error *err);
+int directive_parse_percent(const char *word, unsigned *out, struct cc_error *err);
 /* SOFT [HARD] (one word sets both) of an rlimit-NAME for RESOURCE:
  * counts, sizes with K/M/G/T or durations by resource, or `unlimited`;
  * soft <= hard. */
 struct plan_rlimit;
-int rlimit_parse(int resource, char *const *words, size_t count,
-		 struct plan_rlimit *out, struct cc_error *err);
+int directive_rlimit_parse(int resource, char *const *words, size_t count,
+			   struct plan_rlimit *out, struct cc_error *err);
 /* Only %u %U %g %G %h %% may follow a '%'. */
-int check_tokens(const char *word, struct cc_error *err);
+int directive_check_tokens(const char *word, struct cc_error *err);
 /* An absolute path (or one starting with %h) without "." or ".."
  * components. */
-int check_path_word(const char *word, const char *what, struct cc_error *err);
+int directive_check_path_word(const char *word, const char *what, struct cc_error *err);
 /* A directive's words as the typed value the code that uses it reads,
  * parsed once, when the policy is read. Directives whose words are
  * paths, names or text leave it zero and keep their words. */
@@ -123,7 +124,7 @@ struct directive_value {
 	bool flag;                   /* yes|no settings; landlock = required;
 				      * name-services = auto */
 	unsigned bits;               /* unshare: NS_*; landlock-scope: LL_SCOPE_* */
-	unsigned long long number;   /* *-size; session limits (limit_parse) */
+	unsigned long long number;   /* *-size; session limits (directive_limit_parse) */
 	unsigned count;              /* pty-max, pty-max-user (0: none) */
 	enum home_mode home;
 	enum private_tmp private_tmp;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* A guest account's `home` and `private-tmp` settings as plan ops. */
 /* Guest accounts: a rule's `home` and `private-tmp` settings become the
  * plan's ops, replacing or joining a bind of the home. */
 #include <stdint.h>

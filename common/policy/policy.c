@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Reading policy text into sections, with inih's silences made errors. */
 /* Reading policy text. inih splits sections from "key = value" lines; our
  * reader feeds it one line at a time, counts lines, and turns each of
  * inih's silent behaviours into a file:line error before inih sees the
@@ -49,7 +50,7 @@ static void parse_error(struct parser *p, const char *fmt, ...)
 	p->errors++;
 }
 
-const char *section_title(const struct section *s, char *buf, size_t size)
+const char *policy_section_title(const struct section *s, char *buf, size_t size)
 {
 	static const char *const kinds[] = { "profile", "user", "group", "default" };
 	if (s->kind == SECTION_DEFAULT)
@@ -120,7 +121,7 @@ static void start_section(struct parser *p, const char *header)
 		if (s->kind == k && (k == SECTION_DEFAULT || strcmp(s->name, name) == 0)) {
 			char title[300];
 			parse_error(p, "duplicate section %s (first at %s:%d)",
-				    section_title(s, title, sizeof(title)), s->file, s->line);
+				    policy_section_title(s, title, sizeof(title)), s->file, s->line);
 			return;
 		}
 	}
@@ -220,7 +221,7 @@ static void add_directive(struct parser *p, const char *key, const char *value)
 	bool is_rule = s->kind != SECTION_PROFILE;
 	if (!(spec->where & (is_rule ? IN_RULE : IN_PROFILE))) {
 		parse_error(p, "'%s' is not allowed in %s (only in rules)", key,
-			    section_title(s, title, sizeof(title)));
+			    policy_section_title(s, title, sizeof(title)));
 		return;
 	}
 	if (spec->id == D_PROFILE) {
@@ -228,7 +229,7 @@ static void add_directive(struct parser *p, const char *key, const char *value)
 			enum directive_id id = s->dirs[i].spec->id;
 			if (id != D_PROFILE && id != D_SERVICE) {
 				parse_error(p, "'profile' must come before the other "
-					    "directives of %s", section_title(s, title, sizeof(title)));
+					    "directives of %s", policy_section_title(s, title, sizeof(title)));
 				return;
 			}
 			if (id == D_PROFILE && is_rule) {
@@ -243,7 +244,7 @@ static void add_directive(struct parser *p, const char *key, const char *value)
 			if (s->dirs[i].spec->id == D_SERVICE) {
 				parse_error(p, "'service' given twice in %s (list every "
 					    "service on one line)",
-					    section_title(s, title, sizeof(title)));
+					    policy_section_title(s, title, sizeof(title)));
 				return;
 			}
 
@@ -341,7 +342,7 @@ void policy_free(struct policy *policy)
 	memset(policy, 0, sizeof(*policy));
 }
 
-const struct directive *section_find(const struct section *s, enum directive_id id)
+const struct directive *policy_section_find(const struct section *s, enum directive_id id)
 {
 	for (size_t i = 0; i < s->ndirs; i++)
 		if (s->dirs[i].spec->id == id)
@@ -349,7 +350,7 @@ const struct directive *section_find(const struct section *s, enum directive_id 
 	return NULL;
 }
 
-const struct directive *section_find_last(const struct section *s, enum directive_id id)
+const struct directive *policy_section_find_last(const struct section *s, enum directive_id id)
 {
 	for (size_t i = s->ndirs; i-- > 0;)
 		if (s->dirs[i].spec->id == id)
@@ -357,9 +358,9 @@ const struct directive *section_find_last(const struct section *s, enum directiv
 	return NULL;
 }
 
-bool section_allows_service(const struct section *s, const char *service)
+bool policy_section_allows_service(const struct section *s, const char *service)
 {
-	const struct directive *d = section_find(s, D_SERVICE);
+	const struct directive *d = policy_section_find(s, D_SERVICE);
 	if (!d)
 		return true;
 	for (size_t i = 0; i < d->nwords; i++)

@@ -72,28 +72,18 @@ int policy_load(struct policy *policy, const char *config,
 int policy_load_candidate(struct policy *policy, const char *candidate, const char *as,
 			  struct cc_error *err);
 
-/* The trust rule for policy files: FILE and every directory on its path
- * owned by root and not writable by group or others. */
-int path_trusted(const char *path, struct cc_error *err);
-
-/* Read a whole file that passes path_trusted, checked again once open
- * (regular, root-owned, not writable by group or others, at most MAX
- * bytes). *text is NUL-terminated and the caller's to free. */
-int read_trusted_file(const char *path, size_t max, char **text, size_t *len,
-		      struct cc_error *err);
-
 /* Replace TARGET with TEXT atomically: a new root-owned 0644 file in the
  * same (trusted) directory, synced, renamed over TARGET. */
 int policy_install_text(const char *target, const char *text, size_t len,
 			struct cc_error *err);
 
 /* The section's display name, "[user alice]", into buf. */
-const char *section_title(const struct section *s, char *buf, size_t size);
+const char *policy_section_title(const struct section *s, char *buf, size_t size);
 /* The section's first (or last) directive ID, or NULL. */
-const struct directive *section_find(const struct section *s, enum directive_id id);
-const struct directive *section_find_last(const struct section *s, enum directive_id id);
+const struct directive *policy_section_find(const struct section *s, enum directive_id id);
+const struct directive *policy_section_find_last(const struct section *s, enum directive_id id);
 /* Whether the section's `service` list (none: every service) names SERVICE. */
-bool section_allows_service(const struct section *s, const char *service);
+bool policy_section_allows_service(const struct section *s, const char *service);
 const struct section *policy_find_profile(const struct policy *policy,
 					  const char *name);
 void policy_free(struct policy *policy);

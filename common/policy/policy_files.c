@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Finding and trusting policy files: like sudoers, a policy file and every
- * directory above it must be owned by root and writable by nobody else,
- * or the policy is refused. */
+/* Finding and reading the policy's files, each one trusted. */
+/* Finding and reading policy files: like sudoers, a policy file and every
+ * directory above it must pass the trust rule (trusted_file.h), or the
+ * policy is refused. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -12,140 +13,16 @@
 #include <unistd.h>
 
 #include "policy.h"
+#include "trusted_file.h"
 #include "util.h"
 
 #define MAX_POLICY_SIZE (1024 * 1024)
-
-static int check_owner(const char *path, const struct stat *st, struct cc_error *err)
-{
-	if (st->st_uid != 0)
-		return cc_fail(err, "%s is owned by uid %u, not root", path,
-			       (unsigned)st->st_uid);
-	if (st->st_mode & (S_IWGRP | S_IWOTH))
-		return cc_fail(err, "%s is writable by %s (mode %04o)", path,
-			       st->st_mode & S_IWOTH ? "others" : "its group",
-			       (unsigned)(st->st_mode & 07777));
-	return 0;
-}
-
-/* Check PATH's directories from "/" down, and PATH itself: with lstat, so
- * a symlink on the way is judged by its own owner; its target is checked
- * when path_trusted walks the resolved path. */
-static int check_components(const char *path, struct cc_error *err)
-{
-	char *copy = xstrdup(path);
-	int rc = 0;
-	for (char *slash = copy;; slash = strchr(slash + 1, '/')) {
-		char saved = '\0';
-		const char *prefix = copy;
-		if (slash == copy) {
-			prefix = "/";
-		} else if (slash) {
-			saved = *slash;
-			*slash = '\0';
-		}
-		struct stat st;
-		if (lstat(prefix, &st) < 0)
-			rc = cc_fail_errno(err, "%s", prefix);
-		else if (S_ISLNK(st.st_mode) && st.st_uid != 0)
-			rc = cc_fail(err, "%s is a symlink owned by uid %u, not root",
-				     prefix, (unsigned)st.st_uid);
-		else if (!S_ISLNK(st.st_mode))
-			rc = check_owner(prefix, &st, err);
-		if (slash && slash != copy)
-			*slash = saved;
-		if (rc < 0 || !slash)
-			break;
-	}
-	free(copy);
-	return rc;
-}
-
-int path_trusted(const char *path, struct cc_error *err)
-{
-	int rc = -1;
-	char *real = NULL;
-	if (path[0] != '/')
-		cc_fail(err, "%s: not an absolute path", path);
-	else if (!(real = realpath(path, NULL)))
-		cc_fail_errno(err, "%s", path);
-	else if (check_components(path, err) == 0 &&
-		 (strcmp(real, path) == 0 || check_components(real, err) == 0))
-		rc = 0;
-	free(real);
-	if (rc < 0 && real)
-		cc_prefix(err, "%s: refused (policy files and the directories above "
-			  "them must be owned by root and not writable by group or "
-			  "others)", path);
-	return rc;
-}
 
 static const char *remember_file(struct policy *policy, const char *path)
 {
 	char **slot = ARRAY_PUSH(policy->files, policy->nfiles, policy->files_cap);
 	*slot = xstrdup(path);
 	return *slot;
-}
-
-/* Read the regular file PATH, at most MAX bytes; ROOT_OWNED: it must pass
- * check_owner once open (in case it changed since path_trusted). */
-static int read_regular_file(const char *path, size_t max, bool root_owned, char **text,
-			     size_t *len, struct cc_error *err)
-{
-	/* O_NONBLOCK: a FIFO put there must not hang a login. */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0 && errno == ELOOP)
-		return cc_fail(err, "%s: a symbolic link, not followed", path);
-	if (fd < 0)
-		return cc_fail_errno(err, "%s", path);
-	int rc = -1;
-	char *buf = NULL;
-	struct stat st;
-	if (fstat(fd, &st) < 0) {
-		cc_fail_errno(err, "%s", path);
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		cc_fail(err, "%s: not a regular file", path);
-		goto out;
-	}
-	if (root_owned && check_owner(path, &st, err) < 0)
-		goto out;
-	if ((size_t)st.st_size > max) {
-		cc_fail(err, "%s: larger than %zu bytes", path, max);
-		goto out;
-	}
-	buf = xmalloc((size_t)st.st_size + 1);
-	size_t got = 0;
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			cc_fail_errno(err, "%s: read", path);
-			goto out;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	buf[got] = '\0';
-	*text = buf;
-	*len = got;
-	buf = NULL;
-	rc = 0;
-out:
-	free(buf);
-	close(fd);
-	return rc;
-}
-
-int read_trusted_file(const char *path, size_t max, char **text, size_t *len,
-		      struct cc_error *err)
-{
-	if (path_trusted(path, err) < 0)
-		return -1;
-	return read_regular_file(path, max, true, text, len, err);
 }
 
 /* A candidate read in place of the installed file at AS (`check --as`,

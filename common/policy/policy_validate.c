@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The whole policy checked for errors of its own, each at file:line:
- * a [default] section, rules naming a profile, every section merged. */
+/* The whole policy checked for errors of its own, at file:line. */
+/* Checked: a [default] section, rules naming a profile, every section merged. */
 #include "resolve.h"
 
 #include <string.h>
@@ -52,12 +52,12 @@ void policy_validate(const struct policy *policy, struct diag_list *diags)
 		if (s->kind == SECTION_USER && strcmp(s->name, "root") == 0)
 			diag_add(diags, DIAG_ERROR, s->file, s->line,
 				 "rules never apply to root: remove [user root]");
-		if (s->kind != SECTION_PROFILE && !section_find(s, D_PROFILE) &&
-		    !section_find(s, D_SANDBOX))
+		if (s->kind != SECTION_PROFILE && !policy_section_find(s, D_PROFILE) &&
+		    !policy_section_find(s, D_SANDBOX))
 			diag_add(diags, DIAG_ERROR, s->file, s->line,
 				 "%s names no profile (add 'profile = NAME', or "
 				 "'sandbox = none' to leave it unconfined)",
-				 section_title(s, title, sizeof(title)));
+				 policy_section_title(s, title, sizeof(title)));
 		check_user_manager_exposed(s, diags);
 		/* Merge every section, used or not, so each error surfaces. */
 		struct plan plan;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The rule for a session's user, groups and service, and its plan. */
 /* The rule for a session: [user], then [group], then [default], by the
  * user, their groups and the service; the plan it yields. */
 #include "resolve.h"
@@ -15,7 +16,7 @@ static void record_lost(struct plan *plan, const struct section *s, const char *
 {
 	char title[300];
 	*ARRAY_PUSH(plan->lost, plan->nlost, plan->lost_cap) =
-		xasprintf("%s at %s:%d: %s", section_title(s, title, sizeof(title)),
+		xasprintf("%s at %s:%d: %s", policy_section_title(s, title, sizeof(title)),
 			  s->file, s->line, why);
 }
 
@@ -39,7 +40,7 @@ static const struct section *match_rule(const struct policy *policy,
 		const struct section *s = &policy->sections[i];
 		if (s->kind != SECTION_USER || strcmp(s->name, who->user) != 0)
 			continue;
-		if (!section_allows_service(s, service))
+		if (!policy_section_allows_service(s, service))
 			record_lost(plan, s, "its service list excludes this service");
 		else if (!winner)
 			winner = s;
@@ -51,7 +52,7 @@ static const struct section *match_rule(const struct policy *policy,
 		if (system_account)
 			record_lost(plan, s, "system accounts (uid below UID_MIN) match "
 				    "only [user] rules");
-		else if (!section_allows_service(s, service))
+		else if (!policy_section_allows_service(s, service))
 			record_lost(plan, s, "its service list excludes this service");
 		else if (winner)
 			record_lost(plan, s, winner->kind == SECTION_USER
@@ -67,7 +68,7 @@ static const struct section *match_rule(const struct policy *policy,
 		if (system_account)
 			record_lost(plan, s, "system accounts (uid below UID_MIN) match "
 				    "only [user] rules");
-		else if (!section_allows_service(s, service))
+		else if (!policy_section_allows_service(s, service))
 			record_lost(plan, s, "its service list excludes this service");
 		else if (winner)
 			record_lost(plan, s, "[default] comes last");
@@ -119,9 +120,9 @@ enum resolve_result policy_resolve(const struct policy *policy,
 		return RESOLVE_NOT_COVERED;
 	}
 	char title[300];
-	plan->rule = xasprintf("%s at %s:%d", section_title(rule, title, sizeof(title)),
+	plan->rule = xasprintf("%s at %s:%d", policy_section_title(rule, title, sizeof(title)),
 			       rule->file, rule->line);
-	const struct directive *prof = section_find(rule, D_PROFILE);
+	const struct directive *prof = policy_section_find(rule, D_PROFILE);
 	if (prof)
 		plan->profile = xstrdup(prof->words[0]);
 
@@ -155,7 +156,7 @@ enum resolve_result plan_for_session(const char *config,
 		return RESOLVE_ERROR;
 	}
 	enum resolve_result rc = policy_resolve(&policy, who, service,
-						login_defs_uid_min(COCOON_LOGIN_DEFS),
+						identity_uid_min(COCOON_LOGIN_DEFS),
 						plan, err);
 	policy_free(&policy);
 	return rc;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* A rule merged with the profiles it includes into one plan. */
 /* A rule merged with the profiles it includes into one plan, tokens
  * left as written: directives applied in order, single-valued settings
  * tracked for messages, weakening said aloud. */
@@ -16,7 +17,9 @@
 #include "rule_merge.h"
 #include "util.h"
 
-void merge_error(struct merge *m, const char *file, int line, const char *fmt, ...)
+/* An error of the merge at FILE:LINE, once however many rules share it. */
+__attribute__((format(printf, 4, 5)))
+static void merge_error(struct merge *m, const char *file, int line, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
@@ -189,13 +192,13 @@ static void apply(struct merge *m, const struct directive *d)
 	case D_RLIMIT_NPROC: case D_RLIMIT_NOFILE: case D_RLIMIT_AS:
 	case D_RLIMIT_FSIZE: case D_RLIMIT_CPU: case D_RLIMIT_CORE:
 	case D_RLIMIT_MEMLOCK: {
-		int res = rlimit_by_name(d->spec->name + strlen("rlimit-"));
+		int res = plan_rlimit_by_name(d->spec->name + strlen("rlimit-"));
 		if (res >= 0)
 			plan->limits.rlimit[res] = v->rlimit;
 		break;
 	}
 	case D_MAX_SESSION_TIME: case D_MEMORY_MAX: case D_PIDS_MAX: case D_CPU_MAX:
-		limit_store(d->spec->id, v->number, &plan->limits);
+		directive_limit_store(d->spec->id, v->number, &plan->limits);
 		break;
 	case D_COMMAND:
 		/* A setting: the last `command` replaces any before. */
@@ -235,7 +238,7 @@ static void check_merged(struct merge *m)
 		if (!(later = plan_find_unsafe_creation(&view, true, &bind)))
 			break;
 		char msg[1024];
-		describe_unsafe_creation(later, bind, msg, sizeof(msg));
+		plan_describe_unsafe_creation(later, bind, msg, sizeof(msg));
 		merge_error(m, later->file, later->line, "%s", msg);
 		start = (size_t)(bind - plan->ops) + 1;
 	}
@@ -257,7 +260,7 @@ static void warn_weakening(struct merge *m, const struct section *rule,
 {
 	const struct plan *after = m->plan;
 	char title[300], names[128];
-	section_title(rule, title, sizeof(title));
+	policy_section_title(rule, title, sizeof(title));
 	if (before->sandboxed && !after->sandboxed)
 		diag_add(m->diags, DIAG_WARNING, rule->file, rule->line,
 			 "%s turns off the sandbox its profile sets up", title);
@@ -268,7 +271,7 @@ static void warn_weakening(struct merge *m, const struct section *rule,
 		diag_add(m->diags, DIAG_WARNING, rule->file, rule->line,
 			 "%s weakens its profile: no-new-privs = no", title);
 	if (before->namespaces & ~after->namespaces) {
-		ns_format(before->namespaces & ~after->namespaces, names, sizeof(names));
+		plan_ns_format(before->namespaces & ~after->namespaces, names, sizeof(names));
 		diag_add(m->diags, DIAG_WARNING, rule->file, rule->line,
 			 "%s weakens its profile: drops the %s namespace%s", title, names,
 			 strchr(names, ' ') ? "s" : "");
@@ -306,7 +309,7 @@ void rule_merge(const struct policy *policy, const struct section *rule,
 	snapshot_settings(&before, plan);
 	for (; i < rule->ndirs; i++)
 		apply(&m, &rule->dirs[i]);
-	if (section_find(rule, D_PROFILE))
+	if (policy_section_find(rule, D_PROFILE))
 		warn_weakening(&m, rule, &before);
 	plan_free(&before);
 	guest_plan_home(&m);

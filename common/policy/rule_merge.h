@@ -27,10 +27,6 @@ struct merge {
 	struct place name_services_at; /* the last name-services line */
 };
 
-/* An error of the merge at FILE:LINE, once however many rules share it. */
-void merge_error(struct merge *m, const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
 /* `home` and `private-tmp` of a guest account, as ops (guest.c). */
 void guest_plan_home(struct merge *m);
 void guest_plan_private_tmp(struct merge *m);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* A directive's value split into words, with quotes and escapes. */
 #include "words.h"
 
 #include <stdbool.h>

@@ -105,7 +105,7 @@ static void plan_fields(field_fn emit, void *ctx, const char *rule, const char *
 		return;
 	char names[128];
 	emit(ctx, "plan", hash);
-	ns_format(namespaces, names, sizeof(names));
+	plan_ns_format(namespaces, names, sizeof(names));
 	/* Every sandbox has its own mount namespace. */
 	char all[160];
 	snprintf(all, sizeof(all), "mnt%s%s", names[0] ? "," : "", names);

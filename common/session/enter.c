@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* cocoonctl enter's engine: a command run inside a live session. */
 /* cocoonctl enter (enter.h).
  *
  *   caller (root, host)  prepares, opens a pty, relays it, waits
@@ -86,7 +87,7 @@ static bool root_only(const char *path)
 static int check_live_tree(struct cc_error *err)
 {
 	const char *p;
-	for (size_t i = 0; (p = service_system_path(i)); i++)
+	for (size_t i = 0; (p = plan_service_system_path(i)); i++)
 		if (!root_only(p))
 			return cc_fail(err, "the session's %s is not root's alone (a "
 				       "session built outside service mode?): --root would "

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Errors as values (struct cc_error) and diagnostics at file:line. */
 #include "error.h"
 
 #include <errno.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Fault injection in test builds: the N-th setup step fails on demand. */
 #include "fault.h"
 
 #ifdef COCOON_FAULT_INJECTION

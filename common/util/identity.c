@@ -93,7 +93,7 @@ static int from_answer(enum name_answer answer, struct name_passwd *entry,
 	if (answer != NAME_FOUND)
 		return cc_prefix(err, "looking up %s", what);
 	int rc = fill_from_passwd(&entry->pw, when, who, err);
-	name_passwd_free(entry);
+	name_service_passwd_free(entry);
 	return rc;
 }
 
@@ -198,7 +198,7 @@ static unsigned long uid_min_line(const char *line)
 	return value;
 }
 
-uid_t login_defs_uid_min(const char *path)
+uid_t identity_uid_min(const char *path)
 {
 	uid_t uid_min = 1000;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
@@ -237,7 +237,7 @@ uid_t login_defs_uid_min(const char *path)
 	return uid_min;
 }
 
-bool is_cocoon_shell(const char *shell, const char *installed)
+bool identity_is_cocoon_shell(const char *shell, const char *installed)
 {
 	const char *base = strrchr(shell, '/');
 	if (strcmp(shell, installed) == 0 ||

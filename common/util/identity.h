@@ -69,10 +69,10 @@ bool shells_lists(const char *path, const char *shell);
 /* Whether the login shell SHELL is cocoon-shell: INSTALLED (this build's,
  * COCOON_SHELL_PATH, or an image's), any file of that name, or the file
  * INSTALLED is under another name (a symbolic or hard link). */
-bool is_cocoon_shell(const char *shell, const char *installed);
+bool identity_is_cocoon_shell(const char *shell, const char *installed);
 
 /* UID_MIN from login.defs (1000 when absent). */
-uid_t login_defs_uid_min(const char *login_defs_path);
+uid_t identity_uid_min(const char *login_defs_path);
 
 #define COCOON_SHELLS_FILE "/etc/shells"
 /* Whether the shells file PATH (/etc/shells) lists SHELL: su lets a

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* NSS sources asked directly, as glibc would, their answers classified. */
 /* Each NSS source of nsswitch.conf asked directly (libnss_SOURCE.so.2),
  * its status actions honoured, its answer classified. */
 #include "name_service.h"
@@ -255,7 +256,7 @@ enum name_answer name_service_user_by_uid(uid_t uid, struct name_passwd *out,
 			   what, out, err);
 }
 
-void name_passwd_free(struct name_passwd *entry)
+void name_service_passwd_free(struct name_passwd *entry)
 {
 	free(entry->buf);
 	memset(entry, 0, sizeof(*entry));

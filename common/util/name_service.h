@@ -27,7 +27,7 @@ enum name_answer name_service_user_by_name(const char *name, struct name_passwd 
 					   struct cc_error *err);
 enum name_answer name_service_user_by_uid(uid_t uid, struct name_passwd *out,
 					  struct cc_error *err);
-void name_passwd_free(struct name_passwd *entry);
+void name_service_passwd_free(struct name_passwd *entry);
 /* The name of group GID (*name allocated when found). */
 enum name_answer name_service_group_name(gid_t gid, char **name, struct cc_error *err);
 /* Whether a group is named NAME. */

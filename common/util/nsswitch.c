@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* nsswitch.conf's passwd, group and initgroups lines, parsed as glibc
- * 2.36 parses them (nss/nss_database.c and nss/nss_action_parse.c). */
+/* nsswitch.conf's passwd, group and initgroups lines, parsed as glibc. */
+/* As glibc 2.36 parses them (nss/nss_database.c, nss/nss_action_parse.c). */
 #include "nsswitch.h"
 
 #include <ctype.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Allocation that cannot fail silently, and small string helpers. */
 #include "util.h"
 
 #include <errno.h>

@@ -45,6 +45,7 @@
 #include "plan.h"
 #include "policy.h"
 #include "seccomp_filter.h"
+#include "trusted_file.h"
 
 #define NR_open_tree_attr 467 /* x86_64, Linux 6.15 */
 #define NOWHERE "/nonexistent-cocoon-probe"
@@ -63,6 +64,18 @@ struct outcome {
 static long result(long rc)
 {
 	return rc < 0 ? -errno : 0;
+}
+
+/* seccomp_prepare, then seccomp_load_filter: what the session does,
+ * without the session around it. */
+static int seccomp_apply(const struct plan *plan, struct cc_error *err)
+{
+	struct seccomp_filter *filter = seccomp_prepare(plan, err);
+	if (!filter)
+		return -1;
+	int rc = seccomp_load_filter(filter, err);
+	seccomp_filter_free(filter);
+	return rc;
 }
 
 /* Run fn in a child, under the filter the plan asks for when plan is

@@ -32,4 +32,16 @@ static inline void plan_add_env(struct plan *plan, const char *name, const char 
 	e->value = value ? xstrdup(value) : NULL;
 }
 
+/* The forced command's words joined by spaces, as the policy wrote them
+ * (caller frees); NULL without one. */
+static inline char *plan_command_text(const struct plan *plan)
+{
+	if (!plan->command)
+		return NULL;
+	struct strbuf out = { 0 };
+	for (char **w = plan->command; *w; w++)
+		sb_addf(&out, "%s%s", w == plan->command ? "" : " ", *w);
+	return sb_steal(&out);
+}
+
 #endif

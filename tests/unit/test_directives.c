@@ -172,7 +172,7 @@ static void test_choices(void)
 	expect("tmp-size", "64MB", "'64MB' is not a size (digits, then K, M, G or T)",
 	       "a size with two unit letters");
 	expect("rlimit-nofile", "10 5", "the soft limit 10 is above the hard limit 5",
-	       "an rlimit goes to rlimit_parse");
+	       "an rlimit goes to directive_rlimit_parse");
 	expect("max-session-time", "1y", "'1y' is not a duration (a number, then s, m, h "
 	       "or d)", "max-session-time");
 	expect("memory-max", "1M", "memory-max 1M is too small to set up a session (at "
@@ -186,7 +186,7 @@ static void expect_size(const char *word, unsigned long long want, const char *n
 {
 	unsigned long long v = 0;
 	struct cc_error err;
-	int rc = parse_size(word, &v, &err);
+	int rc = directive_parse_size(word, &v, &err);
 	tap_ok(rc == 0 && v == want, "size %s: %s (%llu%s%s)", word, name, v,
 	       rc ? ", " : "", rc ? err.msg : "");
 }
@@ -208,56 +208,57 @@ static void test_numbers(void)
 	expect_size("3m", 3ULL << 20, "a lower-case unit");
 	expect_size("2G", 2ULL << 30, "G");
 	expect_size("16777215T", 16777215ULL << 40, "the largest in T");
-	expect_refused(parse_size("16777216T", &v, &err), &err,
+	expect_refused(directive_parse_size("16777216T", &v, &err), &err,
 		       "size '16777216T' is out of range", "a size past 2^64");
-	expect_refused(parse_size("-1", &v, &err), &err, "'-1' is not a size (like 64M)",
+	expect_refused(directive_parse_size("-1", &v, &err), &err, "'-1' is not a size (like 64M)",
 		       "a negative size");
 
-	tap_ok(parse_count("4611686018427387904", &v, &err) == 0 && v == 1ULL << 62,
+	tap_ok(directive_parse_count("4611686018427387904", &v, &err) == 0 && v == 1ULL << 62,
 	       "count 2^62 is the largest");
-	expect_refused(parse_count("4611686018427387905", &v, &err), &err,
+	expect_refused(directive_parse_count("4611686018427387905", &v, &err), &err,
 		       "count '4611686018427387905' is out of range", "a count past 2^62");
-	expect_refused(parse_count("0", &v, &err), &err, "count '0' is out of range",
+	expect_refused(directive_parse_count("0", &v, &err), &err, "count '0' is out of range",
 		       "a zero count");
-	expect_refused(parse_count("12a", &v, &err), &err, "'12a' is not a count",
+	expect_refused(directive_parse_count("12a", &v, &err), &err, "'12a' is not a count",
 		       "a count with a letter");
-	expect_refused(parse_count("", &v, &err), &err, "'' is not a count", "an empty count");
+	expect_refused(directive_parse_count("", &v, &err), &err, "'' is not a count", "an empty count");
 
-	tap_ok(parse_duration("90", &v, &err) == 0 && v == 90, "duration 90: seconds");
-	tap_ok(parse_duration("30m", &v, &err) == 0 && v == 1800, "duration 30m");
-	tap_ok(parse_duration("8h", &v, &err) == 0 && v == 28800, "duration 8h");
-	tap_ok(parse_duration("12725829d", &v, &err) == 0 && v == 12725829ULL * 86400,
+	tap_ok(directive_parse_duration("90", &v, &err) == 0 && v == 90, "duration 90: seconds");
+	tap_ok(directive_parse_duration("30m", &v, &err) == 0 && v == 1800, "duration 30m");
+	tap_ok(directive_parse_duration("8h", &v, &err) == 0 && v == 28800, "duration 8h");
+	tap_ok(directive_parse_duration("12725829d", &v, &err) == 0 && v == 12725829ULL * 86400,
 	       "the longest duration in days");
-	expect_refused(parse_duration("12725830d", &v, &err), &err,
+	expect_refused(directive_parse_duration("12725830d", &v, &err), &err,
 		       "duration '12725830d' is out of range", "a day past 2^40 seconds");
-	expect_refused(parse_duration("5ms", &v, &err), &err, "'5ms' is not a duration (a "
+	expect_refused(directive_parse_duration("5ms", &v, &err), &err, "'5ms' is not a duration (a "
 		       "number, then s, m, h or d)", "two unit letters");
-	expect_refused(parse_duration("h", &v, &err), &err, "'h' is not a duration (like "
+	expect_refused(directive_parse_duration("h", &v, &err), &err, "'h' is not a duration (like "
 		       "90s, 30m, 8h, 1d)", "a unit without a number");
-	expect_refused(parse_duration("0s", &v, &err), &err, "duration '0s' is out of range",
+	expect_refused(directive_parse_duration("0s", &v, &err), &err, "duration '0s' is out of range",
 		       "a zero duration");
 
-	tap_ok(parse_percent("100000%", &u, &err) == 0 && u == 100000, "percent 100000%%");
-	tap_ok(parse_percent("1%", &u, &err) == 0 && u == 1, "percent 1%%");
-	expect_refused(parse_percent("100001%", &u, &err), &err, "'100001%' is not a "
+	tap_ok(directive_parse_percent("100000%", &u, &err) == 0 && u == 100000, "percent 100000%%");
+	tap_ok(directive_parse_percent("1%", &u, &err) == 0 && u == 1, "percent 1%%");
+	expect_refused(directive_parse_percent("100001%", &u, &err), &err, "'100001%' is not a "
 		       "percentage from 1% to 100000%", "a percentage past 1000 CPUs");
-	expect_refused(parse_percent("0%", &u, &err), &err, "'0%' is not a percentage "
+	expect_refused(directive_parse_percent("0%", &u, &err), &err, "'0%' is not a percentage "
 		       "from 1% to 100000%", "zero percent");
-	expect_refused(parse_percent("%", &u, &err), &err, "'%' is not a percentage (like "
+	expect_refused(directive_parse_percent("%", &u, &err), &err, "'%' is not a percentage (like "
 		       "50% or 200%)", "a bare %");
-	expect_refused(parse_percent("1000000%", &u, &err), &err, "'1000000%' is not a "
+	expect_refused(directive_parse_percent("1000000%", &u, &err), &err, "'1000000%' is not a "
 		       "percentage (like 50% or 200%)", "a percentage of 8 characters");
 
-	tap_ok(parse_mode("7777", &u, &err) == 0 && u == 07777, "mode 7777");
-	tap_ok(parse_mode("0", &u, &err) == 0 && u == 0, "mode 0");
-	expect_refused(parse_mode("01777", &u, &err), &err, "'01777' is not an octal mode "
+	tap_ok(directive_parse_mode("7777", &u, &err) == 0 && u == 07777, "mode 7777");
+	tap_ok(directive_parse_mode("0", &u, &err) == 0 && u == 0, "mode 0");
+	expect_refused(directive_parse_mode("01777", &u, &err), &err, "'01777' is not an octal mode "
 		       "(0000 to 7777)", "a mode of five digits");
-	expect_refused(parse_mode("", &u, &err), &err, "'' is not an octal mode (0000 to "
+	expect_refused(directive_parse_mode("", &u, &err), &err, "'' is not an octal mode (0000 to "
 		       "7777)", "an empty mode");
 	bool b = false;
-	tap_ok(parse_bool("yes", &b, &err) == 0 && b && parse_bool("no", &b, &err) == 0 && !b,
+	tap_ok(directive_parse_bool("yes", &b, &err) == 0 && b &&
+	       directive_parse_bool("no", &b, &err) == 0 && !b,
 	       "yes and no");
-	expect_refused(parse_bool("Yes", &b, &err), &err, "'Yes' is not yes or no",
+	expect_refused(directive_parse_bool("Yes", &b, &err), &err, "'Yes' is not yes or no",
 		       "yes is lower-case");
 }
 
@@ -266,26 +267,26 @@ static void test_limits(void)
 	struct session_limits l = { 0 };
 	struct cc_error err;
 	unsigned long long v = 1;
-	tap_ok(limit_parse(D_MAX_SESSION_TIME, "2h", &v, &err) == 0 && v == 7200,
+	tap_ok(directive_limit_parse(D_MAX_SESSION_TIME, "2h", &v, &err) == 0 && v == 7200,
 	       "max-session-time into seconds");
-	limit_store(D_MAX_SESSION_TIME, v, &l);
-	tap_ok(limit_parse(D_MEMORY_MAX, "32M", &v, &err) == 0 && v == 32ULL << 20,
+	directive_limit_store(D_MAX_SESSION_TIME, v, &l);
+	tap_ok(directive_limit_parse(D_MEMORY_MAX, "32M", &v, &err) == 0 && v == 32ULL << 20,
 	       "memory-max at the floor");
-	limit_store(D_MEMORY_MAX, v, &l);
-	tap_ok(limit_parse(D_PIDS_MAX, "100", &v, &err) == 0 && v == 100, "pids-max");
-	limit_store(D_PIDS_MAX, v, &l);
-	tap_ok(limit_parse(D_CPU_MAX, "250%", &v, &err) == 0 && v == 250, "cpu-max");
-	limit_store(D_CPU_MAX, v, &l);
+	directive_limit_store(D_MEMORY_MAX, v, &l);
+	tap_ok(directive_limit_parse(D_PIDS_MAX, "100", &v, &err) == 0 && v == 100, "pids-max");
+	directive_limit_store(D_PIDS_MAX, v, &l);
+	tap_ok(directive_limit_parse(D_CPU_MAX, "250%", &v, &err) == 0 && v == 250, "cpu-max");
+	directive_limit_store(D_CPU_MAX, v, &l);
 	tap_ok(l.max_session_time == 7200 && l.memory_max == 32ULL << 20 && l.pids_max == 100 &&
 	       l.cpu_max_percent == 250, "each stored in its own field");
-	tap_ok(limit_parse(D_PIDS_MAX, "none", &v, &err) == 0 && v == 0,
+	tap_ok(directive_limit_parse(D_PIDS_MAX, "none", &v, &err) == 0 && v == 0,
 	       "none is 0, no limit");
-	limit_store(D_PIDS_MAX, v, &l);
+	directive_limit_store(D_PIDS_MAX, v, &l);
 	tap_ok(l.pids_max == 0 && l.max_session_time == 7200 && l.cpu_max_percent == 250,
 	       "and storing it clears that limit only");
-	expect_refused(limit_parse(D_PROFILE, "none", &v, &err), &err, "not a session limit",
+	expect_refused(directive_limit_parse(D_PROFILE, "none", &v, &err), &err, "not a session limit",
 		       "another directive");
-	expect_refused(limit_parse(D_MEMORY_MAX, "32767K", &v, &err), &err,
+	expect_refused(directive_limit_parse(D_MEMORY_MAX, "32767K", &v, &err), &err,
 		       "memory-max 32767K is too small to set up a session (at least 32M)",
 		       "a byte under the floor's K");
 }
@@ -294,10 +295,10 @@ static void test_ptys(void)
 {
 	unsigned v = 7;
 	struct cc_error err;
-	tap_ok(pty_parse(D_PTY_MAX, "64", &v, &err) == 0 && v == 64, "pty-max 64");
-	tap_ok(pty_parse(D_PTY_MAX_USER, "none", &v, &err) == 0 && v == 0,
+	tap_ok(directive_pty_parse(D_PTY_MAX, "64", &v, &err) == 0 && v == 64, "pty-max 64");
+	tap_ok(directive_pty_parse(D_PTY_MAX_USER, "none", &v, &err) == 0 && v == 0,
 	       "pty-max-user none is 0, no total");
-	tap_ok(pty_parse(D_PTY_MAX, "1048576", &v, &err) == 0 && v == 1u << 20,
+	tap_ok(directive_pty_parse(D_PTY_MAX, "1048576", &v, &err) == 0 && v == 1u << 20,
 	       "pty-max up to the kernel's own bound");
 	expect("pty-max", "none", "'none' is not a count",
 	       "pty-max has no none: devpts takes max=0 as no limit");
@@ -309,7 +310,7 @@ static void test_ptys(void)
 	expect("pty-max-user", "-1", "'-1' is not a count", "a negative total");
 	expect("pty-max", "8 9", "'pty-max' takes COUNT (got 2 words)", "one word");
 	expect("pty-max-user", "512", "ok", "pty-max-user 512");
-	expect_refused(pty_parse(D_PIDS_MAX, "1", &v, &err), &err, "not a pty limit",
+	expect_refused(directive_pty_parse(D_PIDS_MAX, "1", &v, &err), &err, "not a pty limit",
 		       "another directive");
 }
 
@@ -318,11 +319,11 @@ static void test_ptys(void)
 static void test_word_checks(void)
 {
 	struct cc_error err;
-	tap_ok(check_tokens("%%u%%", &err) == 0, "%% does not start a token");
-	expect_refused(check_tokens("a%%%x", &err), &err, "unknown token '%x' (%u %U %g "
+	tap_ok(directive_check_tokens("%%u%%", &err) == 0, "%% does not start a token");
+	expect_refused(directive_check_tokens("a%%%x", &err), &err, "unknown token '%x' (%u %U %g "
 		       "%G %h %% exist)", "a token after %%");
-	expect_refused(check_path_word("%h/..", "home", &err), &err, "home '%h/..' has a "
-		       "'.' or '..' component", "check_path_word names what it checks");
+	expect_refused(directive_check_path_word("%h/..", "home", &err), &err, "home '%h/..' has a "
+		       "'.' or '..' component", "directive_check_path_word names what it checks");
 }
 
 /* The typed value directive NAME = VALUE parses into (zero on error). */

@@ -18,24 +18,31 @@ static void pattern(const char *list, const char *want, const char *name)
 
 int main(void)
 {
-	tap_ok(env_entry_allowed("TERM=xterm"), "TERM passes");
-	tap_ok(env_entry_allowed("LC_TIME=de_DE.UTF-8"), "a locale variable passes");
-	tap_ok(env_entry_allowed("LANG=C.UTF-8"), "LANG passes");
-	tap_ok(!env_entry_allowed("LD_PRELOAD=/home/u/x.so"), "LD_PRELOAD does not");
-	tap_ok(!env_entry_allowed("GCONV_PATH=/home/u"), "GCONV_PATH does not");
-	tap_ok(!env_entry_allowed("GLIBC_TUNABLES=glibc.malloc.check=3"), "GLIBC_TUNABLES does not");
-	tap_ok(!env_entry_allowed("BASH_ENV=/home/u/x"), "BASH_ENV does not");
-	tap_ok(!env_entry_allowed("PATH=/home/u/bin"), "PATH does not (the session sets its own)");
-	tap_ok(!env_entry_allowed("TERMINFO=/home/u/ti"), "a longer name beginning with an allowed one does not");
-	tap_ok(!env_entry_allowed("LC_ALL=/home/u/locale"), "a locale given as a path does not");
-	tap_ok(!env_entry_allowed("LANG=../../home/u/l"), "nor a relative one");
-	tap_ok(!env_entry_allowed("TERM"), "an entry without '=' does not");
-	tap_ok(env_entry_allowed("TZ=Europe/Vienna") && env_entry_allowed("TZ=:Europe/Vienna") &&
-	       env_entry_allowed("TZ=CET-1CEST"), "a zone name or a POSIX TZ passes");
-	tap_ok(!env_entry_allowed("TZ=/home/u/tz") && !env_entry_allowed("TZ=:/home/u/tz"),
+	tap_ok(environment_entry_allowed("TERM=xterm"), "TERM passes");
+	tap_ok(environment_entry_allowed("LC_TIME=de_DE.UTF-8"), "a locale variable passes");
+	tap_ok(environment_entry_allowed("LANG=C.UTF-8"), "LANG passes");
+	tap_ok(!environment_entry_allowed("LD_PRELOAD=/home/u/x.so"), "LD_PRELOAD does not");
+	tap_ok(!environment_entry_allowed("GCONV_PATH=/home/u"), "GCONV_PATH does not");
+	tap_ok(!environment_entry_allowed("GLIBC_TUNABLES=glibc.malloc.check=3"),
+	       "GLIBC_TUNABLES does not");
+	tap_ok(!environment_entry_allowed("BASH_ENV=/home/u/x"), "BASH_ENV does not");
+	tap_ok(!environment_entry_allowed("PATH=/home/u/bin"),
+	       "PATH does not (the session sets its own)");
+	tap_ok(!environment_entry_allowed("TERMINFO=/home/u/ti"),
+	       "a longer name beginning with an allowed one does not");
+	tap_ok(!environment_entry_allowed("LC_ALL=/home/u/locale"),
+	       "a locale given as a path does not");
+	tap_ok(!environment_entry_allowed("LANG=../../home/u/l"), "nor a relative one");
+	tap_ok(!environment_entry_allowed("TERM"), "an entry without '=' does not");
+	tap_ok(environment_entry_allowed("TZ=Europe/Vienna") &&
+	       environment_entry_allowed("TZ=:Europe/Vienna") &&
+	       environment_entry_allowed("TZ=CET-1CEST"), "a zone name or a POSIX TZ passes");
+	tap_ok(!environment_entry_allowed("TZ=/home/u/tz") &&
+	       !environment_entry_allowed("TZ=:/home/u/tz"),
 	       "a TZ naming a file does not");
-	tap_ok(!env_entry_allowed("TZ=../../../home/u/tz"), "nor one climbing out of the zone directory");
-	tap_ok(env_name_allowed("SSH_ORIGINAL_COMMAND", strlen("SSH_ORIGINAL_COMMAND")),
+	tap_ok(!environment_entry_allowed("TZ=../../../home/u/tz"),
+	       "nor one climbing out of the zone directory");
+	tap_ok(environment_name_allowed("SSH_ORIGINAL_COMMAND", strlen("SSH_ORIGINAL_COMMAND")),
 	       "SSH_ORIGINAL_COMMAND is a name that passes");
 
 	pattern("LANG,LC_*", "(none)", "Debian's AcceptEnv LANG LC_* stays within the list");

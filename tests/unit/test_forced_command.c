@@ -8,7 +8,7 @@
 
 static void asked(char *const *argv, const char *want, const char *name)
 {
-	tap_is_str(shell_asked_command(argv), want, name);
+	tap_is_str(forced_command_asked(argv), want, name);
 }
 
 static void test_asked(void)
@@ -31,7 +31,7 @@ static void test_asked(void)
 static void original(char *const *argv, const char *inherited, char *const *forced,
 		     const char *want, const char *name)
 {
-	tap_is_str(forced_original_command(argv, inherited, forced), want, name);
+	tap_is_str(forced_command_original(argv, inherited, forced), want, name);
 }
 
 static void test_original(void)

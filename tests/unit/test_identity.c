@@ -184,12 +184,12 @@ static void test_outage(void)
 
 static void test_cocoon_shell(void)
 {
-	tap_ok(is_cocoon_shell(COCOON_SHELL_PATH, COCOON_SHELL_PATH), "the installed path");
-	tap_ok(is_cocoon_shell("/opt/img/bin/cocoon-shell", "/nonexistent/x"),
+	tap_ok(identity_is_cocoon_shell(COCOON_SHELL_PATH, COCOON_SHELL_PATH), "the installed path");
+	tap_ok(identity_is_cocoon_shell("/opt/img/bin/cocoon-shell", "/nonexistent/x"),
 	       "any file named cocoon-shell");
-	tap_ok(is_cocoon_shell("cocoon-shell", "/nonexistent/x"), "a bare name");
-	tap_ok(!is_cocoon_shell("/bin/cocoon-shell2", "/nonexistent/x") &&
-	       !is_cocoon_shell("/bin/bash", "/nonexistent/cocoon-shell"),
+	tap_ok(identity_is_cocoon_shell("cocoon-shell", "/nonexistent/x"), "a bare name");
+	tap_ok(!identity_is_cocoon_shell("/bin/cocoon-shell2", "/nonexistent/x") &&
+	       !identity_is_cocoon_shell("/bin/bash", "/nonexistent/cocoon-shell"),
 	       "other names are other shells");
 	if (!mkdtemp(dir_path)) {
 		tap_ok(false, "mkdtemp %s", dir_path);
@@ -203,12 +203,12 @@ static void test_cocoon_shell(void)
 	if (g)
 		fclose(g);
 	tap_ok(f && g && symlink(real, sym) == 0 && link(real, hard) == 0, "links made");
-	tap_ok(is_cocoon_shell(sym, real), "a symbolic link to the installed file");
-	tap_ok(is_cocoon_shell(hard, real), "a hard link to it");
-	tap_ok(!is_cocoon_shell(other, real), "another file is not");
-	tap_ok(!is_cocoon_shell(sym, "/nonexistent/x"), "nor a link when nothing is installed");
+	tap_ok(identity_is_cocoon_shell(sym, real), "a symbolic link to the installed file");
+	tap_ok(identity_is_cocoon_shell(hard, real), "a hard link to it");
+	tap_ok(!identity_is_cocoon_shell(other, real), "another file is not");
+	tap_ok(!identity_is_cocoon_shell(sym, "/nonexistent/x"), "nor a link when nothing is installed");
 	char *cwd = getcwd(NULL, 0);
-	tap_ok(chdir(dir_path) == 0 && !is_cocoon_shell("sym", real),
+	tap_ok(chdir(dir_path) == 0 && !identity_is_cocoon_shell("sym", real),
 	       "a relative path is never compared by file");
 	if (cwd && chdir(cwd) < 0)
 		perror("chdir");

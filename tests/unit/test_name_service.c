@@ -40,7 +40,7 @@ static char *user(const char *name)
 				(a == NAME_UNREACHABLE) == (err.cause == CC_UNREACHABLE)
 					? "" : " (WRONG CAUSE)");
 	if (a == NAME_FOUND)
-		name_passwd_free(&e);
+		name_service_passwd_free(&e);
 	return out;
 }
 
@@ -88,7 +88,7 @@ static void test_entries(void)
 	struct name_passwd e;
 	tap_ok(name_service_user_by_uid(7001, &e, &err) == NAME_FOUND &&
 	       strcmp(e.pw.pw_name, "dirk") == 0, "a user by uid");
-	name_passwd_free(&e);
+	name_service_passwd_free(&e);
 
 	state("cocoontest", "down\n" DIRECTORY);
 	is(user("cocoon-nobody-here"),

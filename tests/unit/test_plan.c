@@ -112,18 +112,18 @@ static void test_command(void)
 	plan_free(&plan);
 
 	struct session_limits l = { 0 };
-	tap_ok(!limits_need_cgroup(&l), "no limits, no cgroup");
+	tap_ok(!plan_limits_need_cgroup(&l), "no limits, no cgroup");
 	l.max_session_time = 60;
 	l.rlimit[RLIMIT_NOFILE].set = true;
-	tap_ok(!limits_need_cgroup(&l), "nor for rlimits and the session time");
+	tap_ok(!plan_limits_need_cgroup(&l), "nor for rlimits and the session time");
 	l.pids_max = 1;
-	tap_ok(limits_need_cgroup(&l), "pids-max needs one");
+	tap_ok(plan_limits_need_cgroup(&l), "pids-max needs one");
 	l.pids_max = 0;
 	l.cpu_max_percent = 50;
-	tap_ok(limits_need_cgroup(&l), "cpu-max needs one");
+	tap_ok(plan_limits_need_cgroup(&l), "cpu-max needs one");
 	l.cpu_max_percent = 0;
 	l.memory_max = 64ULL << 20;
-	tap_ok(limits_need_cgroup(&l), "memory-max needs one");
+	tap_ok(plan_limits_need_cgroup(&l), "memory-max needs one");
 }
 
 /* The hash of a default plan changed by CHANGE. */
@@ -346,19 +346,19 @@ static void test_user_writable(void)
 	char *owned = xasprintf("%s/ann/f", root_dir);
 	mkdir(group, 0775);
 	chmod(group, 0775);
-	tap_ok(!path_user_writable("/"), "/ is root's");
-	tap_ok(!path_user_writable(root_dir), "a root-owned 0700 directory is root's");
-	tap_ok(path_user_writable(group), "a group-writable directory is not");
-	tap_ok(path_user_writable(in_group), "nor is what lies in one, even when missing");
-	tap_ok(path_user_writable("/tmp/cocoon-plan-unit-missing"),
+	tap_ok(!plan_path_user_writable("/"), "/ is root's");
+	tap_ok(!plan_path_user_writable(root_dir), "a root-owned 0700 directory is root's");
+	tap_ok(plan_path_user_writable(group), "a group-writable directory is not");
+	tap_ok(plan_path_user_writable(in_group), "nor is what lies in one, even when missing");
+	tap_ok(plan_path_user_writable("/tmp/cocoon-plan-unit-missing"),
 	       "a missing name in the sticky /tmp is the user's");
 	FILE *f = fopen(owned, "w");
 	if (f)
 		fclose(f);
-	tap_ok(path_user_writable(owned), "a file in the user's directory");
+	tap_ok(plan_path_user_writable(owned), "a file in the user's directory");
 	char *deep = xcalloc(PATH_MAX + 2, 1);
 	memset(deep, '/', PATH_MAX);
-	tap_ok(path_user_writable(deep), "a path longer than PATH_MAX cannot be judged");
+	tap_ok(plan_path_user_writable(deep), "a path longer than PATH_MAX cannot be judged");
 	free(deep);
 	unlink(owned);
 	rmdir(group);

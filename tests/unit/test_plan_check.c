@@ -4,7 +4,7 @@
  * the list of system paths, and creations inside a bind the user can
  * write, each refusal with its exact message. Plans are built by hand;
  * test_resolve judges code paths over plans made from policies, and
- * test_plan and test_resolve how path_user_writable walks a path. */
+ * test_plan and test_resolve how plan_path_user_writable walks a path. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -312,11 +312,11 @@ static void test_system_paths(void)
 {
 	struct strbuf got = { 0 };
 	size_t n = 0;
-	for (const char *p; (p = service_system_path(n)); n++)
+	for (const char *p; (p = plan_service_system_path(n)); n++)
 		sb_addf(&got, "%s ", p);
 	tap_is_str(got.data, "/ /etc /usr /lib /lib64 /lib32 /libx32 /bin /sbin /dev /run /var ",
 		   "the service's system paths, in order");
-	tap_ok(n == 12 && service_system_path(13) == NULL && service_system_path(1000) == NULL,
+	tap_ok(n == 12 && plan_service_system_path(13) == NULL && plan_service_system_path(1000) == NULL,
 	       "NULL after the last");
 	sb_free(&got);
 }
@@ -328,7 +328,7 @@ static void expect_unsafe(struct plan *plan, bool symbolic, const char *want, co
 	const struct fs_op *bind = NULL, *later = plan_find_unsafe_creation(plan, symbolic, &bind);
 	char msg[1024], got[1100] = "none";
 	if (later) {
-		describe_unsafe_creation(later, bind, msg, sizeof(msg));
+		plan_describe_unsafe_creation(later, bind, msg, sizeof(msg));
 		snprintf(got, sizeof(got), "%d<%d: %s", later->line, bind->line, msg);
 	}
 	tap_is_str(got, want, name);

@@ -14,6 +14,7 @@
 
 #include "policy.h"
 #include "tap.h"
+#include "trusted_file.h"
 #include "util.h"
 
 static char dir_path[] = "/run/cocoon-policy-files-unit.XXXXXX";

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "plan_print.h"
+#include "plan_build.h"
 #include "plan_check.h"
 #include "policy.h"
 #include "resolve.h"
@@ -477,13 +478,13 @@ static void test_login_defs(void)
 			tap_ok(false, "login.defs: writing %s", path);
 			continue;
 		}
-		tap_ok(login_defs_uid_min(path) == cases[i].want, "login.defs: %s", cases[i].name);
+		tap_ok(identity_uid_min(path) == cases[i].want, "login.defs: %s", cases[i].name);
 	}
-	tap_ok(login_defs_uid_min("/nonexistent/login.defs") == 1000, "login.defs: missing file: 1000");
+	tap_ok(identity_uid_min("/nonexistent/login.defs") == 1000, "login.defs: missing file: 1000");
 	unlink(path);
 }
 
-/* path_user_writable follows the path as the kernel resolves it. */
+/* plan_path_user_writable follows the path as the kernel resolves it. */
 static void test_user_writable(void)
 {
 	char *r = xasprintf("%s/r", home_root), *d = xasprintf("%s/d", r);
@@ -491,34 +492,34 @@ static void test_user_writable(void)
 	mkdir(r, 0755);
 	mkdir(d, 0755);
 	mkdir(target, 0755); /* root's, in ann's home */
-	tap_ok(!path_user_writable(d), "a path through root's directories is root's");
-	tap_ok(path_user_writable(target), "a path through the user's home is not");
+	tap_ok(!plan_path_user_writable(d), "a path through root's directories is root's");
+	tap_ok(plan_path_user_writable(target), "a path through the user's home is not");
 	p = xasprintf("%s/into", r);
 	if (symlink(target, p) < 0)
 		perror("symlink");
-	tap_ok(path_user_writable(p), "a root-owned link into the user's home is the "
+	tap_ok(plan_path_user_writable(p), "a root-owned link into the user's home is the "
 	       "user's, though the link and where it ends are root's");
 	free(p);
 	p = xasprintf("%s/up", r);
 	if (symlink("../r/./d", p) < 0)
 		perror("symlink");
-	tap_ok(!path_user_writable(p), "a relative link between root's directories is root's");
+	tap_ok(!plan_path_user_writable(p), "a relative link between root's directories is root's");
 	free(p);
 	p = xasprintf("%s/up/../up/", r);
-	tap_ok(!path_user_writable(p), "and so are '..' and '.' after it");
+	tap_ok(!plan_path_user_writable(p), "and so are '..' and '.' after it");
 	free(p);
 	p = xasprintf("%s/ann-link", r);
 	if (symlink(d, p) < 0 || lchown(p, 4242, 4242) < 0)
 		perror("symlink");
-	tap_ok(path_user_writable(p), "a link the user owns is the user's");
+	tap_ok(plan_path_user_writable(p), "a link the user owns is the user's");
 	free(p);
 	p = xasprintf("%s/loop", r);
 	if (symlink(p, p) < 0)
 		perror("symlink");
-	tap_ok(path_user_writable(p), "a link loop counts as the user's");
+	tap_ok(plan_path_user_writable(p), "a link loop counts as the user's");
 	free(p);
 	p = xasprintf("/../..%s/missing/x", r);
-	tap_ok(!path_user_writable(p), "a missing component ends the walk");
+	tap_ok(!plan_path_user_writable(p), "a missing component ends the walk");
 	free(p);
 	free(target);
 	free(d);

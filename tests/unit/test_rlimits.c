@@ -16,7 +16,7 @@
 #include "util.h"
 #include "words.h"
 
-/* "SOFT HARD" as rlimit_format writes them, or "ERR message". */
+/* "SOFT HARD" as plan_rlimit_format writes them, or "ERR message". */
 static char *parse(int resource, const char *value)
 {
 	char **words;
@@ -26,11 +26,11 @@ static char *parse(int resource, const char *value)
 		return xasprintf("bad words: %s", err.msg);
 	struct plan_rlimit r = { 0 };
 	char soft[24], hard[24], *out;
-	if (rlimit_parse(resource, words, count, &r, &err) < 0) {
+	if (directive_rlimit_parse(resource, words, count, &r, &err) < 0) {
 		out = xasprintf("ERR %s", err.msg);
 	} else {
-		rlimit_format(r.soft, soft, sizeof(soft));
-		rlimit_format(r.hard, hard, sizeof(hard));
+		plan_rlimit_format(r.soft, soft, sizeof(soft));
+		plan_rlimit_format(r.hard, hard, sizeof(hard));
 		out = xasprintf("%s%s %s", r.set ? "" : "(not set) ", soft, hard);
 	}
 	words_free(words, count);
@@ -74,7 +74,7 @@ static void test_parse(void)
 	char *bad[] = { "x" };
 	struct plan_rlimit r = { .set = false, .soft = 7, .hard = 7 };
 	struct cc_error err;
-	tap_ok(rlimit_parse(RLIMIT_NOFILE, bad, 1, &r, &err) < 0 && !r.set && r.soft == 7,
+	tap_ok(directive_rlimit_parse(RLIMIT_NOFILE, bad, 1, &r, &err) < 0 && !r.set && r.soft == 7,
 	       "a refused value leaves the output alone");
 }
 

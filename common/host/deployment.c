@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* How cocoon is deployed on this host (PAM stacks, shells): check --pam. */
 #include "deployment.h"
 
 #include <ctype.h>
@@ -669,14 +670,14 @@ static void check_users(const struct deployment_paths *paths,
 			const struct policy *policy, const struct services *services,
 			struct diag_list *diags)
 {
-	uid_t uid_min = login_defs_uid_min(COCOON_LOGIN_DEFS);
+	uid_t uid_min = identity_uid_min(COCOON_LOGIN_DEFS);
 	bool shell_listed = shells_lists(paths->shells, paths->shell_path);
 	struct sshd_findings sshd_seen = { 0 };
 	size_t count;
 	struct account *accounts = list_accounts(&count);
 	for (size_t i = 0; i < count; i++) {
 		const struct account *a = &accounts[i];
-		bool confined = is_cocoon_shell(a->shell, paths->shell_path);
+		bool confined = identity_is_cocoon_shell(a->shell, paths->shell_path);
 		if (confined)
 			check_sshd_for(paths, a->name, &sshd_seen, diags);
 		if (confined && shell_listed)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* What `cocoonctl check` says of a policy on this host. */
 /* What `cocoonctl check` says of a policy beyond its language: names NSS
  * does not know, seccomp files that do not compile, limits no cgroup
  * hierarchy here can hold, rules pam_cocoon would refuse, and settings
@@ -41,13 +42,13 @@ static void check_seccomp_file(const struct directive *d, struct diag_list *diag
 static void check_service_mode(const struct section *s, struct plan *plan,
 			       const char *title, struct diag_list *diags)
 {
-	const struct directive *svc = section_find(s, D_SERVICE);
+	const struct directive *svc = policy_section_find(s, D_SERVICE);
 	if (svc && svc->nwords == 1 && strcmp(svc->words[0], "shell") == 0)
 		return;
 	for (size_t i = 0; i < plan->nops; i++)
 		if (op_is_bind(plan->ops[i].type))
 			plan->ops[i].source_user_writable =
-				source_writable_symbolic(plan->ops[i].source);
+				plan_source_writable_symbolic(plan->ops[i].source);
 	struct cc_error err;
 	if (plan->sandboxed && plan_check_service(plan, &err) < 0)
 		diag_add(diags, DIAG_WARNING, s->file, s->line, "pam_cocoon would refuse "
@@ -74,7 +75,7 @@ static void check_unused_settings(const struct section *s, const struct plan *pl
 	else if (plan->sandboxed && plan->home_skel && plan->home != HOME_TMPFS)
 		diag_add(diags, DIAG_WARNING, s->file, s->line, "%s: home-skel is used "
 			 "only with home = tmpfs (its home is %s)", title,
-			 home_mode_name(plan->home));
+			 plan_home_mode_name(plan->home));
 }
 
 /* A bind that brings the host's log sockets into the session: whatever
@@ -113,7 +114,7 @@ static void check_rule_plan(const struct policy *policy, const struct section *s
 	rule_merge(policy, s, &plan, &ignored);
 	diag_free(&ignored);
 	char title[300];
-	section_title(s, title, sizeof(title));
+	policy_section_title(s, title, sizeof(title));
 	check_unused_settings(s, &plan, title, diags);
 	check_log_sockets(s, &plan, title, diags);
 	check_service_mode(s, &plan, title, diags);
@@ -131,7 +132,7 @@ static void check_cgroup_limits(const struct section *s, struct diag_list *diags
 		if (d->spec->id != D_MEMORY_MAX && d->spec->id != D_PIDS_MAX &&
 		    d->spec->id != D_CPU_MAX)
 			continue;
-		limit_store(d->spec->id, d->value.number, &l);
+		directive_limit_store(d->spec->id, d->value.number, &l);
 		if (cgroup_check_available(&l, &err) == 0)
 			continue;
 		diag_add(diags, DIAG_WARNING, d->file, d->line, "%s: %s; sessions "
@@ -154,13 +155,13 @@ static bool rule_sandboxed(const struct policy *policy, const struct section *s)
 /* Every service INNER's rule applies to, OUTER's does too. */
 static bool services_cover(const struct section *outer, const struct section *inner)
 {
-	if (!section_find(outer, D_SERVICE))
+	if (!policy_section_find(outer, D_SERVICE))
 		return true;
-	const struct directive *d = section_find(inner, D_SERVICE);
+	const struct directive *d = policy_section_find(inner, D_SERVICE);
 	if (!d)
 		return false;
 	for (size_t i = 0; i < d->nwords; i++)
-		if (!section_allows_service(outer, d->words[i]))
+		if (!policy_section_allows_service(outer, d->words[i]))
 			return false;
 	return true;
 }
@@ -261,7 +262,7 @@ static const struct section *section_of_rule(const struct policy *policy,
 	for (size_t i = 0; i < policy->nsections; i++) {
 		const struct section *s = &policy->sections[i];
 		char title[300], *name;
-		name = xasprintf("%s at %s:%d", section_title(s, title, sizeof(title)),
+		name = xasprintf("%s at %s:%d", policy_section_title(s, title, sizeof(title)),
 				 s->file, s->line);
 		bool same = strcmp(name, rule) == 0;
 		free(name);
@@ -305,11 +306,11 @@ static void check_pty_totals(const struct policy *policy, const struct pty_pool 
 	/* Not a word a policy can write: no rule's service list has it. */
 	*ARRAY_PUSH(services, nservices, cap) = xstrdup("*");
 	for (size_t i = 0; i < policy->nsections; i++) {
-		const struct directive *d = section_find(&policy->sections[i], D_SERVICE);
+		const struct directive *d = policy_section_find(&policy->sections[i], D_SERVICE);
 		for (size_t w = 0; d && w < d->nwords; w++)
 			*ARRAY_PUSH(services, nservices, cap) = xstrdup(d->words[w]);
 	}
-	uid_t uid_min = login_defs_uid_min(COCOON_LOGIN_DEFS);
+	uid_t uid_min = identity_uid_min(COCOON_LOGIN_DEFS);
 	size_t naccounts = 0, acap = 0, ntally = 0, tcap = 0, counted = 0;
 	char **names = NULL;
 	struct pty_tally *tally = NULL;
@@ -318,7 +319,7 @@ static void check_pty_totals(const struct policy *policy, const struct pty_pool 
 	while ((pw = getpwent()))
 		if (pw->pw_uid != 0 && pw->pw_shell &&
 		    (shells_lists(COCOON_SHELLS_FILE, pw->pw_shell) ||
-		     is_cocoon_shell(pw->pw_shell, COCOON_SHELL_PATH)))
+		     identity_is_cocoon_shell(pw->pw_shell, COCOON_SHELL_PATH)))
 			*ARRAY_PUSH(names, naccounts, acap) = xstrdup(pw->pw_name);
 	endpwent();
 	unsigned long long sum = 0;
@@ -382,7 +383,7 @@ static void check_rule_name(const struct section *s, struct diag_list *diags)
 		if (entry.pw.pw_uid == 0 && strcmp(s->name, "root") != 0)
 			diag_add(diags, DIAG_ERROR, s->file, s->line,
 				 "rules never apply to root: '%s' has uid 0", s->name);
-		name_passwd_free(&entry);
+		name_service_passwd_free(&entry);
 	} else if (a == NAME_NOT_FOUND) {
 		diag_add(diags, DIAG_WARNING, s->file, s->line, "%s '%s' is not known to NSS",
 			 user ? "user" : "group", s->name);
@@ -393,7 +394,7 @@ static void check_rule_name(const struct section *s, struct diag_list *diags)
 	}
 }
 
-void policy_check_host(const struct policy *policy, struct diag_list *diags)
+void host_checks_policy(const struct policy *policy, struct diag_list *diags)
 {
 	struct pty_pool pool;
 	bool have_pool = pty_pool_read(&pool);
@@ -402,7 +403,7 @@ void policy_check_host(const struct policy *policy, struct diag_list *diags)
 		const struct section *s = &policy->sections[i];
 		if (s->kind == SECTION_USER || s->kind == SECTION_GROUP)
 			check_rule_name(s, diags);
-		const struct directive *sc = section_find_last(s, D_SECCOMP);
+		const struct directive *sc = policy_section_find_last(s, D_SECCOMP);
 		if (sc && strcmp(sc->words[0], "none") == 0)
 			diag_add(diags, DIAG_WARNING, sc->file, sc->line,
 				 "seccomp = none: sessions get no system call filter");
@@ -413,7 +414,7 @@ void policy_check_host(const struct policy *policy, struct diag_list *diags)
 		check_cgroup_limits(s, diags);
 		if (have_pool)
 			check_pty_directives(s, &pool, diags);
-		const struct directive *nnp = section_find_last(s, D_NO_NEW_PRIVS);
+		const struct directive *nnp = policy_section_find_last(s, D_NO_NEW_PRIVS);
 		if (nnp && strcmp(nnp->words[0], "no") == 0)
 			diag_add(diags, DIAG_WARNING, nnp->file, nnp->line,
 				 "no-new-privs = no: only defence in depth is lost "

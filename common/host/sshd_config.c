@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* What sshd would do for one user (`sshd -T`), for check --pam. */
 #include "sshd_config.h"
 
 #include <ctype.h>
@@ -190,7 +191,7 @@ static bool pattern_safe(const char *pattern, size_t len)
 {
 	size_t literal = strcspn(pattern, "*?");
 	if (literal >= len)
-		return env_name_allowed(pattern, len);
+		return environment_name_allowed(pattern, len);
 	return literal >= 3 && strncmp(pattern, "LC_", 3) == 0;
 }
 

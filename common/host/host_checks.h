@@ -11,6 +11,6 @@
  * rules' users unconfined when a name service is down, seccomp files that
  * do not compile, cgroup limits this host cannot hold, rules pam_cocoon
  * would refuse, settings that weaken the sandbox or do nothing. */
-void policy_check_host(const struct policy *policy, struct diag_list *diags);
+void host_checks_policy(const struct policy *policy, struct diag_list *diags);
 
 #endif
