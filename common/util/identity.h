@@ -58,12 +58,6 @@ void identity_free(struct identity *who);
 
 #ifndef COCOON_BINDIR
 #define COCOON_BINDIR "/usr/local/bin"
-#define COCOON_SHELLS_FILE "/etc/shells"
-/* Whether the shells file PATH (/etc/shells) lists SHELL: su lets a
- * caller choose another shell (-s) only for a target whose login shell is
- * listed, and chsh changes only a listed shell. */
-bool shells_lists(const char *path, const char *shell);
-
 #endif
 #define COCOON_SHELL_PATH COCOON_BINDIR "/cocoon-shell"
 /* Whether the login shell SHELL is cocoon-shell: INSTALLED (this build's,
