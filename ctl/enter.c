@@ -76,7 +76,8 @@ static int enter_session(const struct session_ctx *s)
 	}
 	int rc = 1, binary = -1, status = 1;
 	const char *real = NULL;
-	if (shell_real(&plan, &real, &err) < 0) {
+	bool by_cocoon_shell = shell_service_is_cocoon_shell(plan.service);
+	if (shell_real(&plan, by_cocoon_shell, &real, &err) < 0) {
 		fprintf(stderr, "cocoonctl enter: %s\n", err.msg);
 		goto out;
 	}

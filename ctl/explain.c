@@ -132,7 +132,8 @@ int cmd_explain(int argc, char **argv)
 			fprintf(stderr, "cocoonctl: %s\n", err.msg);
 			sb_free(&out);
 			rc = 1;
-		} else if (!plan.command && shell_real(&plan, &shell, &err) < 0) {
+		} else if (!plan.command && shell_real(&plan, shell_service_is_cocoon_shell(plan.service),
+							&shell, &err) < 0) {
 			fprintf(stderr, "cocoonctl: %s\n", err.msg);
 			sb_free(&out);
 			rc = 1;

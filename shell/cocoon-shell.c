@@ -289,7 +289,7 @@ int main(int argc, char **argv, char **envp)
 		    "login", plan.who.user, SERVICE);
 
 	const char *shell;
-	if (shell_real(&plan, &shell, &err) < 0)
+	if (shell_real(&plan, true, &shell, &err) < 0)
 		die("%s", err.msg);
 	char **shell_args = shell_argv(argc, argv, shell);
 	char **session_env = environment_for_session(&plan, caller_env, shell);

@@ -416,7 +416,7 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 
 	const char *login = shell_login_path(plan->who.login_shell);
 	const char *real;
-	if (shell_real(plan, &real, err) < 0)
+	if (shell_real(plan, false, &real, err) < 0)
 		return -1;
 
 	struct run run = { .req = req, .plan = plan, .caller = getpid(),

@@ -13,11 +13,16 @@ const char *shell_login_path(const char *login_shell)
 	return login_shell && login_shell[0] == '/' ? login_shell : "/bin/sh";
 }
 
-int shell_real(const struct plan *plan, const char **shell, struct cc_error *err)
+bool shell_service_is_cocoon_shell(const char *service)
+{
+	return service && strcmp(service, SHELL_SERVICE) == 0;
+}
+
+int shell_real(const struct plan *plan, bool by_cocoon_shell, const char **shell,
+	       struct cc_error *err)
 {
 	const char *real = plan->shell;
 	if (!real) {
-		bool by_cocoon_shell = plan->service && strcmp(plan->service, SHELL_SERVICE) == 0;
 		const char *login = by_cocoon_shell ? COCOON_SHELL_PATH
 						    : shell_login_path(plan->who.login_shell);
 		if (!identity_is_cocoon_shell(login, COCOON_SHELL_PATH))

@@ -4,6 +4,8 @@
 #ifndef COCOON_SHELLS_H
 #define COCOON_SHELLS_H
 
+#include <stdbool.h>
+
 #include "error.h"
 #include "plan.h"
 
@@ -14,12 +16,18 @@
  * absolute, else /bin/sh, as login and sshd run it. */
 const char *shell_login_path(const char *login_shell);
 
+/* Whether a session of SERVICE, outside PAM, was started by cocoon-shell:
+ * its logins resolve the policy for service `shell`. A PAM service may
+ * carry any name, that one included, so pam_cocoon never asks. */
+bool shell_service_is_cocoon_shell(const char *service);
+
 /* The real shell of PLAN's login: the plan's `shell`; else the login
- * shell (on service `shell` that is cocoon-shell, else the account's);
+ * shell (cocoon-shell when BY_COCOON_SHELL, else the account's);
  * cocoon-shell stands for /bin/bash when it is executable on the host,
  * else /bin/sh. A real shell that is cocoon-shell would start it again
  * inside the sandbox: refused. The answer points into PLAN or static
  * storage. */
-int shell_real(const struct plan *plan, const char **shell, struct cc_error *err);
+int shell_real(const struct plan *plan, bool by_cocoon_shell, const char **shell,
+	       struct cc_error *err);
 
 #endif

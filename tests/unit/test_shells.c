@@ -11,8 +11,8 @@
 
 /* The answer for a plan of SERVICE, SHELL (the directive, or NULL) and
  * the account's LOGIN shell; "refused: MESSAGE" on a refusal. */
-static void expect(const char *service, const char *shell, const char *login,
-		   const char *want, const char *name)
+static void expect_entry(bool by_cocoon_shell, const char *service, const char *shell,
+			 const char *login, const char *want, const char *name)
 {
 	struct plan plan;
 	plan_init(&plan);
@@ -22,12 +22,20 @@ static void expect(const char *service, const char *shell, const char *login,
 	const char *got;
 	struct cc_error err;
 	char refused[1100];
-	if (shell_real(&plan, &got, &err) < 0) {
+	if (shell_real(&plan, by_cocoon_shell, &got, &err) < 0) {
 		snprintf(refused, sizeof(refused), "refused: %s", err.msg);
 		got = refused;
 	}
 	tap_is_str(got, want, name);
 	plan_free(&plan);
+}
+
+/* Outside PAM: cocoon-shell's entry is told by the service name. */
+static void expect(const char *service, const char *shell, const char *login,
+		   const char *want, const char *name)
+{
+	expect_entry(shell_service_is_cocoon_shell(service), service, shell, login, want,
+		     name);
 }
 
 int main(void)
@@ -44,6 +52,8 @@ int main(void)
 	       "cocoon-shell by its name elsewhere too");
 	expect(SHELL_SERVICE, NULL, "/bin/dash", bash,
 	       "on service shell the login shell is cocoon-shell, whatever passwd says");
+	expect_entry(false, SHELL_SERVICE, NULL, "/bin/dash", "/bin/dash",
+		     "a PAM service named shell is not cocoon-shell: the account's shell");
 	expect("sshd", COCOON_SHELL_PATH, "/bin/dash",
 	       "refused: the policy's shell " COCOON_SHELL_PATH " is cocoon-shell itself",
 	       "a policy shell that is cocoon-shell is refused");
