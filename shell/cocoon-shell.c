@@ -31,7 +31,6 @@
 #include "util.h"
 
 #define SERVICE SHELL_SERVICE
-#define SELF_PATH COCOON_BINDIR "/cocoon-shell"
 
 /* The audit record of this login (cocoon.conf(5), AUDIT RECORDS), filled
  * as we learn; logged to authpriv at its start, its end, or a refusal. */
@@ -176,21 +175,13 @@ static void take_rlimits(struct rlimit saved[RLIM_NLIMITS])
 	require(RLIMIT_STACK, "stack size", 1 << 20);
 }
 
-static bool is_self(const char *path)
-{
-	struct stat self, target;
-	return strcmp(path, SELF_PATH) == 0 ||
-	       (stat(SELF_PATH, &self) == 0 && stat(path, &target) == 0 &&
-		self.st_dev == target.st_dev && self.st_ino == target.st_ino);
-}
-
 /* `command`: the policy's argv replaces whatever the caller asked (a
  * login, -c CMD, su's options); what was asked is only told, in
  * SSH_ORIGINAL_COMMAND, set after the plan's own environment. */
 static char **forced_command(const struct plan *plan, char **caller_argv,
 			     char **env)
 {
-	if (is_self(plan->command[0]))
+	if (identity_is_cocoon_shell(plan->command[0], COCOON_SHELL_PATH))
 		die("the policy's command %s is cocoon-shell itself", plan->command[0]);
 	static const char name[] = "SSH_ORIGINAL_COMMAND=";
 	const char *inherited = NULL;

@@ -78,6 +78,13 @@ printf '[default]\nprofile = default\nshell = %s\n' "$SHELL_BIN" | policy_write 
 run su ccsh1$T -c 'echo ESCAPED'
 unlike "$OUT" "ESCAPED" "a policy whose shell is cocoon-shell itself is refused"
 like "$OUT" "is cocoon-shell itself" "and says why"
+# A forced command is judged by the same rule as the shell: by its
+# name too, wherever it lies.
+printf '[default]\nprofile = default\ncommand = /opt/cc%s/cocoon-shell -c id\n' "$T" |
+	policy_write cocoon.conf
+run su ccsh1$T -c 'echo ESCAPED'
+like "$OUT" "the policy's command /opt/cc$T/cocoon-shell is cocoon-shell itself" \
+	"a forced command named cocoon-shell, elsewhere, is refused as cocoon-shell"
 
 # A policy that refuses: the login is refused, not let through.
 printf '[default]\nprofile = nope\n' | policy_write cocoon.conf
