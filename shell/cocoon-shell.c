@@ -252,7 +252,8 @@ int main(int argc, char **argv, char **envp)
 		die("cannot take privileges: %s", strerror(errno));
 	struct cc_error err;
 	if (creds_take_root(&err) < 0)
-		die("cannot take privileges: %s", err.msg);
+		die("cannot take privileges: %s%s%s%s", err.msg, err.errnum ? " (" : "",
+		    err.errnum ? strerror(err.errnum) : "", err.errnum ? ")" : "");
 
 	/* Keep what a login may carry in; run privileged code with none. */
 	char **caller_env = NULL;

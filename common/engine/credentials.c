@@ -198,16 +198,24 @@ int creds_become_user(const struct identity *who, struct cc_error *err)
 /* Safe in a vfork child (sandbox_service.c's helper): raw system calls,
  * as glibc's wrappers may signal every thread of the parent they know,
  * and errors as numbers, as strerror may load a locale's catalogue. */
+static int take_root_failed(struct cc_error *err, const char *what)
+{
+	int e = errno;
+	cc_fail(err, "%s: error %d", what, e);
+	err->errnum = e; /* for a caller outside a vfork child to name */
+	return -1;
+}
+
 int creds_take_root(struct cc_error *err)
 {
 	if (syscall(SYS_setresgid, 0, 0, 0) < 0)
-		return cc_fail(err, "setresgid 0: error %d", errno);
+		return take_root_failed(err, "setresgid 0");
 	if (syscall(SYS_setresuid, 0, 0, 0) < 0)
-		return cc_fail(err, "setresuid 0: error %d", errno);
+		return take_root_failed(err, "setresuid 0");
 	uid_t ru, eu, su;
 	gid_t rg, eg, sg;
 	if (getresuid(&ru, &eu, &su) < 0 || getresgid(&rg, &eg, &sg) < 0)
-		return cc_fail(err, "reading the ids back: error %d", errno);
+		return take_root_failed(err, "reading the ids back");
 	if (ru || eu || su || rg || eg || sg)
 		return cc_fail(err, "the ids are not 0/0 after taking root");
 	return 0;
