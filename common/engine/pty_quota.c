@@ -122,12 +122,8 @@ int pty_quota_publish(uid_t uid, struct record_pending *pending, struct cc_error
 {
 	if (pending->dir < 0)
 		return 0;
-	int dir = record_dir_open(true, err);
-	struct pty_quota q = { .lock = -1, .uid = uid };
-	if (dir >= 0) {
-		q.lock = lock_user(dir, uid, err);
-		close(dir);
-	}
+	/* The directory the record was prepared in, still open. */
+	struct pty_quota q = { .uid = uid, .lock = lock_user(pending->dir, uid, err) };
 	if (q.lock < 0) {
 		record_discard(pending);
 		return -1;
