@@ -27,14 +27,13 @@ enum resolve_result {
 
 /* The plan for WHO on SERVICE. A policy with any error never yields a
  * plan. uid 0 is refused: callers skip root before reading the policy. */
+/* Whether POLICY has [group] rules, which need the account's groups. */
+bool policy_needs_groups(const struct policy *policy);
+
 enum resolve_result policy_resolve(const struct policy *policy,
 				   const struct identity *who,
 				   const char *service, uid_t uid_min,
 				   struct plan *plan, struct cc_error *err);
-
-
-
-
 
 /* The whole path in one call, for the entry points: read the policy
  * (config NULL: the system policy), check it, and resolve it for WHO,

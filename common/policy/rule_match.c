@@ -20,7 +20,7 @@ static void record_lost(struct plan *plan, const struct section *s, const char *
 			  s->file, s->line, why);
 }
 
-static bool has_group_rules(const struct policy *policy)
+bool policy_needs_groups(const struct policy *policy)
 {
 	for (size_t i = 0; i < policy->nsections; i++)
 		if (policy->sections[i].kind == SECTION_GROUP)
@@ -88,7 +88,7 @@ enum resolve_result policy_resolve(const struct policy *policy,
 		cc_fail(err, "root is never sandboxed");
 		return RESOLVE_ERROR;
 	}
-	if (who->groups_later && has_group_rules(policy)) {
+	if (who->groups_later && policy_needs_groups(policy)) {
 		cc_fail(err, "the policy has [group] rules and %s's groups were not "
 			"looked up", who->user);
 		return RESOLVE_ERROR;
@@ -151,7 +151,7 @@ enum resolve_result plan_for_session(const char *config,
 		return RESOLVE_ERROR;
 	}
 	plan_free(plan);
-	if (has_group_rules(&policy) && identity_complete(who, err) < 0) {
+	if (policy_needs_groups(&policy) && identity_complete(who, err) < 0) {
 		policy_free(&policy);
 		return RESOLVE_ERROR;
 	}
