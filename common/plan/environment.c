@@ -118,3 +118,22 @@ void environment_free(char **strv)
 		free(*p);
 	free(strv);
 }
+
+char **environment_edits(const struct plan *plan, char *const *current, bool clear,
+			 const char *session_id)
+{
+	char **edits = NULL;
+	size_t n = 0, cap = 0;
+	for (char *const *e = current; e && *e; e++)
+		if (clear || !environment_entry_allowed(*e))
+			*ARRAY_PUSH(edits, n, cap) = xstrndup(*e, strcspn(*e, "="));
+	for (size_t i = 0; plan && i < plan->nenv; i++) {
+		const struct env_op *op = &plan->env[i];
+		*ARRAY_PUSH(edits, n, cap) = op->value ? xasprintf("%s=%s", op->name, op->value)
+						       : xstrdup(op->name);
+	}
+	if (session_id)
+		*ARRAY_PUSH(edits, n, cap) = xasprintf("COCOON_SESSION_ID=%s", session_id);
+	*ARRAY_PUSH(edits, n, cap) = NULL;
+	return edits;
+}

@@ -24,6 +24,14 @@ bool environment_entry_allowed(const char *entry);
  * SHELL (the real shell, never cocoon-shell). */
 char **environment_for_session(const struct plan *plan, char *const *caller_env,
 			       const char *shell);
+/* What turns an environment kept outside the process (PAM's: CURRENT,
+ * "NAME=VALUE" entries) into the session's, as edits in order: "NAME"
+ * removes, "NAME=VALUE" sets. First the cut (every name under CLEAR,
+ * else those the allow-list refuses), then PLAN's setenv and unsetenv
+ * (PLAN NULL: the cut alone), then COCOON_SESSION_ID (SESSION_ID NULL:
+ * not set). Free with environment_free. */
+char **environment_edits(const struct plan *plan, char *const *current, bool clear,
+			 const char *session_id);
 void environment_free(char **strv);
 
 #endif

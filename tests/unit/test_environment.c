@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "environment.h"
+#include "plan_build.h"
 #include "sshd_config.h"
 #include "tap.h"
 
@@ -16,8 +17,41 @@ static void pattern(const char *list, const char *want, const char *name)
 	free(got);
 }
 
+static char *joined(char **strv)
+{
+	struct strbuf out = { 0 };
+	sb_addn(&out, "", 0);
+	for (char **e = strv; *e; e++)
+		sb_addf(&out, "%s%s", e == strv ? "" : " ", *e);
+	environment_free(strv);
+	return sb_steal(&out);
+}
+
+/* pam_cocoon's edits of the PAM environment. */
+static void test_edits(void)
+{
+	char *current[] = { "TERM=xterm", "LD_PRELOAD=/home/u/x.so", "LANG=C.UTF-8", NULL };
+	struct plan plan;
+	plan_init(&plan);
+	plan_add_env(&plan, "EDITOR", "vi");
+	plan_add_env(&plan, "LANG", NULL);
+	char *got = joined(environment_edits(NULL, current, false, NULL));
+	tap_is_str(got, "LD_PRELOAD", "edits: the cut removes what the allow-list refuses");
+	free(got);
+	got = joined(environment_edits(&plan, current, false, "abc"));
+	tap_is_str(got, "LD_PRELOAD EDITOR=vi LANG COCOON_SESSION_ID=abc",
+		   "edits: then the plan's setenv and unsetenv, then the session id");
+	free(got);
+	got = joined(environment_edits(&plan, current, true, "abc"));
+	tap_is_str(got, "TERM LD_PRELOAD LANG EDITOR=vi LANG COCOON_SESSION_ID=abc",
+		   "edits: clearenv removes everything first");
+	free(got);
+	plan_free(&plan);
+}
+
 int main(void)
 {
+	test_edits();
 	tap_ok(environment_entry_allowed("TERM=xterm"), "TERM passes");
 	tap_ok(environment_entry_allowed("LC_TIME=de_DE.UTF-8"), "a locale variable passes");
 	tap_ok(environment_entry_allowed("LANG=C.UTF-8"), "LANG passes");
