@@ -19,13 +19,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "admission.h"
 #include "audit.h"
 #include "cgroup.h"
-#include "identity.h"
 #include "environment.h"
-#include "plan_check.h"
+#include "pam_args.h"
 #include "records.h"
-#include "resolve.h"
 #include "rlimits.h"
 #include "sandbox.h"
 #include "systemd_scope.h"
@@ -33,61 +32,16 @@
 
 #define DATA_NAME "pam_cocoon_session"
 
-struct module_args {
-	const char *conf;
-	const char *exempt;
-	bool debug;
-	bool audit;
-	bool return_only;
-};
-
-static int parse_args(pam_handle_t *pamh, int argc, const char **argv,
-		      struct module_args *args)
+/* The line's arguments; a mistyped line is logged, and the front door
+ * then refuses everyone but root (a broken line, like a broken policy,
+ * must not lock the administrator out). */
+static bool read_args(pam_handle_t *pamh, int argc, const char **argv, struct pam_args *args)
 {
-	memset(args, 0, sizeof(*args));
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		if (str_starts_with(a, "conf="))
-			args->conf = a + 5;
-		else if (str_starts_with(a, "exempt="))
-			args->exempt = a + 7;
-		else if (strcmp(a, "debug") == 0)
-			args->debug = true;
-		else if (strcmp(a, "mode=audit") == 0)
-			args->audit = true;
-		else if (strcmp(a, "mode=enforce") == 0)
-			args->audit = false;
-		else if (strcmp(a, "return") == 0)
-			args->return_only = true;
-		else {
-			pam_syslog(pamh, LOG_ERR, "unknown argument '%s'", a);
-			return -1;
-		}
-	}
-	if (args->conf && args->conf[0] != '/') {
-		pam_syslog(pamh, LOG_ERR, "conf=%s is not an absolute path", args->conf);
-		return -1;
-	}
-	return 0;
-}
-
-/* exempt=alice,@wheel: names users, and groups with '@'. The groups are
- * looked up only for a list that names one; a lookup that fails exempts
- * nobody (the session is then sandboxed, or refused). */
-static bool is_exempt(const char *list, struct identity *who)
-{
-	if (!list)
-		return false;
-	char *copy = xstrdup(list);
-	bool hit = false;
 	struct cc_error err;
-	for (char *save = NULL, *item = strtok_r(copy, ",", &save); item && !hit;
-	     item = strtok_r(NULL, ",", &save))
-		hit = item[0] == '@' ? identity_complete(who, &err) == 0 &&
-					       identity_in_group(who, item + 1)
-				     : strcmp(item, who->user) == 0;
-	free(copy);
-	return hit;
+	if (pam_args_parse(argc, argv, args, &err) == 0)
+		return true;
+	pam_syslog(pamh, LOG_ERR, "%s", err.msg);
+	return false;
 }
 
 /* pam_end's cleanup, in whichever process calls it: sandbox_end kills
@@ -125,63 +79,36 @@ static int return_to_host(pam_handle_t *pamh)
  * Called from the last session line, after every other module's open. */
 #define CUT_NAME "pam_cocoon_env_cut"
 
-static int cut_environment(pam_handle_t *pamh, bool clear, bool debug,
-			   struct cc_error *err)
+/* Edits the PAM environment as environment_edits says: the cut (all of
+ * it under clearenv) then, for a sandboxed session (PLAN, ID), the plan's
+ * setenv and unsetenv and the session id. new-session needs the
+ * command's own process, which a module never sees. */
+static int edit_environment(pam_handle_t *pamh, const struct plan *plan, const char *id,
+			    bool debug, struct cc_error *err)
 {
-	char **list = pam_getenvlist(pamh);
-	if (!list)
+	char **current = pam_getenvlist(pamh);
+	if (!current)
 		return cc_fail(err, "reading the PAM environment failed");
+	if (plan && plan->new_session)
+		pam_syslog(pamh, LOG_NOTICE, "new-session ignored in PAM mode");
+	char **edits = environment_edits(plan, current, plan && plan->clearenv, id);
+	environment_free(current);
 	int rc = 0;
-	for (char **e = list; *e; e++) {
-		if (rc == 0 && (clear || !environment_entry_allowed(*e))) {
-			char *name = xstrndup(*e, strcspn(*e, "="));
-			int prc = pam_putenv(pamh, name);
-			if (prc != PAM_SUCCESS && prc != PAM_BAD_ITEM)
-				rc = cc_fail(err, "removing %s from the PAM environment: %s",
-					     name, pam_strerror(pamh, prc));
-			else if (debug)
-				pam_syslog(pamh, LOG_DEBUG, "environment: %s dropped", name);
-			free(name);
-		}
-		free(*e);
+	for (char **e = edits; *e && rc == 0; e++) {
+		int prc = pam_putenv(pamh, *e);
+		/* PAM_BAD_ITEM: removing what was not set. */
+		if (prc != PAM_SUCCESS && (prc != PAM_BAD_ITEM || strchr(*e, '=')))
+			rc = cc_fail(err, "editing the PAM environment (%s): %s", *e,
+				     pam_strerror(pamh, prc));
+		else if (debug && !strchr(*e, '='))
+			pam_syslog(pamh, LOG_DEBUG, "environment: %s dropped", *e);
 	}
-	free(list);
+	environment_free(edits);
 	/* Marks the handle for pam_sm_setcred, which cuts again after a
 	 * later refill. */
 	if (rc == 0 && pam_set_data(pamh, CUT_NAME, (void *)CUT_NAME, NULL) != PAM_SUCCESS)
 		rc = cc_fail(err, "pam_set_data %s failed", CUT_NAME);
 	return rc;
-}
-
-/* The environment cut (all of it under clearenv), then the plan's setenv
- * and unsetenv, in the PAM environment, which the service exports to the
- * user's processes. new-session needs the command's own process, which a
- * module never sees. */
-static int apply_environment(pam_handle_t *pamh, const struct plan *plan,
-			     const char *id, bool debug, struct cc_error *err)
-{
-	if (plan->new_session)
-		pam_syslog(pamh, LOG_NOTICE, "new-session ignored in PAM mode");
-	if (cut_environment(pamh, plan->clearenv, debug, err) < 0)
-		return -1;
-	for (size_t i = 0; i < plan->nenv; i++) {
-		const struct env_op *e = &plan->env[i];
-		if (!e->value) {
-			/* PAM_BAD_ITEM: it was not set; nothing to do. */
-			pam_putenv(pamh, e->name);
-			continue;
-		}
-		char *entry = xasprintf("%s=%s", e->name, e->value);
-		int rc = pam_putenv(pamh, entry);
-		free(entry);
-		if (rc != PAM_SUCCESS)
-			return cc_fail(err, "setenv %s: %s", e->name, pam_strerror(pamh, rc));
-	}
-	char entry[64];
-	snprintf(entry, sizeof(entry), "COCOON_SESSION_ID=%s", id);
-	if (pam_putenv(pamh, entry) != PAM_SUCCESS)
-		return cc_fail(err, "exporting COCOON_SESSION_ID failed");
-	return 0;
 }
 
 /* ---- Session limits under systemd ----
@@ -199,41 +126,42 @@ static void free_item(pam_handle_t *pamh, void *data, int error_status)
 	free(data);
 }
 
-static void set_systemd_limits(pam_handle_t *pamh, const struct module_args *args)
+static int check_systemd_limits(void *data, const struct plan *plan, bool apply,
+				struct cc_error *err);
+/* The request every line of this handle puts to the front door. */
+static struct admission_request request_for(pam_handle_t *pamh, const struct pam_args *args,
+					    bool args_ok);
+
+static void set_systemd_limits(pam_handle_t *pamh, const struct pam_args *args)
 {
-	const char *user = NULL, *service = NULL;
-	struct identity who;
-	struct cc_error err;
-	if (!cgroup_under_systemd() ||
-	    pam_get_item(pamh, PAM_USER, (const void **)&user) != PAM_SUCCESS || !user ||
-	    pam_get_item(pamh, PAM_SERVICE, (const void **)&service) != PAM_SUCCESS ||
-	    !service || identity_lookup(user, GROUPS_LATER, &who, &err) < 0)
+	if (!cgroup_under_systemd())
 		return;
-	struct plan plan;
-	bool skip = who.uid == 0 || is_exempt(args->exempt, &who);
-	enum resolve_result rc = skip ? RESOLVE_NOT_COVERED
-				      : plan_for_session(args->conf, &who, service, &plan, &err);
-	identity_free(&who);
-	if (rc != RESOLVE_PLAN)
-		return; /* the main line refuses or ignores the session */
-	const struct session_limits *l = &plan.limits;
+	struct admission_request req = request_for(pamh, args, true);
+	req.entry_check = NULL; /* the main line checks what this line hands over */
+	struct admission a;
+	admission_decide(&req, &a);
+	const struct session_limits *l = &a.plan.limits;
 	const unsigned long long values[] = { l->memory_max, l->pids_max,
 					      l->max_session_time };
-	for (size_t i = 0; plan.sandboxed && i < 3; i++)
+	/* What the main line refuses or lets in unconfined needs nothing. */
+	bool confined = a.have_plan && a.plan.sandboxed &&
+			(a.verdict == VERDICT_SANDBOXED || a.verdict == VERDICT_AUDIT);
+	for (size_t i = 0; confined && i < ARRAY_SIZE(values); i++)
 		if (values[i] && pam_set_data(pamh, systemd_items[i],
 					      xasprintf("%llu", values[i]),
 					      free_item) != PAM_SUCCESS)
 			pam_syslog(pamh, LOG_ERR, "pam_set_data %s failed", systemd_items[i]);
-	plan_free(&plan);
+	admission_free(&a);
 }
 
 /* Under systemd, memory-max and pids-max must have reached pam_systemd
  * through the `return` line. cpu-max has no pam_systemd item: systemd is
  * asked for it on the session's scope (not under mode=audit, which
  * applies nothing: APPLY false). */
-static int check_systemd_limits(pam_handle_t *pamh, const struct plan *plan,
-				bool apply, struct cc_error *err)
+static int check_systemd_limits(void *data, const struct plan *plan, bool apply,
+				struct cc_error *err)
 {
+	pam_handle_t *pamh = data;
 	const struct session_limits *l = &plan->limits;
 	const unsigned long long values[] = { l->memory_max, l->pids_max };
 	if (!cgroup_under_systemd())
@@ -354,73 +282,21 @@ static int keep_record(pam_handle_t *pamh, const struct plan *plan, const char *
 	return -1;
 }
 
-/* Refuse the session R describes; in mode=audit, only say that it would
- * be refused: audit is for trying a policy on a live host without
- * locking anyone out. */
-static int refuse(pam_handle_t *pamh, bool audit, struct audit_record *r,
-		  const char *why)
+static struct admission_request request_for(pam_handle_t *pamh, const struct pam_args *args,
+					    bool args_ok)
 {
-	r->event = audit ? "start" : "refuse";
-	r->mode = audit ? "audit" : NULL;
-	r->result = audit ? "would-refuse" : "refused";
-	r->reason = why;
-	audit_log(pamh, audit ? LOG_WARNING : LOG_ERR, r);
-	return audit ? PAM_IGNORE : PAM_SESSION_ERR;
-}
-
-/* The session goes on outside any sandbox with STATUS (no rule, sandbox
- * = none, mode=audit), logged at PRIORITY. An account whose login shell
- * is cocoon-shell is confined only once the service runs that shell:
- * what the service runs before it (sshd's /bin/sh for ~/.ssh/rc) runs on
- * the host, so its environment is cut here, or the session refused. */
-static int let_in_unconfined(pam_handle_t *pamh, struct audit_record *r, int priority,
-			     int status, bool cocoon_shell_account, bool debug)
-{
-	char reason[256];
-	if (cocoon_shell_account) {
-		struct cc_error err;
-		if (cut_environment(pamh, false, debug, &err) < 0)
-			return refuse(pamh, false, r, err.msg);
-		snprintf(reason, sizeof(reason), "%s%scocoon-shell account, environment cut",
-			 r->reason ? r->reason : "", r->reason ? "; " : "");
-		r->reason = reason;
-	}
-	audit_log(pamh, priority, r);
-	return status;
-}
-
-/* refuse(), where mode=audit lets the session in: with a cocoon-shell
- * account's environment cut, as let_in_unconfined does. */
-static int refuse_unless_audit(pam_handle_t *pamh, const struct module_args *args,
-			       struct audit_record *r, const char *why,
-			       bool cocoon_shell_account)
-{
-	struct cc_error err;
-	if (args->audit && cocoon_shell_account &&
-	    cut_environment(pamh, false, args->debug, &err) < 0)
-		return refuse(pamh, false, r, err.msg);
-	return refuse(pamh, args->audit, r, why);
-}
-
-/* A mistyped module line refuses everyone but root: like a broken
- * policy, it must not lock the administrator out. */
-static int root_or_refuse(pam_handle_t *pamh)
-{
-	const char *user = item(pamh, PAM_USER);
-	struct identity who;
-	struct cc_error err;
-	if (user && identity_lookup(user, GROUPS_LATER, &who, &err) == 0) {
-		bool root = who.uid == 0;
-		identity_free(&who);
-		if (root)
-			return PAM_IGNORE;
-	}
-	struct audit_record r;
-	audit_init(&r, "refuse");
-	r.result = "refused";
-	r.reason = "bad module arguments";
-	audit_log(pamh, LOG_ERR, &r);
-	return PAM_SESSION_ERR;
+	return (struct admission_request){
+		.kind = ENTRY_PAM,
+		.user = item(pamh, PAM_USER),
+		.service = item(pamh, PAM_SERVICE),
+		.config = args->conf,
+		.exempt = args->exempt,
+		.audit = args->audit,
+		.bad_arguments = args_ok ? NULL : "bad module arguments",
+		.groups = GROUPS_LATER,
+		.entry_check = check_systemd_limits,
+		.entry_check_data = pamh,
+	};
 }
 
 /* The session enters the sandbox: the entry, the limits and the
@@ -448,7 +324,7 @@ static int enter(pam_handle_t *pamh, const struct plan *plan, const char *id,
 	 * ever lower. Replacing the data on failure runs its cleanup: back
 	 * to the host, and the session ended. */
 	if (rlimits_apply(NULL, &plan->limits, err) < 0 ||
-	    apply_environment(pamh, plan, id, debug, err) < 0 ||
+	    edit_environment(pamh, plan, id, debug, err) < 0 ||
 	    (keep_record(pamh, plan, id) < 0 && cc_fail(err, "pam_set_data failed"))) {
 		pam_set_data(pamh, DATA_NAME, NULL, NULL);
 		return -1;
@@ -456,30 +332,72 @@ static int enter(pam_handle_t *pamh, const struct plan *plan, const char *id,
 	return 0;
 }
 
-/* What only a PAM session needs of a plan. */
-static int service_plan_ok(pam_handle_t *pamh, const struct plan *plan,
-			   bool apply, struct cc_error *err)
+/* The front door's answer, carried out and logged. A session let in
+ * unconfined (exempt, no rule, sandbox = none, mode=audit) by an account
+ * whose login shell is cocoon-shell is confined only once the service
+ * runs that shell: what the service runs before it (sshd's /bin/sh for
+ * ~/.ssh/rc) runs on the host, so its environment is cut here, or the
+ * session refused. cocoon-shell refuses root, whose environment stays. */
+static int carry_out(pam_handle_t *pamh, const struct pam_args *args, struct admission *a)
 {
-	/* The forced command holds through the login shell's path alone: su
-	 * -s (or -m with $SHELL) runs another shell for any caller when the
-	 * target's login shell is listed. */
-	if (plan->command && shells_lists(COCOON_SHELLS_FILE, plan->who.login_shell))
-		return cc_fail(err, "a forced command needs a login shell that %s does "
-			       "not list (%s is listed, so su -s would run another "
-			       "shell): give the account /usr/sbin/nologin",
-			       COCOON_SHELLS_FILE, plan->who.login_shell);
-	if (plan_check_service(plan, err) < 0)
-		return -1;
-	return check_systemd_limits(pamh, plan, apply, err);
+	struct audit_record r;
+	struct cc_error err;
+	char reason[sizeof(a->reason) + 64];
+	audit_init(&r, a->verdict == VERDICT_REFUSED ? "refuse" : "start");
+	r.user = item(pamh, PAM_USER);
+	if (a->known_account)
+		r.uid = a->who.uid;
+	r.plan = a->have_plan ? &a->plan : NULL;
+	r.result = a->result;
+	r.reason = a->reason[0] ? a->reason : NULL;
+	r.mode = a->mode_audit ? "audit" : NULL;
+	for (size_t i = 0; args->debug && a->have_plan && i < a->plan.nlost; i++)
+		pam_syslog(pamh, LOG_DEBUG, "rule not taken: %s", a->plan.lost[i]);
+	int priority = LOG_INFO, status = PAM_IGNORE;
+	char id[33];
+	switch (a->verdict) {
+	case VERDICT_REFUSED:
+		audit_log(pamh, LOG_ERR, &r);
+		return PAM_SESSION_ERR;
+	case VERDICT_AUDIT:
+		priority = strcmp(a->result, "would-refuse") == 0 ? LOG_WARNING : LOG_NOTICE;
+		/* fall through */
+	case VERDICT_EXEMPT:
+	case VERDICT_UNCONFINED:
+		if (a->cocoon_shell_account && a->who.uid != 0) {
+			if (edit_environment(pamh, NULL, NULL, args->debug, &err) < 0)
+				break;
+			snprintf(reason, sizeof(reason), "%s%scocoon-shell account, "
+				 "environment cut", r.reason ? r.reason : "",
+				 r.reason ? "; " : "");
+			/* A would-refuse keeps its reason whole. */
+			if (a->verdict != VERDICT_AUDIT || priority != LOG_WARNING)
+				r.reason = reason;
+		}
+		audit_log(pamh, priority, &r);
+		return status;
+	case VERDICT_SANDBOXED:
+		if (record_session_id_new(id, &err) < 0 ||
+		    enter(pamh, &a->plan, id, args->debug, &err) < 0)
+			break;
+		r.session = id;
+		audit_log(pamh, LOG_INFO, &r);
+		return PAM_SUCCESS;
+	}
+	r.event = "refuse";
+	r.mode = NULL;
+	r.result = "refused";
+	r.reason = err.msg;
+	audit_log(pamh, LOG_ERR, &r);
+	return PAM_SESSION_ERR;
 }
 
 int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **argv)
 {
 	(void)flags;
-	struct module_args args;
-	if (parse_args(pamh, argc, argv, &args) < 0)
-		return root_or_refuse(pamh);
-	if (args.return_only) {
+	struct pam_args args;
+	bool args_ok = read_args(pamh, argc, argv, &args);
+	if (args_ok && args.return_only) {
 		set_systemd_limits(pamh, &args);
 		return PAM_IGNORE;
 	}
@@ -496,93 +414,27 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 		struct audit_record r;
 		audit_init(&r, "refuse");
 		r.user = item(pamh, PAM_USER);
-		return refuse(pamh, false, &r, "the session went back to the host "
-			      "and is not opened again");
+		r.result = "refused";
+		r.reason = "the session went back to the host and is not opened again";
+		audit_log(pamh, LOG_ERR, &r);
+		return PAM_SESSION_ERR;
 	}
-
-	const char *user = item(pamh, PAM_USER);
-	struct audit_record r;
-	audit_init(&r, "start");
-	r.user = user;
-	if (!user || !item(pamh, PAM_SERVICE))
-		return refuse(pamh, false, &r, "no user or service name");
-	struct identity who;
-	struct cc_error err;
-	if (identity_lookup(user, GROUPS_LATER, &who, &err) < 0)
-		return refuse(pamh, false, &r, err.msg);
-	r.uid = who.uid;
-	bool cocoon_shell_account = who.login_shell &&
-				    identity_is_cocoon_shell(who.login_shell, COCOON_SHELL_PATH);
-	/* Root and the exempt get in before the policy is read, so an
-	 * administrator is never locked out by a broken policy. An exempt
-	 * account whose login shell is cocoon-shell is still confined by it,
-	 * so its environment is still cut (cocoon-shell refuses root). */
-	if (who.uid == 0 || is_exempt(args.exempt, &who)) {
-		r.result = "exempt";
-		r.reason = who.uid == 0 ? "root" : "exempt=";
-		identity_free(&who);
-		return let_in_unconfined(pamh, &r, LOG_INFO, PAM_IGNORE,
-					 cocoon_shell_account && r.uid != 0, args.debug);
-	}
-	/* The group list, complete, or no login (cocoon.conf(5), NAME
-	 * SERVICE OUTAGES): the policy may match on it, the session's
-	 * credentials are made of it, and the service's own initgroups
-	 * would drop, without a word, the groups of a source that is down. */
-	if (identity_complete(&who, &err) < 0) {
-		identity_free(&who);
-		return refuse_unless_audit(pamh, &args, &r, err.msg, cocoon_shell_account);
-	}
-	struct plan plan;
-	enum resolve_result rc = plan_for_session(args.conf, &who, item(pamh, PAM_SERVICE),
-						  &plan, &err);
-	identity_free(&who);
-	int status = PAM_SESSION_ERR;
-	if (rc == RESOLVE_ERROR) {
-		status = refuse_unless_audit(pamh, &args, &r, err.msg, cocoon_shell_account);
-		goto out;
-	}
-	r.plan = &plan;
-	for (size_t i = 0; args.debug && i < plan.nlost; i++)
-		pam_syslog(pamh, LOG_DEBUG, "rule not taken: %s", plan.lost[i]);
-	if (rc == RESOLVE_NOT_COVERED || !plan.sandboxed) {
-		r.result = "unconfined";
-		r.reason = rc == RESOLVE_NOT_COVERED ? "no rule" : "sandbox = none";
-		status = let_in_unconfined(pamh, &r, LOG_INFO, PAM_IGNORE,
-					   cocoon_shell_account, args.debug);
-		goto out;
-	}
-	if (service_plan_ok(pamh, &plan, !args.audit, &err) < 0) {
-		status = refuse_unless_audit(pamh, &args, &r, err.msg, cocoon_shell_account);
-		goto out;
-	}
-	if (args.audit) {
-		r.mode = "audit";
-		r.result = "unconfined";
-		r.reason = "mode=audit: the plan was not applied";
-		status = let_in_unconfined(pamh, &r, LOG_NOTICE, PAM_IGNORE,
-					   cocoon_shell_account, args.debug);
-		goto out;
-	}
-	char id[33];
-	if (record_session_id_new(id, &err) == 0 && enter(pamh, &plan, id, args.debug, &err) == 0)
-		status = PAM_SUCCESS;
-	if (status != PAM_SUCCESS) {
-		status = refuse(pamh, false, &r, err.msg);
-		goto out;
-	}
-	r.session = id;
-	r.result = "sandboxed";
-	audit_log(pamh, LOG_INFO, &r);
-out:
-	plan_free(&plan);
+	struct admission_request req = request_for(pamh, &args, args_ok);
+	struct admission a;
+	admission_decide(&req, &a);
+	/* Root under a mistyped line passes without a record, as before the
+	 * line was read. */
+	int status = !args_ok && a.verdict == VERDICT_EXEMPT ? PAM_IGNORE
+							     : carry_out(pamh, &args, &a);
+	admission_free(&a);
 	return status;
 }
 
 int pam_sm_close_session(pam_handle_t *pamh, int flags, int argc, const char **argv)
 {
 	(void)flags;
-	struct module_args args;
-	if (parse_args(pamh, argc, argv, &args) < 0)
+	struct pam_args args;
+	if (!read_args(pamh, argc, argv, &args))
 		return PAM_SESSION_ERR;
 	int rc = return_to_host(pamh);
 	if (args.return_only || rc == PAM_IGNORE)
@@ -623,14 +475,14 @@ int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc, const char **argv)
 	 * cut, and sshd runs /bin/sh with it. As the last auth line, cut it
 	 * again wherever the session line did (to the allow-list; the
 	 * plan's clearenv and setenv are the session line's alone). */
-	struct module_args args;
+	struct pam_args args;
 	const void *cut = NULL;
-	if (parse_args(pamh, argc, argv, &args) < 0)
+	if (!read_args(pamh, argc, argv, &args))
 		return PAM_CRED_ERR;
 	if (args.return_only || pam_get_data(pamh, CUT_NAME, &cut) != PAM_SUCCESS || !cut)
 		return PAM_SUCCESS;
 	struct cc_error err;
-	if (cut_environment(pamh, false, args.debug, &err) < 0) {
+	if (edit_environment(pamh, NULL, NULL, args.debug, &err) < 0) {
 		pam_syslog(pamh, LOG_ERR, "setcred: %s", err.msg);
 		return PAM_CRED_ERR;
 	}
