@@ -19,12 +19,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "admission.h"
 #include "audit.h"
 #include "credentials.h"
 #include "environment.h"
-#include "forced_command.h"
 #include "records.h"
-#include "resolve.h"
 #include "rlimits.h"
 #include "sandbox.h"
 #include "shells.h"
@@ -175,46 +174,96 @@ static void take_rlimits(struct rlimit saved[RLIM_NLIMITS])
 	require(RLIMIT_STACK, "stack size", 1 << 20);
 }
 
-/* `command`: the policy's argv replaces whatever the caller asked (a
- * login, -c CMD, su's options); what was asked is only told, in
- * SSH_ORIGINAL_COMMAND, set after the plan's own environment. */
-static char **forced_command(const struct plan *plan, char **caller_argv,
-			     char **env)
+/* Root for the privileged part; from here the caller can neither
+ * signal, trace nor dump us. */
+static void take_privileges(void)
 {
-	if (identity_is_cocoon_shell(plan->command[0], COCOON_SHELL_PATH))
-		die("the policy's command %s is cocoon-shell itself", plan->command[0]);
-	static const char name[] = "SSH_ORIGINAL_COMMAND=";
-	const char *inherited = NULL;
-	char **out = NULL;
-	size_t n = 0, cap = 0;
-	for (char **e = env; *e; e++) {
-		if (!str_starts_with(*e, name))
-			*ARRAY_PUSH(out, n, cap) = *e;
-		else if (!inherited)
-			inherited = *e + strlen(name);
-	}
-	const char *original = forced_command_original(caller_argv, inherited,
-						       plan->command);
-	if (original)
-		*ARRAY_PUSH(out, n, cap) = xasprintf("%s%s", name, original);
-	*ARRAY_PUSH(out, n, cap) = NULL;
-	/* The old vector's strings live on in OUT, or are left for exec. */
-	free(env);
-	return out;
+	struct cc_error err;
+	if (geteuid() != 0)
+		die("not installed setuid root");
+	if (prctl(PR_SET_DUMPABLE, 0) < 0)
+		die("cannot take privileges: %s", strerror(errno));
+	if (creds_take_root(&err) < 0)
+		die("cannot take privileges: %s%s%s%s", err.msg, err.errnum ? " (" : "",
+		    err.errnum ? strerror(err.errnum) : "", err.errnum ? ")" : "");
 }
 
-/* argv for the real shell: ours, with argv[0] naming the real shell and
- * keeping the login-shell '-'. CMD after -c stays one argument. */
-static char **shell_argv(int argc, char **argv, const char *shell)
+/* The caller's environment, kept for the front door to take what a
+ * login may carry in; privileged code runs with none. */
+static char **take_environment(char **envp)
 {
-	char **out = xcalloc((size_t)argc + 1, sizeof(char *));
-	const char *base = strrchr(shell, '/') ? strrchr(shell, '/') + 1 : shell;
-	bool login = argc > 0 && argv[0] && argv[0][0] == '-';
-	out[0] = xasprintf("%s%s", login ? "-" : "", base);
-	for (int i = 1; i < argc; i++)
-		out[i] = argv[i];
-	out[argc > 0 ? argc : 1] = NULL;
-	return out;
+	char **kept = NULL;
+	size_t n = 0, cap = 0;
+	for (char **e = envp; e && *e; e++)
+		*ARRAY_PUSH(kept, n, cap) = xstrdup(*e);
+	*ARRAY_PUSH(kept, n, cap) = NULL;
+	clearenv();
+	return kept;
+}
+
+/* sandbox = none, the administrator's explicit choice: the command runs
+ * as the user, with the caller's limits and umask. */
+static _Noreturn void start_unconfined(const struct admission *a,
+				       const struct rlimit *saved_limits, mode_t caller_umask)
+{
+	struct cc_error err;
+	const struct identity *who = &a->plan.who;
+	record.event = "start";
+	audit_log(LOG_INFO);
+	if (creds_switch_user(who, &err) < 0)
+		die("cannot switch to %s: %s", who->user, err.msg);
+	if (rlimits_apply(saved_limits, NULL, &err) < 0)
+		die("%s", err.msg);
+	umask(caller_umask);
+	if (chdir(who->home) < 0 && chdir("/") < 0)
+		die("chdir: %s", strerror(errno));
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		signal(stop_signals[i], SIG_DFL);
+	execve(a->path, a->argv, a->envp);
+	die("%s: %s", a->path, strerror(errno));
+}
+
+/* The sandboxed session, supervised from here until it ends; its exit
+ * status is the login's. */
+static int run_sandboxed(const struct admission *a, struct rlimit *saved_limits,
+			 mode_t caller_umask, pid_t login_parent)
+{
+	struct cc_error err;
+	char id[33];
+	if (record_session_id_new(id, &err) < 0)
+		die("%s", err.msg);
+	record.session = id;
+	record.event = "start";
+	audit_log(LOG_INFO);
+	struct timespec started, ended;
+	clock_gettime(CLOCK_BOOTTIME, &started);
+	bool expired = false;
+	struct sandbox_request req = {
+		.plan = &a->plan,
+		.path = a->path,
+		.argv = a->argv,
+		.envp = a->envp,
+		.session_rlimits = saved_limits,
+		.expired = &expired,
+		.session_id = id,
+		.login = true,
+		.login_parent = login_parent,
+	};
+	int status;
+	umask(caller_umask);
+	if (sandbox_run(&req, &status, &err) < 0)
+		die("%s", err.msg);
+	if (expired)
+		fprintf(stderr, "cocoon-shell: the session reached its max-session-time "
+			"and was ended\n");
+	clock_gettime(CLOCK_BOOTTIME, &ended);
+	record.event = "end";
+	record.result = expired ? "expired" : "ended";
+	record.reason = expired ? "max-session-time" : NULL;
+	record.duration = (long long)(ended.tv_sec - started.tv_sec);
+	record.status = status;
+	audit_log(expired ? LOG_NOTICE : LOG_INFO);
+	return status;
 }
 
 int main(int argc, char **argv, char **envp)
@@ -239,115 +288,32 @@ int main(int argc, char **argv, char **envp)
 	 * runs, which builds the root with exact modes whatever it is. */
 	mode_t caller_umask = umask(022);
 	audit_begin();
+	/* The user is the real uid, read before we take root. */
 	uid_t caller = getuid();
-	if (geteuid() != 0)
-		die("not installed setuid root");
-	if (caller == 0)
-		die("refusing to run for root (root is never sandboxed)");
+	take_privileges();
 	struct rlimit saved_limits[RLIM_NLIMITS];
 	take_rlimits(saved_limits);
+	char **caller_env = take_environment(envp);
 
-	/* From here the caller can neither signal, trace nor dump us. */
-	if (prctl(PR_SET_DUMPABLE, 0) < 0)
-		die("cannot take privileges: %s", strerror(errno));
-	struct cc_error err;
-	if (creds_take_root(&err) < 0)
-		die("cannot take privileges: %s%s%s%s", err.msg, err.errnum ? " (" : "",
-		    err.errnum ? strerror(err.errnum) : "", err.errnum ? ")" : "");
-
-	/* Keep what a login may carry in; run privileged code with none. */
-	char **caller_env = NULL;
-	size_t nenv = 0, cap = 0;
-	for (char **e = envp; e && *e; e++)
-		*ARRAY_PUSH(caller_env, nenv, cap) = xstrdup(*e);
-	*ARRAY_PUSH(caller_env, nenv, cap) = NULL;
-	clearenv();
-
-	struct identity who;
-	if (identity_lookup_uid(caller, GROUPS_LATER, &who, &err) < 0)
-		die("%s", err.msg);
-	static char user[256];
-	snprintf(user, sizeof(user), "%s", who.user);
-	record.user = user;
-	struct plan plan;
-	enum resolve_result rc = plan_for_session(NULL, &who, SERVICE, &plan, &err);
-	identity_free(&who);
-	if (rc == RESOLVE_PLAN)
-		record.plan = &plan;
-	if (rc == RESOLVE_ERROR)
-		die("%s", err.msg);
-	if (rc == RESOLVE_NOT_COVERED)
-		die("no rule of the policy covers %s for service %s; refusing the "
-		    "login", plan.who.user, SERVICE);
-
-	const char *shell;
-	if (shell_real(&plan, true, &shell, &err) < 0)
-		die("%s", err.msg);
-	char **shell_args = shell_argv(argc, argv, shell);
-	char **session_env = environment_for_session(&plan, caller_env, shell);
-	environment_free(caller_env);
-	const char *path = shell;
-	if (plan.command) {
-		session_env = forced_command(&plan, argv, session_env);
-		shell_args = plan.command;
-		path = plan.command[0];
-	}
-
-	if (!plan.sandboxed) {
-		/* sandbox = none: the administrator's explicit choice. */
-		record.event = "start";
-		record.result = "unconfined";
-		record.reason = "sandbox = none";
-		audit_log(LOG_INFO);
-		if (identity_complete(&plan.who, &err) < 0)
-			die("%s", err.msg);
-		if (creds_switch_user(&plan.who, &err) < 0)
-			die("cannot switch to %s: %s", plan.who.user, err.msg);
-		if (rlimits_apply(saved_limits, NULL, &err) < 0)
-			die("%s", err.msg);
-		umask(caller_umask);
-		if (chdir(plan.who.home) < 0 && chdir("/") < 0)
-			die("chdir: %s", strerror(errno));
-		for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
-			signal(stop_signals[i], SIG_DFL);
-		execve(path, shell_args, session_env);
-		die("%s: %s", path, strerror(errno));
-	}
-
-	char id[33];
-	if (record_session_id_new(id, &err) < 0)
-		die("%s", err.msg);
-	record.session = id;
-	record.event = "start";
-	record.result = "sandboxed";
-	audit_log(LOG_INFO);
-	struct timespec started, ended;
-	clock_gettime(CLOCK_BOOTTIME, &started);
-	bool expired = false;
-	struct sandbox_request req = {
-		.plan = &plan,
-		.path = path,
-		.argv = shell_args,
-		.envp = session_env,
-		.session_rlimits = saved_limits,
-		.expired = &expired,
-		.session_id = id,
-		.login = true,
-		.login_parent = login_parent,
+	/* argv and the environment reach only the session's command. */
+	struct admission_request asked = {
+		.kind = ENTRY_COCOON_SHELL, .uid = caller, .groups = GROUPS_LATER,
+		.argc = argc, .argv = argv, .envp = caller_env,
 	};
-	int status;
-	umask(caller_umask);
-	if (sandbox_run(&req, &status, &err) < 0)
-		die("%s", err.msg);
-	if (expired)
-		fprintf(stderr, "cocoon-shell: the session reached its max-session-time "
-			"and was ended\n");
-	clock_gettime(CLOCK_BOOTTIME, &ended);
-	record.event = "end";
-	record.result = expired ? "expired" : "ended";
-	record.reason = expired ? "max-session-time" : NULL;
-	record.duration = (long long)(ended.tv_sec - started.tv_sec);
-	record.status = status;
-	audit_log(expired ? LOG_NOTICE : LOG_INFO);
-	return status;
+	static struct admission a;
+	int decided = admission_decide(&asked, &a);
+	environment_free(caller_env);
+	static char user[256];
+	if (a.known_account) {
+		snprintf(user, sizeof(user), "%s", a.who.user);
+		record.user = user;
+	}
+	record.plan = a.have_plan ? &a.plan : NULL;
+	record.result = a.result;
+	record.reason = a.reason[0] ? a.reason : NULL;
+	if (decided < 0)
+		die("%s", a.reason);
+	if (a.verdict == VERDICT_UNCONFINED)
+		start_unconfined(&a, saved_limits, caller_umask);
+	return run_sandboxed(&a, saved_limits, caller_umask, login_parent);
 }
