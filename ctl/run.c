@@ -1,15 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cocoonctl run: a command in a user's sandbox, run by root. */
 /* cocoonctl run: a command in a user's sandbox, run by root from here
- * (run mode: this process is the engine). */
+ * (run mode: this process is the engine). The front door decides, as for
+ * a login; anything but a sandbox is refused. */
 #include <stdio.h>
 #include <unistd.h>
 
+#include "admission.h"
 #include "commands.h"
-#include "environment.h"
 #include "options.h"
 #include "records.h"
 #include "sandbox.h"
+
+static int run_sandboxed(const struct admission *a)
+{
+	struct cc_error err;
+	bool expired = false;
+	char id[33];
+	int status = 1;
+	struct sandbox_request req = {
+		.plan = &a->plan,
+		.path = a->path,
+		.argv = a->argv,
+		.envp = a->envp,
+		.expired = &expired,
+		.session_id = id,
+	};
+	if (record_session_id_new(id, &err) < 0 || sandbox_run(&req, &status, &err) < 0) {
+		fprintf(stderr, "cocoonctl run: %s\n", err.msg);
+		return 1;
+	}
+	if (expired)
+		fprintf(stderr, "cocoonctl run: the session reached its max-session-time "
+			"and was ended\n");
+	return status;
+}
 
 int cmd_run(int argc, char **argv)
 {
@@ -26,45 +51,19 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "cocoonctl run: only root may run sessions\n");
 		return 1;
 	}
-	struct plan plan;
-	int rc = plan_or_exit(&o, o.user, GROUPS_LATER, &plan);
-	if (rc)
-		return rc;
-	if (!plan.rule || !plan.sandboxed) {
-		fprintf(stderr, "cocoonctl run: %s is not sandboxed on service %s (%s); "
-			"refusing to run unconfined\n", plan.who.user, plan.service,
-			plan.rule ? "sandbox = none" : "no rule covers it");
-		plan_free(&plan);
-		return 1;
-	}
-	const char *shell = plan.shell ? plan.shell : "/bin/sh";
-	char **envp = environment_for_session(&plan, environ, shell);
-	bool expired = false;
-	struct sandbox_request req = {
-		.plan = &plan,
-		.path = argv[first],
-		.argv = &argv[first],
-		.envp = envp,
-		.expired = &expired,
+	struct admission_request asked = {
+		.kind = ENTRY_RUN, .user = o.user, .name_or_uid = true,
+		.service = o.service, .config = o.config, .groups = GROUPS_LATER,
+		.argc = argc - first, .argv = &argv[first], .envp = environ,
 	};
-	struct cc_error err;
-	int status = 1;
-	char id[33];
-	if (record_session_id_new(id, &err) < 0) {
-		fprintf(stderr, "cocoonctl run: %s\n", err.msg);
-		environment_free(envp);
-		plan_free(&plan);
-		return 1;
+	struct admission a;
+	int status;
+	if (admission_decide(&asked, &a) < 0) {
+		fprintf(stderr, "cocoonctl run: %s\n", a.reason);
+		status = a.cause == CC_UNREACHABLE ? EXIT_UNREACHABLE : 1;
+	} else {
+		status = run_sandboxed(&a);
 	}
-	req.session_id = id;
-	if (sandbox_run(&req, &status, &err) < 0) {
-		fprintf(stderr, "cocoonctl run: %s\n", err.msg);
-		status = 1;
-	}
-	if (expired)
-		fprintf(stderr, "cocoonctl run: the session reached its max-session-time "
-			"and was ended\n");
-	environment_free(envp);
-	plan_free(&plan);
+	admission_free(&a);
 	return status;
 }
