@@ -11,11 +11,10 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "admission.h"
 #include "enter.h"
 #include "plan_check.h"
-#include "resolve.h"
 #include "sessions.h"
-#include "shells.h"
 
 /* --root's binary: opened now, on the host; only root may have written it. */
 static int open_root_binary(const char *path, struct cc_error *err)
@@ -57,47 +56,29 @@ static int enter_session(const struct session_ctx *s)
 	if (r->namespaces & NS_USER)
 		return fprintf(stderr, "cocoonctl enter: session %s has a user namespace, "
 			       "which enter does not join\n", r->id), 1;
-	/* Everything that reads the host happens before entering. */
-	struct identity who;
-	if (identity_lookup_uid(r->uid, GROUPS_NOW, &who, &err) < 0)
-		return fprintf(stderr, "cocoonctl enter: %s\n", err.msg), 1;
-	struct plan plan;
-	plan_init(&plan);
-	enum resolve_result res = strcmp(who.user, r->user) != 0 ? RESOLVE_ERROR :
-		plan_for_session(NULL, &who, r->service, &plan, &err);
-	if (strcmp(who.user, r->user) != 0)
-		cc_fail(&err, "uid %u is %s now, not %s", (unsigned)r->uid, who.user, r->user);
-	identity_free(&who);
-	if (res != RESOLVE_PLAN) {
-		plan_free(&plan);
-		fprintf(stderr, "cocoonctl enter: %s\n", res == RESOLVE_ERROR ? err.msg :
-			"no rule covers the session's user and service any more");
-		return 1;
-	}
+	/* Everything that reads the host happens before entering: the front
+	 * door, asked for the session's owner as its record names it, must
+	 * give the plan the session runs under. */
+	struct admission_request asked = {
+		.kind = ENTRY_ENTER, .uid = r->uid, .expect_user = r->user,
+		.service = r->service, .live_hash = r->hash, .groups = GROUPS_NOW,
+		.argc = 0, .argv = a->command,
+	};
+	struct admission adm;
 	int rc = 1, binary = -1, status = 1;
-	const char *real = NULL;
-	bool by_cocoon_shell = shell_service_is_cocoon_shell(plan.service);
-	if (shell_real(&plan, by_cocoon_shell, &real, &err) < 0) {
-		fprintf(stderr, "cocoonctl enter: %s\n", err.msg);
+	if (admission_decide(&asked, &adm) < 0) {
+		fprintf(stderr, "cocoonctl enter: %s\n", adm.reason);
 		goto out;
 	}
-	char *shell[] = { (char *)real, NULL };
-	if (!plan.sandboxed || strcmp(plan.hash, r->hash) != 0) {
-		fprintf(stderr, "cocoonctl enter: the policy now gives %s on %s plan %s, "
-			"and the session runs under plan %s: refusing to enter with "
-			"another confinement\n", r->user, r->service,
-			plan.sandboxed ? plan.hash : "(none)", r->hash);
-		goto out;
-	}
+	const struct plan *plan = &adm.plan;
 	if (a->root && ((binary = open_root_binary(a->command[0], &err)) < 0 ||
-			plan_check_service(&plan, &err) < 0)) {
+			plan_check_service(plan, &err) < 0)) {
 		fprintf(stderr, "cocoonctl enter --root: %s\n", err.msg);
 		goto out;
 	}
 	struct enter_request req = { .pidfd = s->pidfd, .namespaces = r->namespaces,
-				     .plan = &plan, .root_binary = binary,
-				     .argv = a->command ? a->command : shell,
-				     .term = sane_term(), .shell = shell[0] };
+				     .plan = plan, .root_binary = binary,
+				     .argv = adm.argv, .term = sane_term(), .shell = adm.shell };
 	if (session_enter(&req, &status, &err) < 0)
 		fprintf(stderr, "cocoonctl enter: %s\n", err.msg);
 	else
@@ -105,7 +86,7 @@ static int enter_session(const struct session_ctx *s)
 out:
 	if (binary >= 0)
 		close(binary);
-	plan_free(&plan);
+	admission_free(&adm);
 	return rc;
 }
 
