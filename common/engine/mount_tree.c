@@ -55,7 +55,7 @@ int tree_fail(struct tree_build *b, int errnum, const char *fmt, ...)
 int tree_open_parent(struct tree_build *b, const char *dest,
 		     char last[NAME_MAX + 1])
 {
-	int dir = fcntl(b->rootfd, F_DUPFD_CLOEXEC, 3);
+	int dir AUTOCLOSE = fcntl(b->rootfd, F_DUPFD_CLOEXEC, 3);
 	if (dir < 0)
 		return tree_fail(b, errno, "dup");
 	const char *p = dest + 1;
@@ -67,23 +67,19 @@ int tree_open_parent(struct tree_build *b, const char *dest,
 		name[n] = '\0';
 		if (!*end) {
 			memcpy(last, name, n + 1);
-			return dir;
+			return steal_fd(&dir);
 		}
 		int sub = sys_openat2(dir, name, O_PATH | O_DIRECTORY | O_CLOEXEC,
 				      RESOLVE_BENEATH | RESOLVE_SAFE);
 		if (sub < 0 && errno == ENOENT) {
-			if (mkdirat(dir, name, 0755) < 0 && errno != EEXIST) {
-				int e = errno;
-				close(dir);
-				return tree_fail(b, e, "mkdir %.*s", (int)(end - dest), dest);
-			}
+			if (mkdirat(dir, name, 0755) < 0 && errno != EEXIST)
+				return tree_fail(b, errno, "mkdir %.*s", (int)(end - dest), dest);
 			sub = sys_openat2(dir, name, O_PATH | O_DIRECTORY | O_CLOEXEC,
 					  RESOLVE_BENEATH | RESOLVE_SAFE);
 		}
-		int e = errno;
-		close(dir);
 		if (sub < 0)
-			return tree_fail(b, e, "%.*s", (int)(end - dest), dest);
+			return tree_fail(b, errno, "%.*s", (int)(end - dest), dest);
+		close(dir);
 		dir = sub;
 		p = end + 1;
 	}
@@ -114,12 +110,10 @@ int tree_open_dest(struct tree_build *b, const char *dest, enum tree_make make)
 		if (mkdirat(dir, last, 0755) < 0 && errno != EEXIST)
 			return tree_fail(b, errno, "mkdir %s", dest);
 	} else {
-		int f = openat(dir, last, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-			       O_CLOEXEC, 0444);
+		int f AUTOCLOSE = openat(dir, last, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+					 O_CLOEXEC, 0444);
 		if (f < 0 && errno != EEXIST)
 			return tree_fail(b, errno, "create %s", dest);
-		if (f >= 0)
-			close(f);
 	}
 	fd = sys_openat2(dir, last, O_PATH | O_CLOEXEC, RESOLVE_BENEATH | RESOLVE_SAFE);
 	return fd < 0 ? tree_fail(b, errno, "%s", dest) : fd;

@@ -262,11 +262,12 @@ static int op_proc(struct tree_build *b, const struct fs_op *op)
  * DEV (an empty file made for it), device access allowed. */
 static int dev_node(struct tree_build *b, int dev, const char *name, int tree)
 {
-	int f = openat(dev, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-		       O_CLOEXEC, 0444);
-	if (f < 0)
-		return tree_fail(b, errno, "create %s", name);
-	close(f);
+	{
+		int f AUTOCLOSE = openat(dev, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+					 O_CLOEXEC, 0444);
+		if (f < 0)
+			return tree_fail(b, errno, "create %s", name);
+	}
 	if (tree_set_attrs(b, tree, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, name) < 0)
 		return -1;
 	if (sys_move_mount(tree, "", dev, name, MOVE_MOUNT_F_EMPTY_PATH) < 0)
@@ -389,6 +390,46 @@ static int op_mqueue(struct tree_build *b, const struct fs_op *op)
 	return tree_attach(b, mnt, dst, op->dest);
 }
 
+/* op_tmp_overlay's mounts, made with root's file-system identity: the
+ * tmpfs for the upper layer, the overlay, attached on LOWER. */
+static int overlay_attach(struct tree_build *b, const struct fs_op *op, int lower,
+			  const struct stat *st)
+{
+	char size[32];
+	tree_tmpfs_size(b, op, size, sizeof(size));
+	int tmp AUTOCLOSE = tree_tmpfs_new(b, size, 0700, NULL);
+	if (tmp < 0)
+		return -1;
+	/* The merged root shows the upper directory's owner and mode. */
+	if (mkdirat(tmp, "upper", st->st_mode & 07777) < 0 ||
+	    fchownat(tmp, "upper", st->st_uid, st->st_gid, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    mkdirat(tmp, "work", 0700) < 0)
+		return tree_fail(b, errno, "upper layer");
+	/* overlayfs takes its layers from mounts of this namespace: attach
+	 * the tmpfs for a moment on top of the host's root (out of every
+	 * path lookup's way), then detach it once overlayfs holds its own
+	 * private copy. */
+	if (sys_move_mount(tmp, "", AT_FDCWD, "/", MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		return tree_fail(b, errno, "move_mount upper layer");
+	char lowerdir[64], upperdir[64], workdir[64], tmpdir[64];
+	snprintf(lowerdir, sizeof(lowerdir), "/proc/self/fd/%d", lower);
+	snprintf(tmpdir, sizeof(tmpdir), "/proc/self/fd/%d", tmp);
+	snprintf(upperdir, sizeof(upperdir), "/proc/self/fd/%d/upper", tmp);
+	snprintf(workdir, sizeof(workdir), "/proc/self/fd/%d/work", tmp);
+	struct tree_fs_opt opts[] = {
+		{ "lowerdir", lowerdir }, { "upperdir", upperdir }, { "workdir", workdir },
+	};
+	int ov AUTOCLOSE = tree_fs_new(b, "overlay", opts, 3,
+				       MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+	/* Detached whether or not overlayfs took it: it must not stay on
+	 * top of the host's root. */
+	if (umount2(tmpdir, MNT_DETACH) < 0 && ov >= 0)
+		return tree_fail(b, errno, "detaching the upper layer's tmpfs");
+	if (ov < 0)
+		return -1;
+	return tree_attach(b, ov, lower, op->dest);
+}
+
 /* An overlay whose lower layer is what DEST shows now and whose upper and
  * work directories sit on a fresh tmpfs that nothing else references:
  * writes land there and vanish with the namespace. The overlay is made
@@ -408,45 +449,8 @@ static int op_tmp_overlay(struct tree_build *b, const struct fs_op *op)
 		return tree_fail(b, ENOTDIR, "lower layer");
 	if (creds_fs_root(b->err) < 0)
 		return -1;
-
-	int rc = -1, ov = -1;
-	char size[32];
-	tree_tmpfs_size(b, op, size, sizeof(size));
-	int tmp AUTOCLOSE = tree_tmpfs_new(b, size, 0700, NULL);
-	if (tmp < 0)
-		goto out;
-	/* The merged root shows the upper directory's owner and mode. */
-	if (mkdirat(tmp, "upper", st.st_mode & 07777) < 0 ||
-	    fchownat(tmp, "upper", st.st_uid, st.st_gid, AT_SYMLINK_NOFOLLOW) < 0 ||
-	    mkdirat(tmp, "work", 0700) < 0) {
-		tree_fail(b, errno, "upper layer");
-		goto out;
-	}
-	/* overlayfs takes its layers from mounts of this namespace: attach
-	 * the tmpfs for a moment on top of the host's root (out of every
-	 * path lookup's way), then detach it once overlayfs holds its own
-	 * private copy. */
-	if (sys_move_mount(tmp, "", AT_FDCWD, "/", MOVE_MOUNT_F_EMPTY_PATH) < 0) {
-		tree_fail(b, errno, "move_mount upper layer");
-		goto out;
-	}
-	char lowerdir[64], upperdir[64], workdir[64], tmpdir[64];
-	snprintf(lowerdir, sizeof(lowerdir), "/proc/self/fd/%d", lower);
-	snprintf(tmpdir, sizeof(tmpdir), "/proc/self/fd/%d", tmp);
-	snprintf(upperdir, sizeof(upperdir), "/proc/self/fd/%d/upper", tmp);
-	snprintf(workdir, sizeof(workdir), "/proc/self/fd/%d/work", tmp);
-	struct tree_fs_opt opts[] = {
-		{ "lowerdir", lowerdir }, { "upperdir", upperdir }, { "workdir", workdir },
-	};
-	ov = tree_fs_new(b, "overlay", opts, 3, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
-	if (umount2(tmpdir, MNT_DETACH) < 0 && ov >= 0) {
-		tree_fail(b, errno, "detaching the upper layer's tmpfs");
-		goto out;
-	}
-	if (ov >= 0)
-		rc = tree_attach(b, ov, lower, op->dest);
-out:
-	autoclose_fd(&ov);
+	int rc = overlay_attach(b, op, lower, &st);
+	/* Back to the build's file-system identity, whatever happened. */
 	if (tree_fs_default(b) < 0)
 		return -1;
 	return rc;
@@ -490,6 +494,22 @@ static int link_var_run(struct tree_build *b)
 	return 0;
 }
 
+/* Attach the new root B->rootfd on top of the host's and run the plan's
+ * operations in it. */
+static int fill_tree(struct tree_build *b)
+{
+	if (sys_move_mount(b->rootfd, "", AT_FDCWD, "/", MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		return tree_fail(b, errno, "move_mount");
+	for (size_t i = 0; i < b->plan->nops; i++) {
+		b->op = &b->plan->ops[i];
+		if (FAULT(plan_op_type_name(b->op->type, b->op->optional), b->err) < 0 ||
+		    run_op(b, b->op) < 0)
+			return -1;
+	}
+	b->op = NULL;
+	return link_var_run(b);
+}
+
 int mounts_build(const struct plan *plan, unsigned flags, unsigned ptys, int *rootfd,
 		 struct cc_error *err)
 {
@@ -504,22 +524,10 @@ int mounts_build(const struct plan *plan, unsigned flags, unsigned ptys, int *ro
 	b.rootfd = tree_tmpfs_new(&b, root_size, 0755, NULL);
 	if (b.rootfd < 0)
 		return -1;
-	if (sys_move_mount(b.rootfd, "", AT_FDCWD, "/", MOVE_MOUNT_F_EMPTY_PATH) < 0) {
-		tree_fail(&b, errno, "move_mount");
-		close(b.rootfd);
-		return -1;
-	}
-	for (size_t i = 0; i < plan->nops; i++) {
-		b.op = &plan->ops[i];
-		if (FAULT(plan_op_type_name(b.op->type, b.op->optional), err) < 0 ||
-		    run_op(&b, b.op) < 0) {
-			close(b.rootfd);
-			return -1;
-		}
-	}
-	b.op = NULL;
-	if (link_var_run(&b) < 0) {
-		close(b.rootfd);
+	/* Not an AUTOCLOSE local: a mount onto "/" replaces b.rootfd
+	 * (replace_root), so the one to close is whichever it is by then. */
+	if (fill_tree(&b) < 0) {
+		autoclose_fd(&b.rootfd);
 		return -1;
 	}
 	*rootfd = b.rootfd;

@@ -460,43 +460,41 @@ static int export_program(scmp_filter_ctx ctx, struct seccomp_filter *filter,
 	return 0;
 }
 
-static int build(const struct file_rules *file, struct seccomp_filter *filter,
-		 struct cc_error *err)
+/* FILE's rules and the default ones into CTX, exported into FILTER. */
+static int build_in(scmp_filter_ctx ctx, const struct file_rules *file,
+		    struct seccomp_filter *filter, struct cc_error *err)
 {
 	/* Only the native architecture is in the filter. Any other (i386
 	 * through int 0x80, x32 numbers on x86_64) is the "bad arch" case,
 	 * whose calls this filter cannot read correctly: kill the process. */
-	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
-	if (!ctx)
-		return cc_fail(err, "seccomp: cannot create a libseccomp context");
 	int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
 				  SCMP_ACT_KILL_PROCESS);
-	if (rc < 0) {
-		lib_fail(err, "the kill-process action is not available", rc);
-		goto out;
-	}
+	if (rc < 0)
+		return lib_fail(err, "the kill-process action is not available", rc);
 	/* A binary tree of syscall numbers: every allowed call passes in a
 	 * few comparisons instead of walking the whole list. */
 	rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
-	if (rc < 0) {
-		lib_fail(err, "optimize attribute", rc);
-		goto out;
-	}
+	if (rc < 0)
+		return lib_fail(err, "optimize attribute", rc);
 	for (size_t i = 0; i < file->count; i++) {
 		rc = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(file->items[i].errnum),
 					    file->items[i].nr, 0, NULL);
-		if (rc < 0) {
-			lib_fail(err, "adding a rule from the filter file", rc);
-			goto out;
-		}
+		if (rc < 0)
+			return lib_fail(err, "adding a rule from the filter file", rc);
 	}
 	rc = add_default_rules(ctx, file);
-	if (rc < 0) {
-		lib_fail(err, "adding the default rules", rc);
-		goto out;
-	}
-	rc = export_program(ctx, filter, err);
-out:
+	if (rc < 0)
+		return lib_fail(err, "adding the default rules", rc);
+	return export_program(ctx, filter, err);
+}
+
+static int build(const struct file_rules *file, struct seccomp_filter *filter,
+		 struct cc_error *err)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	if (!ctx)
+		return cc_fail(err, "seccomp: cannot create a libseccomp context");
+	int rc = build_in(ctx, file, filter, err);
 	seccomp_release(ctx);
 	return rc < 0 ? -1 : 0;
 }
@@ -626,13 +624,11 @@ static int load_file(const char *path, struct file_rules *rules,
 {
 	if (path[0] != '/')
 		return cc_fail(err, "seccomp file %s: not an absolute path", path);
-	char *text;
+	char *text AUTOFREE = NULL;
 	size_t len;
 	if (read_trusted_file(path, MAX_FILTER_FILE_SIZE, &text, &len, err) < 0)
 		return cc_prefix(err, "seccomp file");
-	int rc = parse_text(text, len, path, rules, err);
-	free(text);
-	return rc;
+	return parse_text(text, len, path, rules, err);
 }
 
 /* The program generated at build time for `seccomp = default`; false

@@ -15,6 +15,7 @@
 #include "policy.h"
 #include "trusted_file.h"
 #include "util.h"
+#include "words.h"
 
 #define MAX_POLICY_SIZE (1024 * 1024)
 
@@ -41,14 +42,13 @@ struct substitute {
 static int load_candidate(struct policy *policy, struct substitute *sub,
 			  struct cc_error *err)
 {
-	char *text;
+	char *text AUTOFREE = NULL;
 	size_t len;
 	if (read_regular_file(sub->candidate, MAX_POLICY_SIZE, false, &text, &len, err) < 0) {
 		sub->unreadable = true;
 		return -1;
 	}
 	policy_parse_text(policy, remember_file(policy, sub->candidate), text, len);
-	free(text);
 	return 0;
 }
 
@@ -61,12 +61,11 @@ static int load_file(struct policy *policy, const char *path, bool missing_ok,
 	struct stat st;
 	if (missing_ok && lstat(path, &st) < 0 && errno == ENOENT)
 		return 1;
-	char *text;
+	char *text AUTOFREE = NULL;
 	size_t len;
 	if (read_trusted_file(path, MAX_POLICY_SIZE, &text, &len, err) < 0)
 		return -1;
 	policy_parse_text(policy, remember_file(policy, path), text, len);
-	free(text);
 	return 0;
 }
 
@@ -101,16 +100,17 @@ static int load_dropins(struct policy *policy, const char *dir, struct substitut
 	/* Judge the directory itself, even when it holds no file yet. */
 	if (path_trusted(dir, err) < 0)
 		return -1;
-	DIR *d = opendir(dir);
-	if (!d)
-		return cc_fail_errno(err, "%s", dir);
 	char **names = NULL;
 	size_t n = 0, cap = 0;
-	struct dirent *e;
-	while ((e = readdir(d)))
-		if (is_dropin_name(e->d_name))
-			*ARRAY_PUSH(names, n, cap) = xstrdup(e->d_name);
-	closedir(d);
+	{
+		DIR *d AUTOCLOSEDIR = opendir(dir);
+		if (!d)
+			return cc_fail_errno(err, "%s", dir);
+		struct dirent *e;
+		while ((e = readdir(d)))
+			if (is_dropin_name(e->d_name))
+				*ARRAY_PUSH(names, n, cap) = xstrdup(e->d_name);
+	}
 	/* A new drop-in: not there yet, read where it will sort. */
 	const char *sub_name = sub ? path_in_dir(sub->as, dir) : NULL;
 	bool listed = false;
@@ -121,14 +121,11 @@ static int load_dropins(struct policy *policy, const char *dir, struct substitut
 	qsort(names, n, sizeof(*names), compare_names);
 	int rc = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		char *path = xasprintf("%s/%s", dir, names[i]);
+		char *path AUTOFREE = xasprintf("%s/%s", dir, names[i]);
 		if (load_file(policy, path, false, sub, err) < 0)
 			rc = -1;
-		free(path);
 	}
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	words_free(names, n);
 	return rc < 0 ? -1 : (int)n;
 }
 
@@ -181,19 +178,19 @@ int policy_load_candidate(struct policy *policy, const char *candidate, const ch
 		cc_fail(err, "%s: not the absolute path of a file", as);
 		return -2;
 	}
-	char *dir = xstrndup(as, (size_t)(slash - as));
+	char *dir AUTOFREE = xstrndup(as, (size_t)(slash - as));
 	const char *base = slash + 1;
-	char *real_dir = canonical_dir(*dir ? dir : "/");
-	char *main_dir = xstrndup(COCOON_POLICY_FILE,
-				  strlen(COCOON_POLICY_FILE) - strlen("/cocoon.conf"));
-	char *real_main_dir = canonical_dir(main_dir);
-	char *real_dropin_dir = canonical_dir(COCOON_DROPIN_DIR);
-	char *installed = NULL;
-	int rc = -1;
+	char *real_dir AUTOFREE = canonical_dir(*dir ? dir : "/");
+	char *main_dir AUTOFREE = xstrndup(COCOON_POLICY_FILE,
+					   strlen(COCOON_POLICY_FILE) - strlen("/cocoon.conf"));
+	char *real_main_dir AUTOFREE = canonical_dir(main_dir);
+	char *real_dropin_dir AUTOFREE = canonical_dir(COCOON_DROPIN_DIR);
+	char *installed AUTOFREE = NULL;
+	int rc;
 	/* Trust is the installed place's: the directory the file goes into. */
 	if (path_trusted(*dir ? dir : "/", err) < 0) {
 		cc_prefix(err, "%s cannot be installed as %s", candidate, as);
-		goto out;
+		return -1;
 	}
 	if (strcmp(real_dir, real_main_dir) == 0 && strcmp(base, "cocoon.conf") == 0) {
 		sub.as = COCOON_POLICY_FILE;
@@ -202,8 +199,7 @@ int policy_load_candidate(struct policy *policy, const char *candidate, const ch
 		if (!is_dropin_name(base)) {
 			cc_fail(err, "%s: cocoon reads only the files named *.conf (not "
 				"starting with a dot) in %s", as, COCOON_DROPIN_DIR);
-			rc = -2;
-			goto out;
+			return -2;
 		}
 		sub.as = installed = xasprintf("%s/%s", COCOON_DROPIN_DIR, base);
 		rc = load_system(policy, &sub, err);
@@ -213,69 +209,57 @@ int policy_load_candidate(struct policy *policy, const char *candidate, const ch
 	}
 	if (rc < 0 && sub.unreadable)
 		rc = -2;
-out:
-	free(installed);
-	free(real_dropin_dir);
-	free(real_main_dir);
-	free(main_dir);
-	free(real_dir);
-	free(dir);
 	return rc;
 }
 
-int policy_install_text(const char *target, const char *text, size_t len,
-			struct cc_error *err)
+/* Fill the new file FD (named TMP) with TEXT and make it durable, owned
+ * and moded like the shipped file. */
+static int fill_new_file(int fd, const char *tmp, const char *text, size_t len,
+			 struct cc_error *err)
 {
-	char *dir = xstrdup(target);
-	char *slash = strrchr(dir, '/');
-	if (!slash || target[0] != '/') {
-		free(dir);
-		return cc_fail(err, "%s: not an absolute path", target);
-	}
-	*slash = '\0';
-	const char *dir_path = *dir ? dir : "/";
-	char *tmp = xasprintf("%s/.%s.new.XXXXXX", dir_path, slash + 1);
-	int rc = -1, dfd = -1, fd = -1;
-	if (path_trusted(dir_path, err) < 0)
-		goto out;
-	if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
-		cc_fail_errno(err, "creating %s", tmp);
-		goto out;
-	}
 	size_t done = 0;
 	while (done < len) {
 		ssize_t n = write(fd, text + done, len - done);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			cc_fail_errno(err, "writing %s", tmp);
-			goto out;
-		}
+		if (n < 0)
+			return cc_fail_errno(err, "writing %s", tmp);
 		done += (size_t)n;
 	}
 	/* Readable by all, like the shipped file; written by root only. */
-	if (fchown(fd, 0, 0) < 0 || fchmod(fd, 0644) < 0 || fsync(fd) < 0) {
-		cc_fail_errno(err, "preparing %s", tmp);
-		goto out;
+	if (fchown(fd, 0, 0) < 0 || fchmod(fd, 0644) < 0 || fsync(fd) < 0)
+		return cc_fail_errno(err, "preparing %s", tmp);
+	return 0;
+}
+
+int policy_install_text(const char *target, const char *text, size_t len,
+			struct cc_error *err)
+{
+	char *dir AUTOFREE = xstrdup(target);
+	char *slash = strrchr(dir, '/');
+	if (!slash || target[0] != '/')
+		return cc_fail(err, "%s: not an absolute path", target);
+	*slash = '\0';
+	const char *dir_path = *dir ? dir : "/";
+	char *tmp AUTOFREE = xasprintf("%s/.%s.new.XXXXXX", dir_path, slash + 1);
+	if (path_trusted(dir_path, err) < 0)
+		return -1;
+	int fd AUTOCLOSE = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return cc_fail_errno(err, "creating %s", tmp);
+	/* From here the temporary file is ours: removed on any failure. */
+	if (fill_new_file(fd, tmp, text, len, err) < 0) {
+		unlink(tmp);
+		return -1;
 	}
 	if (rename(tmp, target) < 0) {
 		cc_fail_errno(err, "renaming %s to %s", tmp, target);
-		goto out;
-	}
-	free(tmp);
-	tmp = NULL;
-	/* The rename itself must reach the disk before we say it did. */
-	if ((dfd = open(dir_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0)
-		fsync(dfd);
-	rc = 0;
-out:
-	if (fd >= 0)
-		close(fd);
-	if (dfd >= 0)
-		close(dfd);
-	if (tmp)
 		unlink(tmp);
-	free(tmp);
-	free(dir);
-	return rc;
+		return -1;
+	}
+	/* The rename itself must reach the disk before we say it did. */
+	int dfd AUTOCLOSE = open(dir_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0)
+		fsync(dfd);
+	return 0;
 }
