@@ -112,13 +112,9 @@ static int edit_environment(pam_handle_t *pamh, const struct plan *plan, const c
 }
 
 /* ---- Session limits under systemd ----
- * pam_systemd puts the session in a scope of its own and reads these
- * PAM data items (strings) when it creates it; the `return` line, first
- * in the session stack, sets them from the plan. */
-static const char *const systemd_items[] = {
-	"systemd.memory_max", "systemd.tasks_max", "systemd.runtime_max_sec",
-};
-
+ * pam_systemd puts the session in a scope of its own and reads PAM data
+ * items (strings) when it creates it; the `return` line, first in the
+ * session stack, sets them from the plan (systemd_scope.h). */
 static void free_item(pam_handle_t *pamh, void *data, int error_status)
 {
 	(void)pamh;
@@ -126,9 +122,6 @@ static void free_item(pam_handle_t *pamh, void *data, int error_status)
 	free(data);
 }
 
-static int check_systemd_limits(void *data, const struct plan *plan, bool apply,
-				struct cc_error *err);
-/* The request every line of this handle puts to the front door. */
 static struct admission_request request_for(pam_handle_t *pamh, const struct pam_args *args,
 					    bool args_ok);
 
@@ -140,49 +133,29 @@ static void set_systemd_limits(pam_handle_t *pamh, const struct pam_args *args)
 	req.entry_check = NULL; /* the main line checks what this line hands over */
 	struct admission a;
 	admission_decide(&req, &a);
-	const struct session_limits *l = &a.plan.limits;
-	const unsigned long long values[] = { l->memory_max, l->pids_max,
-					      l->max_session_time };
+	struct systemd_scope_item items[3];
 	/* What the main line refuses or lets in unconfined needs nothing. */
 	bool confined = a.have_plan && a.plan.sandboxed &&
 			(a.verdict == VERDICT_SANDBOXED || a.verdict == VERDICT_AUDIT);
-	for (size_t i = 0; confined && i < ARRAY_SIZE(values); i++)
-		if (values[i] && pam_set_data(pamh, systemd_items[i],
-					      xasprintf("%llu", values[i]),
-					      free_item) != PAM_SUCCESS)
-			pam_syslog(pamh, LOG_ERR, "pam_set_data %s failed", systemd_items[i]);
+	size_t n = confined ? systemd_scope_items(&a.plan.limits, items) : 0;
+	for (size_t i = 0; i < n; i++)
+		if (pam_set_data(pamh, items[i].name, xasprintf("%llu", items[i].value),
+				 free_item) != PAM_SUCCESS)
+			pam_syslog(pamh, LOG_ERR, "pam_set_data %s failed", items[i].name);
 	admission_free(&a);
 }
 
-/* Under systemd, memory-max and pids-max must have reached pam_systemd
- * through the `return` line. cpu-max has no pam_systemd item: systemd is
- * asked for it on the session's scope (not under mode=audit, which
- * applies nothing: APPLY false). */
-static int check_systemd_limits(void *data, const struct plan *plan, bool apply,
+static bool handed_to_systemd(void *data, const char *name)
+{
+	const void *set = NULL;
+	return pam_get_data(data, name, &set) == PAM_SUCCESS && set;
+}
+
+/* The front door's check for this entry (mode=audit: APPLY false). */
+static int check_systemd_limits(void *pamh, const struct plan *plan, bool apply,
 				struct cc_error *err)
 {
-	pam_handle_t *pamh = data;
-	const struct session_limits *l = &plan->limits;
-	const unsigned long long values[] = { l->memory_max, l->pids_max };
-	if (!cgroup_under_systemd())
-		return 0;
-	if (l->cpu_max_percent && apply &&
-	    systemd_scope_set_cpu_max(l->cpu_max_percent, err) < 0)
-		return -1;
-	for (size_t i = 0; i < 2; i++) {
-		const void *set = NULL;
-		if (values[i] && (pam_get_data(pamh, systemd_items[i], &set) != PAM_SUCCESS ||
-				  !set))
-			return cc_fail(err, "%s is not set: 'session required "
-				       "pam_cocoon.so return' must come before "
-				       "pam_systemd", systemd_items[i]);
-	}
-	/* Handed over is not applied: pam_systemd makes no scope for a caller
-	 * already in a session, or may fail as an optional line. */
-	struct session_limits in_force = *l;
-	if (!apply)
-		in_force.cpu_max_percent = 0;
-	return cgroup_check_applied(&in_force, "/sys/fs/cgroup", "/proc/self/cgroup", err);
+	return systemd_scope_check(&plan->limits, apply, handed_to_systemd, pamh, err);
 }
 
 /* ---- Audit records (cocoon.conf(5), AUDIT RECORDS) ----
@@ -248,34 +221,19 @@ static void audit_log(pam_handle_t *pamh, int priority, struct audit_record *r)
 	sb_free(&line);
 }
 
-/* What the end record needs of the session: its id, when it started and
- * the plan's name (rule, profile, hash, namespaces). */
-struct session_record {
-	struct plan plan;
-	char id[33];
-	struct timespec started;
-};
-
 static void free_record(pam_handle_t *pamh, void *data, int error_status)
 {
 	(void)pamh;
 	(void)error_status;
-	struct session_record *rec = data;
-	plan_free(&rec->plan);
-	free(rec);
+	audit_session_free(data);
+	free(data);
 }
 
+/* What the end record needs of the session, kept with the handle. */
 static int keep_record(pam_handle_t *pamh, const struct plan *plan, const char *id)
 {
-	struct session_record *rec = xcalloc(1, sizeof(*rec));
-	plan_init(&rec->plan);
-	rec->plan.sandboxed = true;
-	rec->plan.namespaces = plan->namespaces;
-	rec->plan.rule = plan->rule ? xstrdup(plan->rule) : NULL;
-	rec->plan.profile = plan->profile ? xstrdup(plan->profile) : NULL;
-	memcpy(rec->plan.hash, plan->hash, sizeof(rec->plan.hash));
-	snprintf(rec->id, sizeof(rec->id), "%s", id);
-	clock_gettime(CLOCK_BOOTTIME, &rec->started);
+	struct audit_session *rec = xcalloc(1, sizeof(*rec));
+	audit_session_begin(rec, plan, id);
 	if (pam_set_data(pamh, RECORD_NAME, rec, free_record) == PAM_SUCCESS)
 		return 0;
 	free_record(pamh, rec, 0);
@@ -444,14 +402,8 @@ int pam_sm_close_session(pam_handle_t *pamh, int flags, int argc, const char **a
 		       sandbox_expired(data);
 	struct audit_record r;
 	audit_init(&r, "end");
-	if (pam_get_data(pamh, RECORD_NAME, &kept) == PAM_SUCCESS && kept) {
-		const struct session_record *rec = kept;
-		struct timespec now;
-		clock_gettime(CLOCK_BOOTTIME, &now);
-		r.plan = &rec->plan;
-		r.session = rec->id;
-		r.duration = (long long)(now.tv_sec - rec->started.tv_sec);
-	}
+	if (pam_get_data(pamh, RECORD_NAME, &kept) == PAM_SUCCESS && kept)
+		audit_session_end(kept, &r);
 	r.result = expired ? "expired" : "ended";
 	r.reason = expired ? "max-session-time" : NULL;
 	/* Ends every process of the session, without waiting for them (the

@@ -235,8 +235,8 @@ static int run_sandboxed(const struct admission *a, struct rlimit *saved_limits,
 	record.session = id;
 	record.event = "start";
 	audit_log(LOG_INFO);
-	struct timespec started, ended;
-	clock_gettime(CLOCK_BOOTTIME, &started);
+	struct audit_session session;
+	audit_session_begin(&session, &a->plan, id);
 	bool expired = false;
 	struct sandbox_request req = {
 		.plan = &a->plan,
@@ -256,11 +256,10 @@ static int run_sandboxed(const struct admission *a, struct rlimit *saved_limits,
 	if (expired)
 		fprintf(stderr, "cocoon-shell: the session reached its max-session-time "
 			"and was ended\n");
-	clock_gettime(CLOCK_BOOTTIME, &ended);
 	record.event = "end";
 	record.result = expired ? "expired" : "ended";
 	record.reason = expired ? "max-session-time" : NULL;
-	record.duration = (long long)(ended.tv_sec - started.tv_sec);
+	audit_session_end(&session, &record);
 	record.status = status;
 	audit_log(expired ? LOG_NOTICE : LOG_INFO);
 	return status;

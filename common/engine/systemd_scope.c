@@ -8,6 +8,7 @@
 #include <systemd/sd-bus.h>
 #include <systemd/sd-login.h>
 
+#include "cgroup.h"
 #include "util.h"
 
 int systemd_scope_set_cpu_max(unsigned percent, struct cc_error *err)
@@ -40,4 +41,43 @@ int systemd_scope_set_cpu_max(unsigned percent, struct cc_error *err)
 	sd_bus_flush_close_unref(bus);
 	free(unit);
 	return rc;
+}
+
+size_t systemd_scope_items(const struct session_limits *limits,
+			   struct systemd_scope_item items[3])
+{
+	const struct systemd_scope_item all[] = {
+		{ "systemd.memory_max", limits->memory_max },
+		{ "systemd.tasks_max", limits->pids_max },
+		{ "systemd.runtime_max_sec", limits->max_session_time },
+	};
+	size_t n = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
+		if (all[i].value)
+			items[n++] = all[i];
+	return n;
+}
+
+int systemd_scope_check(const struct session_limits *limits, bool apply,
+			systemd_scope_handed_fn handed, void *data, struct cc_error *err)
+{
+	if (!cgroup_under_systemd())
+		return 0;
+	if (limits->cpu_max_percent && apply &&
+	    systemd_scope_set_cpu_max(limits->cpu_max_percent, err) < 0)
+		return -1;
+	struct systemd_scope_item items[3];
+	size_t n = systemd_scope_items(limits, items);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(items[i].name, "systemd.runtime_max_sec") != 0 &&
+		    !handed(data, items[i].name))
+			return cc_fail(err, "%s is not set: 'session required "
+				       "pam_cocoon.so return' must come before "
+				       "pam_systemd", items[i].name);
+	/* Handed over is not applied: pam_systemd makes no scope for a caller
+	 * already in a session, or may fail as an optional line. */
+	struct session_limits in_force = *limits;
+	if (!apply)
+		in_force.cpu_max_percent = 0;
+	return cgroup_check_applied(&in_force, "/sys/fs/cgroup", "/proc/self/cgroup", err);
 }

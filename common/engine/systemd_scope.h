@@ -4,7 +4,33 @@
 #ifndef COCOON_SYSTEMD_SCOPE_H
 #define COCOON_SYSTEMD_SCOPE_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "error.h"
+#include "plan.h"
+
+/* What pam_systemd applies to the scope it makes for a session: the PAM
+ * data items it reads (pam_systemd(8)), each a decimal string. */
+struct systemd_scope_item {
+	const char *name; /* systemd.memory_max ... */
+	unsigned long long value;
+};
+
+/* The items LIMITS sets (memory-max, pids-max, max-session-time), for
+ * pam_cocoon's `return` line to hand over; returns how many (at most 3). */
+size_t systemd_scope_items(const struct session_limits *limits,
+			   struct systemd_scope_item items[3]);
+
+/* Whether the item NAME reached pam_systemd (pam_cocoon: set as PAM data). */
+typedef bool (*systemd_scope_handed_fn)(void *data, const char *name);
+
+/* Under systemd, the limits a PAM session is held to: memory-max and
+ * pids-max must have been handed over (HANDED), cpu-max is asked of
+ * systemd on the scope (when APPLY: mode=audit applies nothing), and the
+ * session's cgroup must show them all. Nothing to check elsewhere. */
+int systemd_scope_check(const struct session_limits *limits, bool apply,
+			systemd_scope_handed_fn handed, void *data, struct cc_error *err);
 
 /* Ask systemd to hold the calling process's session scope (session-N.scope,
  * made by pam_systemd) to PERCENT of one CPU (CPUQuota=, for this boot

@@ -231,3 +231,29 @@ int audit_journal_send(int fd, const struct audit_record *r, const char *identif
 	sb_free(&fields);
 	return rc;
 }
+
+void audit_session_begin(struct audit_session *s, const struct plan *plan, const char *id)
+{
+	plan_init(&s->plan);
+	s->plan.sandboxed = true;
+	s->plan.namespaces = plan->namespaces;
+	s->plan.rule = plan->rule ? xstrdup(plan->rule) : NULL;
+	s->plan.profile = plan->profile ? xstrdup(plan->profile) : NULL;
+	memcpy(s->plan.hash, plan->hash, sizeof(s->plan.hash));
+	snprintf(s->id, sizeof(s->id), "%s", id);
+	clock_gettime(CLOCK_BOOTTIME, &s->started);
+}
+
+void audit_session_end(const struct audit_session *s, struct audit_record *r)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_BOOTTIME, &now);
+	r->plan = &s->plan;
+	r->session = s->id;
+	r->duration = (long long)(now.tv_sec - s->started.tv_sec);
+}
+
+void audit_session_free(struct audit_session *s)
+{
+	plan_free(&s->plan);
+}

@@ -12,6 +12,7 @@
 #include "util.h"
 
 #include <syslog.h>
+#include <time.h>
 
 #define AUDIT_VERSION 1
 #define AUDIT_FACILITY LOG_AUTHPRIV
@@ -36,6 +37,20 @@ struct audit_record {
 	long long duration;   /* seconds, on end records; -1: none */
 	long long status;     /* the session's exit status, on end; -1: none */
 };
+
+/* What a session's end record needs, kept from its start: its id, the
+ * plan's names (rule, profile, hash, namespaces) and when it started. */
+struct audit_session {
+	struct plan plan;
+	char id[33];
+	struct timespec started;
+};
+
+/* Keep PLAN's names and ID, and start the clock. */
+void audit_session_begin(struct audit_session *s, const struct plan *plan, const char *id);
+/* R, an end record, gets the session's id, plan and duration. */
+void audit_session_end(const struct audit_session *s, struct audit_record *r);
+void audit_session_free(struct audit_session *s);
 
 /* A record with every optional field unset. */
 void audit_init(struct audit_record *r, const char *event);
