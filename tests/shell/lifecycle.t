@@ -231,11 +231,13 @@ for try in 1a:0 1a:5 1a:10 1a:15 1a:20 1a:25 1a:30 1a:40 1a:50 1a:60 03:0 03:10 
 		case $left in *=[1-9]*) sleep 0.05 ;; *) break ;; esac
 	done
 	# A session cgroup made meanwhile and left: empty, or holding the
-	# user's or this tree's processes (other sessions on this host are
-	# not the test's).
+	# user's or this tree's processes. Other sessions on this host (a
+	# second copy of the suite) are not the test's: their cgroups come
+	# and go, so only one that is still there 3 s later counts.
 	cg_left=0
-	for t in $(seq 30); do [ -z "$(comm -13 <(echo "$cg_before") <(cgdirs))" ] && break; sleep 0.1; done
-	for d in $(comm -13 <(echo "$cg_before") <(cgdirs)); do
+	cg_new=$(comm -13 <(echo "$cg_before") <(cgdirs))
+	for t in $(seq 30); do [ -z "$(comm -12 <(echo "$cg_new") <(cgdirs))" ] && break; sleep 0.1; done
+	for d in $(comm -12 <(echo "$cg_new") <(cgdirs)); do
 		[ -d "$d" ] || continue
 		procs=$(cat "$d/cgroup.procs" 2>/dev/null)
 		[ -z "$procs" ] && { cg_left=$((cg_left + 1)); echo "# left: $d"; continue; }
