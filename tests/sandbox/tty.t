@@ -19,7 +19,7 @@ engine_user cceng3$T
 # script(1) runs COMMAND with $SHELL, which CI may leave unset (then dash,
 # which dies of the ^C that bash waits out): bash, always.
 on_tty() {
-	OUT=$( (eval "$1") | SHELL=/bin/bash timeout 20 env --default-signal=INT,QUIT,TSTP \
+	OUT=$( (eval "$1") | SHELL=/bin/bash timeout 120 env --default-signal=INT,QUIT,TSTP \
 		script -qec "$2" /dev/null 2>&1 | tr -d '\r')
 }
 drv="$ENGINE_DRIVER --user cceng3$T $(echo $BASE)"
@@ -40,12 +40,12 @@ like "$OUT" "monitor        	on" "job control is on"
 unlike "$OUT" "no job control" "bash finds job control possible"
 like "$OUT" "driver-rc=5" "the shell's status comes back"
 
-# until_running ARGS: an input script's wait (10 s at most) until the
+# until_running ARGS: an input script's wait (60 s at most) until the
 # session runs the command line ARGS, unique to this test: a fixed sleep
 # before ^C lost the race to the session's setup on a loaded host.
 until_running() {
 	local i
-	for i in $(seq 100); do pgrep -fx "$1" >/dev/null && return; sleep 0.1; done
+	for i in $(seq 600); do pgrep -fx "$1" >/dev/null && return; sleep 0.1; done
 }
 on_tty "until_running '/bin/sleep 10.$$'; printf '\\003'" "$drv -- /bin/sleep 10.$$; echo driver-rc=\$?"
 like "$OUT" "driver-rc=130" "^C kills the foreground command once; the caller survives and reports it"
