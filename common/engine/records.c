@@ -301,11 +301,9 @@ static void sweep_stale(int dir)
 				unlinkat(dir, e->d_name, 0);
 			continue;
 		}
-		int pidfd;
+		int pidfd AUTOCLOSE = -1;
 		if (record_attach(&rec, &pidfd, &err) == 0)
 			unlinkat(dir, e->d_name, 0);
-		else if (pidfd >= 0)
-			close(pidfd);
 		record_free(&rec);
 	}
 }
@@ -325,11 +323,9 @@ void record_remove(const char *id)
 	struct cc_error err;
 	if (!id || !id_valid(id))
 		return;
-	int dir = record_dir_open(false, &err);
-	if (dir < 0)
-		return;
-	remove_in(dir, id);
-	close(dir);
+	int dir AUTOCLOSE = record_dir_open(false, &err);
+	if (dir >= 0)
+		remove_in(dir, id);
 }
 
 void record_end(struct record_pending *pending, const char *id)
@@ -400,15 +396,14 @@ static int parse_field(struct live_record *r, const char *key, const char *v,
 		snprintf(r->hash, sizeof(r->hash), "%s", v);
 		return 0;
 	case 10: {
-		char *copy = xstrdup(v), *words[8];
+		char *copy AUTOFREE = xstrdup(v);
+		char *words[8];
 		size_t count = 0;
 		for (char *save = NULL, *w = strtok_r(copy, " ", &save); w && count < 8;
 		     w = strtok_r(NULL, " ", &save))
 			words[count++] = w;
 		struct cc_error ignored;
-		int rc = plan_parse_namespaces(words, count, &r->namespaces, &ignored);
-		free(copy);
-		return rc;
+		return plan_parse_namespaces(words, count, &r->namespaces, &ignored);
 	}
 	}
 	bool signed_time = k == 5 || k == 6;
@@ -616,13 +611,11 @@ int records_ptys_held(int dir, uid_t uid, unsigned long long *ptys, size_t *sess
 		 * lock, looks for them (a half-written one is another user's). */
 		if (!entry_id(e->d_name, id) || read_named(dir, e->d_name, id, &rec, &why) < 0)
 			continue;
-		int pidfd = -1;
+		int pidfd AUTOCLOSE = -1;
 		if (rec.uid == uid && record_attach(&rec, &pidfd, &why) != 0) {
 			*ptys += rec.ptys;
 			(*sessions)++;
 		}
-		if (pidfd >= 0)
-			close(pidfd);
 		record_free(&rec);
 	}
 	int rc = errno ? cc_fail_errno(err, "reading %s", COCOON_RUNDIR) : 0;

@@ -14,12 +14,12 @@
 #include <unistd.h>
 
 #include "line_reader.h"
+#include "pam_stack.h"
 #include "resolve.h"
 #include "sshd_config.h"
 #include "util.h"
 
-#define MAX_INCLUDE_DEPTH 8
-#define MODULE_NAME "pam_cocoon.so"
+#define MODULE_NAME PAM_STACK_COCOON_MODULE
 
 void deployment_paths_default(struct deployment_paths *paths)
 {
@@ -33,166 +33,6 @@ void deployment_paths_default(struct deployment_paths *paths)
 	paths->sshd_config = COCOON_SSHD_CONFIG;
 	paths->sshd_defaults = COCOON_SSHD_DEFAULTS;
 	paths->root = NULL;
-}
-
-/* One line of a PAM stack, after includes were followed. */
-struct pam_line {
-	char *file;      /* where it is written */
-	int line;
-	bool optional_module; /* "-session": skipped when the module is missing */
-	char control[128];
-	char module[PATH_MAX];
-	bool is_cocoon;
-	bool has_return; /* pam_cocoon's `return` argument */
-	/* pam_env with user_readenv=1: ~/.pam_environment's variables, the
-	 * user's own choice, join the PAM environment. */
-	bool reads_user_env;
-	int level;       /* 0 in the service's stack, +1 per substack */
-};
-
-struct stack {
-	struct pam_line *lines;
-	size_t count, cap;
-	int level; /* of the lines read now */
-	const char *type; /* the lines kept: "session" or "auth" */
-};
-
-static void stack_free(struct stack *s)
-{
-	for (size_t i = 0; i < s->count; i++)
-		free(s->lines[i].file);
-	free(s->lines);
-	memset(s, 0, sizeof(*s));
-}
-
-static bool module_is(const char *module, const char *name)
-{
-	const char *base = strrchr(module, '/');
-	return strcmp(base ? base + 1 : module, name) == 0;
-}
-
-/* The next word of a PAM line; a control in [brackets] is one word. */
-static char *next_word(char **cursor, char *buf, size_t size)
-{
-	char *p = *cursor;
-	while (isspace((unsigned char)*p))
-		p++;
-	if (!*p)
-		return NULL;
-	size_t n = 0;
-	char end = *p == '[' ? ']' : '\0';
-	while (*p && (end ? n == 0 || p[-1] != end : !isspace((unsigned char)*p))) {
-		if (n + 1 < size)
-			buf[n++] = *p;
-		p++;
-	}
-	buf[n] = '\0';
-	*cursor = p;
-	return buf;
-}
-
-static void stack_read(const char *dir, const char *name, struct stack *out,
-		       int depth, struct diag_list *diags);
-
-/* Add one parsed line of type session (includes followed). */
-static void stack_line(const char *dir, const char *path, int lineno, char *text,
-		       struct stack *out, int depth, struct diag_list *diags)
-{
-	char type[32], control[128], module[PATH_MAX], arg[256];
-	char *cursor = text;
-	if (!next_word(&cursor, type, sizeof(type)))
-		return;
-	if (strcmp(type, "@include") == 0) {
-		if (next_word(&cursor, module, sizeof(module)))
-			stack_read(dir, module, out, depth + 1, diags);
-		return;
-	}
-	bool dash = type[0] == '-';
-	if (strcasecmp(type + dash, out->type) != 0)
-		return;
-	if (!next_word(&cursor, control, sizeof(control)) ||
-	    !next_word(&cursor, module, sizeof(module)))
-		return;
-	if (strcmp(control, "include") == 0 || strcmp(control, "substack") == 0) {
-		bool sub = strcmp(control, "substack") == 0;
-		out->level += sub;
-		stack_read(dir, module, out, depth + 1, diags);
-		out->level -= sub;
-		return;
-	}
-	struct pam_line *l = ARRAY_PUSH(out->lines, out->count, out->cap);
-	memset(l, 0, sizeof(*l));
-	l->file = xstrdup(path);
-	l->line = lineno;
-	l->optional_module = dash;
-	snprintf(l->control, sizeof(l->control), "%s", control);
-	snprintf(l->module, sizeof(l->module), "%s", module);
-	l->is_cocoon = module_is(module, MODULE_NAME);
-	l->level = out->level;
-	bool pam_env = module_is(module, "pam_env.so");
-	while ((l->is_cocoon || pam_env) && next_word(&cursor, arg, sizeof(arg))) {
-		/* An argument in [brackets] reaches the module without them. */
-		char *a = arg;
-		size_t alen = strlen(a);
-		if (alen >= 2 && a[0] == '[' && a[alen - 1] == ']') {
-			a[alen - 1] = '\0';
-			a++;
-		}
-		l->has_return |= l->is_cocoon && strcmp(a, "return") == 0;
-		/* As pam_env reads it: atoi, any value but 0 turns it on. */
-		l->reads_user_env |= pam_env && str_starts_with(a, "user_readenv=") &&
-				     atoi(a + strlen("user_readenv=")) != 0;
-	}
-}
-
-/* Read the lines of s->type of NAME (a service or an included file). */
-static void stack_read(const char *dir, const char *name, struct stack *out,
-		       int depth, struct diag_list *diags)
-{
-	char path[PATH_MAX];
-	/* An absolute include names a file of the same system: under --root,
-	 * the image's, found by the image's /etc/pam.d. */
-	size_t dlen = strlen(dir), plen = strlen(COCOON_PAM_DIR);
-	int root_len = dlen >= plen && strcmp(dir + dlen - plen, COCOON_PAM_DIR) == 0
-			       ? (int)(dlen - plen) : 0;
-	if (name[0] == '/')
-		snprintf(path, sizeof(path), "%.*s%s", root_len, dir, name);
-	else
-		snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (depth > MAX_INCLUDE_DEPTH) {
-		diag_add(diags, DIAG_WARNING, path, 0, "includes nest deeper than %d; "
-			 "not followed further", MAX_INCLUDE_DEPTH);
-		return;
-	}
-	struct line_reader r;
-	if (line_reader_open(&r, path, NULL) < 0)
-		return; /* PAM skips a missing include too */
-	char *joined = NULL;
-	size_t jlen = 0;
-	int start = 0;
-	while (line_reader_next(&r, NULL) > 0) {
-		char *line = r.line;
-		ssize_t n = r.len;
-		if (!jlen)
-			start = r.lineno;
-		char *hash = strchr(line, '#');
-		if (hash)
-			*hash = '\0', n = hash - line;
-		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-			line[--n] = '\0';
-		bool more = n > 0 && line[n - 1] == '\\';
-		if (more)
-			line[--n] = ' ';
-		joined = xreallocarray(joined, jlen + (size_t)n + 1, 1);
-		memcpy(joined + jlen, line, (size_t)n + 1);
-		jlen += (size_t)n;
-		if (more)
-			continue;
-		stack_line(dir, path, start, joined, out, depth, diags);
-		jlen = 0;
-	}
-	line_reader_close(&r);
-	free(joined);
 }
 
 /* Display managers run their PAM session from a multithreaded worker, where
@@ -218,9 +58,9 @@ static bool control_fails_closed(const char *control)
  * at its own level, so inside a substack only that substack) or jump
  * over it (an action N skips N modules of its level, a substack counting
  * as one; a jump past the end fails the stack instead). */
-static bool passes_over(const struct stack *s, size_t i, size_t target)
+static bool passes_over(const struct pam_stack *s, size_t i, size_t target)
 {
-	const struct pam_line *l = &s->lines[i];
+	const struct pam_stack_line *l = &s->lines[i];
 	if (strcasecmp(l->control, "sufficient") == 0)
 		return l->level <= s->lines[target].level;
 	if (l->control[0] != '[')
@@ -264,12 +104,12 @@ static bool passes_over(const struct stack *s, size_t i, size_t target)
 static bool check_service(const char *dir, const char *service,
 			  struct diag_list *diags)
 {
-	struct stack s = { .type = "session" };
-	stack_read(dir, service, &s, 0, diags);
-	const struct pam_line *main_line = NULL, *return_line = NULL;
+	struct pam_stack s = { .type = "session" };
+	pam_stack_read(dir, service, &s, 0, diags);
+	const struct pam_stack_line *main_line = NULL, *return_line = NULL;
 	size_t main_at = 0, mains = 0;
 	for (size_t i = 0; i < s.count; i++) {
-		const struct pam_line *l = &s.lines[i];
+		const struct pam_stack_line *l = &s.lines[i];
 		if (!l->is_cocoon)
 			continue;
 		if (l->has_return) {
@@ -292,7 +132,7 @@ static bool check_service(const char *dir, const char *service,
 			diag_add(diags, DIAG_WARNING, return_line->file, return_line->line,
 				 "service %s has only the 'return' line of " MODULE_NAME
 				 ": its sessions are not confined", service);
-		stack_free(&s);
+		pam_stack_free(&s);
 		return false;
 	}
 	if (mains > 1)
@@ -311,7 +151,7 @@ static bool check_service(const char *dir, const char *service,
 	/* pam_cocoon never runs for a session a line above ends or jumps
 	 * over: it gets in unconfined. */
 	for (size_t i = 0; i < main_at; i++) {
-		const struct pam_line *l = &s.lines[i];
+		const struct pam_stack_line *l = &s.lines[i];
 		if (l->is_cocoon || !passes_over(&s, i, main_at))
 			continue;
 		diag_add(diags, DIAG_ERROR, l->file, l->line,
@@ -321,7 +161,7 @@ static bool check_service(const char *dir, const char *service,
 			 main_line->file, main_line->line);
 	}
 	if (main_at + 1 < s.count) {
-		const struct pam_line *after = &s.lines[main_at + 1];
+		const struct pam_stack_line *after = &s.lines[main_at + 1];
 		diag_add(diags, DIAG_ERROR, after->file, after->line,
 			 "service %s: %s comes after " MODULE_NAME "'s confining line "
 			 "(%s:%d), which must be the last session line: modules after it "
@@ -333,7 +173,7 @@ static bool check_service(const char *dir, const char *service,
 			 "service %s has no 'session required " MODULE_NAME " return' "
 			 "first line: the other modules' close hooks run inside the "
 			 "sandbox", service);
-	stack_free(&s);
+	pam_stack_free(&s);
 	return true;
 }
 
@@ -468,7 +308,7 @@ struct sshd_findings {
 
 /* Where the last pam_cocoon line of STACK that cuts the environment (no
  * `return`) stands, in AT; false when there is none. */
-static bool last_cut(const struct stack *stack, size_t *at)
+static bool last_cut(const struct pam_stack *stack, size_t *at)
 {
 	bool found = false;
 	for (size_t i = 0; i < stack->count; i++)
@@ -487,9 +327,9 @@ static void check_sshd_stack(const struct deployment_paths *paths, const char *u
 	const char *base = strrchr(paths->sshd, '/');
 	const char *service = base ? base + 1 : paths->sshd;
 	struct diag_list ignored = { 0 };
-	struct stack auth = { .type = "auth" }, session = { .type = "session" };
-	stack_read(paths->pam_dir, service, &auth, 0, &ignored);
-	stack_read(paths->pam_dir, service, &session, 0, &ignored);
+	struct pam_stack auth = { .type = "auth" }, session = { .type = "session" };
+	pam_stack_read(paths->pam_dir, service, &auth, 0, &ignored);
+	pam_stack_read(paths->pam_dir, service, &session, 0, &ignored);
 	diag_free(&ignored);
 	/* pam_cocoon's setcred, on a line after pam_env's, cuts what the
 	 * refill brings (pam_cocoon(8)). */
@@ -515,8 +355,8 @@ static void check_sshd_stack(const struct deployment_paths *paths, const char *u
 				 "cocoon-shell starts (cocoon-shell account %s): add 'session "
 				 "required " MODULE_NAME "' as the last session line, which "
 				 "cuts that environment", service, user);
-	stack_free(&auth);
-	stack_free(&session);
+	pam_stack_free(&auth);
+	pam_stack_free(&session);
 }
 
 struct env_scan {

@@ -7,9 +7,8 @@
 #define COCOON_DEPLOYMENT_H
 
 #include "error.h"
+#include "pam_stack.h"
 #include "policy.h"
-
-#define COCOON_PAM_DIR "/etc/pam.d"
 
 struct deployment_paths {
 	const char *pam_dir;     /* /etc/pam.d */

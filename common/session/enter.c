@@ -236,15 +236,11 @@ static _Noreturn void entering_child(const struct entering *e, int report, int s
 
 static int open_pty(int *slave, struct cc_error *err)
 {
-	int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	int master AUTOCLOSE = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
 	char *name = master < 0 || grantpt(master) < 0 || unlockpt(master) < 0
 			     ? NULL : ptsname(master);
-	if (!name || (*slave = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC)) < 0) {
-		cc_fail_errno(err, "allocating a pty");
-		if (master >= 0)
-			close(master);
-		return -1;
-	}
+	if (!name || (*slave = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC)) < 0)
+		return cc_fail_errno(err, "allocating a pty");
 	/* The administrator's terminal settings and size, or, without a
 	 * terminal, no echo and no output processing: a pipe's bytes pass
 	 * as they are. */
@@ -259,7 +255,7 @@ static int open_pty(int *slave, struct cc_error *err)
 		t.c_oflag &= ~(tcflag_t)OPOST;
 		tcsetattr(*slave, TCSANOW, &t);
 	}
-	return master;
+	return steal_fd(&master);
 }
 
 /* Copy stdin to the pty and the pty to stdout until the entering child
@@ -320,34 +316,28 @@ static void relay(int master, int slave, int child)
 		tcsetattr(STDIN_FILENO, TCSANOW, &saved);
 }
 
-int session_enter(const struct enter_request *req, int *status,
-		  struct cc_error *err)
+/* Run E's entering child on a new pty, relay it, wait: the command's
+ * status in *STATUS. */
+static int enter_on_pty(const struct entering *e, int *status, struct cc_error *err)
 {
-	struct entering e = { .req = req };
-	if (req->root_binary >= 0 && plan_check_code_paths(req->plan, "--root", err) < 0)
-		return -1;
-	if (req->root_binary < 0 && !(e.filter = seccomp_prepare(req->plan, err)))
-		return -1;
-	int slave = -1, report[2] = { -1, -1 };
-	int master = open_pty(&slave, err);
-	int rc = -1;
-	pid_t pid = -1;
+	/* Our copy of the slave stays open to the end: the hangup needs it. */
+	int slave AUTOCLOSE = -1;
+	int master AUTOCLOSE = open_pty(&slave, err);
 	if (master < 0)
-		goto out;
-	if (pipe2(report, O_CLOEXEC) < 0) {
-		cc_fail_errno(err, "pipe");
-		goto out;
-	}
-	if ((pid = fork()) < 0) {
-		cc_fail_errno(err, "fork");
-		goto out;
-	}
+		return -1;
+	int report[2];
+	if (pipe2(report, O_CLOEXEC) < 0)
+		return cc_fail_errno(err, "pipe");
+	int report_read AUTOCLOSE = report[0];
+	int report_write AUTOCLOSE = report[1];
+	pid_t pid = fork();
+	if (pid < 0)
+		return cc_fail_errno(err, "fork");
 	if (pid == 0)
-		entering_child(&e, report[1], slave);
-	close(report[1]);
-	report[1] = -1;
-	/* Our copy of the slave stays open: the hangup at the end needs it. */
-	int child = sys_pidfd_open(pid, 0);
+		entering_child(e, report_write, slave);
+	/* Only the child writes: its exec is the end of file. */
+	autoclose_fd(&report_write);
+	int child AUTOCLOSE = sys_pidfd_open(pid, 0);
 	if (child < 0) {
 		cc_fail_errno(err, "pidfd_open");
 		kill(pid, SIGKILL);
@@ -355,7 +345,7 @@ int session_enter(const struct enter_request *req, int *status,
 	/* The end of file once the command runs; a message if it could not. */
 	ssize_t n;
 	do
-		n = read(report[0], err->msg, sizeof(err->msg) - 1);
+		n = read(report_read, err->msg, sizeof(err->msg) - 1);
 	while (n < 0 && errno == EINTR);
 	if (child < 0) {
 		n = 1;
@@ -365,21 +355,22 @@ int session_enter(const struct enter_request *req, int *status,
 	} else {
 		relay(master, slave, child);
 	}
-	if (child >= 0)
-		close(child);
 	int ws;
 	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
 		;
 	*status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-	rc = n > 0 ? -1 : 0;
-out:
-	if (slave >= 0)
-		close(slave);
-	if (master >= 0)
-		close(master);
-	for (int i = 0; i < 2; i++)
-		if (report[i] >= 0)
-			close(report[i]);
+	return n > 0 ? -1 : 0;
+}
+
+int session_enter(const struct enter_request *req, int *status,
+		  struct cc_error *err)
+{
+	struct entering e = { .req = req };
+	if (req->root_binary >= 0 && plan_check_code_paths(req->plan, "--root", err) < 0)
+		return -1;
+	if (req->root_binary < 0 && !(e.filter = seccomp_prepare(req->plan, err)))
+		return -1;
+	int rc = enter_on_pty(&e, status, err);
 	seccomp_filter_free(e.filter);
 	return rc;
 }

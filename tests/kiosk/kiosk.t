@@ -39,7 +39,10 @@ others=$(printf '%s\n' "$OUT" | grep ': warning: ' | grep -v 'pty-max-user total
 is "$others" "" "with no warning"
 run "$CTL" explain cck1$T
 like "$OUT" "command      $MENU" "explain shows the forced command"
-run "$CTL" explain --service sshd cck1$T
+# explain reads the service's own stack: sshd's test service, with
+# pam_cocoon (sshd_start writes it again below; sshd_cleanup removes it).
+printf 'session required %s/pam_cocoon.so\n' "$PAMDIR" > "/etc/pam.d/$SSHD_SERVICE"
+run "$CTL" explain --service "$SSHD_SERVICE" cck3$T
 like "$OUT" "never the command: close them with the sshd Match block" \
 	"explain for sshd points at the Match block"
 # The example's tmpfs home and limits have no bubblewrap equivalent: the

@@ -2,8 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # cocoonctl explain: the matched rule, the rules that lost, the plan, as
 # text, JSON and a bubblewrap command line; NSS groups; refusals.
+# (tests/policy/explain-truth.t compares its verdicts with real logins.)
 . "$(dirname "$0")/../lib.sh"
-trap 'policy_reset; cleanup_users' EXIT
+# A PAM service whose session stack confines with pam_cocoon: --service
+# answers for the service's own stack.
+SVC=cocoon-test-explain-$T
+trap 'rm -f "/etc/pam.d/$SVC"; policy_reset; cleanup_users' EXIT
+printf 'session required %s/pam_cocoon.so\n' "$PAMDIR" > "/etc/pam.d/$SVC"
 
 add_group ccexg1$T
 add_group ccexg2$T
@@ -55,7 +60,7 @@ unshare = pid ipc uts
 
 [user ccex1$T]
 profile = default
-service = sshd
+service = $SVC
 CONF
 run "$CTL" explain ccex1$T
 like "$OUT" "rule:        [group ccexg2$T] at $CONF_DIR/cocoon.conf:4" \
@@ -65,8 +70,10 @@ like "$OUT" "lost:        [user ccex1$T] at $CONF_DIR/cocoon.conf:13: its servic
 like "$OUT" "lost:        [group ccexg1$T] at $CONF_DIR/cocoon.conf:8: an earlier [group] rule matched first" \
 	"the later group lost"
 like "$OUT" "namespaces:  mount pid net ipc uts" "the winning rule's namespaces"
-run "$CTL" explain --service sshd ccex1$T
+run "$CTL" explain --service $SVC ccex1$T
 like "$OUT" "rule:        [user ccex1$T] at $CONF_DIR/cocoon.conf:13" "--service selects the user rule"
+like "$OUT" "pam layer:   service $SVC, pam_cocoon at /etc/pam.d/$SVC:1 (required): sandboxed" \
+	"through the service's own pam_cocoon line"
 
 run "$CTL" explain --json ccex1$T
 is "$RC" 0 "--json"
@@ -77,15 +84,20 @@ run "$CTL" explain --bwrap ccex1$T
 like "$OUT" "bwrap --ro-bind /usr /usr --ro-bind /etc /etc --symlink usr/bin /bin" "--bwrap prints a bubblewrap command"
 like "$OUT" "--unshare-pid --unshare-net --unshare-ipc --unshare-uts" "with the namespaces"
 
-run "$CTL" explain --service sshd ccex1$T
+run "$CTL" explain --service $SVC ccex1$T
 like "$OUT" "what it does itself (internal-sftp, port forwarding) gets the namespaces only" \
 	"explain --service says what a PAM service's own work gets"
-run "$CTL" explain --service sshd "$(id -u ccex1$T)"
+run "$CTL" explain --service $SVC "$(id -u ccex1$T)"
 like "$OUT" "user:        ccex1$T (uid $(id -u ccex1$T)" "a numeric uid names the user"
 
 run "$CTL" explain ccexsys$T
 like "$OUT" "sandbox:     no (not covered by the policy)" "a system account is not matched by [default]"
 like "$OUT" "system accounts (uid below UID_MIN) match only [user] rules" "and explain says why"
+# Without --service, what cocoon-shell does, and cocoon-shell refuses a
+# login no rule covers (it used to be shown as a plan that was not one).
+is "$RC" 1 "cocoon-shell refuses an account no rule covers"
+like "$OUT" "verdict:     refused" "explain says refused"
+like "$OUT" "reason:      no rule of the policy covers ccexsys$T for service shell" "with cocoon-shell's reason"
 
 run "$CTL" explain root
 is "$RC" 1 "root is refused"

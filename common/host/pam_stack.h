@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A PAM service's stack of one type, read as libpam reads it: includes
+ * and substacks followed, continued lines joined, arguments in
+ * [brackets] given as the module gets them. Read by check --pam to judge
+ * the stacks, and by explain to say what a login through one does. */
+#ifndef COCOON_PAM_STACK_H
+#define COCOON_PAM_STACK_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "error.h"
+
+#define COCOON_PAM_DIR "/etc/pam.d"
+/* Where libpam looks for a service its own directory lacks. */
+#define COCOON_PAM_DIST_DIR "/usr/lib/pam.d"
+#define PAM_STACK_COCOON_MODULE "pam_cocoon.so"
+/* The service libpam runs when another has no lines of a type. */
+#define PAM_STACK_OTHER "other"
+
+/* One line of a PAM stack, after includes were followed. */
+struct pam_stack_line {
+	char *file;      /* where it is written */
+	int line;
+	bool optional_module; /* "-session": skipped when the module is missing */
+	char control[128];
+	char module[PATH_MAX];
+	bool is_cocoon;
+	bool has_return; /* pam_cocoon's `return` argument */
+	/* pam_env with user_readenv=1: ~/.pam_environment's variables, the
+	 * user's own choice, join the PAM environment. */
+	bool reads_user_env;
+	int level;       /* 0 in the service's stack, +1 per substack */
+	char **argv;     /* the module's arguments, as libpam gives them */
+	int argc;
+};
+
+struct pam_stack {
+	struct pam_stack_line *lines;
+	size_t count, cap;
+	int level; /* of the lines read now */
+	const char *type; /* the lines kept: "session" or "auth" */
+};
+
+/* Append the lines of s->type of NAME (a service or an included file,
+ * relative to DIR or absolute) to OUT. DEPTH: 0 for a service. A missing
+ * file adds nothing, as libpam skips a missing include; includes nested
+ * too deep are a warning in DIAGS. */
+void pam_stack_read(const char *dir, const char *name, struct pam_stack *out,
+		    int depth, struct diag_list *diags);
+void pam_stack_free(struct pam_stack *s);
+
+/* Whether MODULE (a path or a bare name) is NAME. */
+bool pam_stack_module_is(const char *module, const char *name);
+
+/* What a session through SERVICE meets of pam_cocoon. */
+struct pam_stack_cocoon {
+	/* The file the session lines were read from: SERVICE's (under DIR,
+	 * or libpam's distribution directory), or `other`'s when SERVICE has
+	 * none (no file, or no session line), which libpam then runs. */
+	char path[PATH_MAX];
+	bool service_exists;
+	bool from_other;
+	/* pam_cocoon's first session line without `return` (the one that
+	 * confines), borrowed from STACK; NULL when there is none. */
+	const struct pam_stack_line *confining;
+	size_t confining_lines;
+	bool has_return_line;
+	struct pam_stack stack;
+};
+
+/* Read SERVICE's session stack under DIR (COCOON_PAM_DIR) as libpam
+ * would for a login, into OUT (pam_stack_cocoon_free it). */
+void pam_stack_cocoon_read(const char *dir, const char *service,
+			   struct pam_stack_cocoon *out);
+void pam_stack_cocoon_free(struct pam_stack_cocoon *c);
+
+#endif
