@@ -112,29 +112,3 @@ int load_candidate_checked(const char *candidate, const char *as, struct policy 
 	collect_findings(policy, true, diags);
 	return 0;
 }
-
-int plan_or_exit(const struct options *o, const char *user,
-		 enum identity_groups groups, struct plan *plan)
-{
-	struct identity who;
-	struct cc_error err;
-	if (identity_lookup_name_or_uid(user, groups, &who, &err) < 0) {
-		fprintf(stderr, "cocoonctl: %s\n", err.msg);
-		return err.cause == CC_UNREACHABLE ? EXIT_UNREACHABLE : 1;
-	}
-	if (who.uid == 0) {
-		fprintf(stderr, "cocoonctl: %s has uid 0: root is never sandboxed\n", user);
-		identity_free(&who);
-		return 1;
-	}
-	enum resolve_result rc = plan_for_session(o->config, &who,
-						  o->service ? o->service : DEFAULT_SERVICE,
-						  plan, &err);
-	identity_free(&who);
-	if (rc == RESOLVE_ERROR) {
-		fprintf(stderr, "cocoonctl: %s\n", err.msg);
-		plan_free(plan);
-		return err.cause == CC_UNREACHABLE ? EXIT_UNREACHABLE : 1;
-	}
-	return 0;
-}

@@ -48,9 +48,4 @@ int load_checked(const char *config, bool names, struct policy *policy,
 int load_candidate_checked(const char *candidate, const char *as, struct policy *policy,
 			   struct diag_list *diags);
 
-/* The plan for USER, or an exit status after printing why. GROUPS:
- * explain shows them; run leaves them to the session process. */
-int plan_or_exit(const struct options *o, const char *user,
-		 enum identity_groups groups, struct plan *plan);
-
 #endif

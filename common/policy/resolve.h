@@ -35,12 +35,5 @@ enum resolve_result policy_resolve(const struct policy *policy,
 				   const char *service, uid_t uid_min,
 				   struct plan *plan, struct cc_error *err);
 
-/* The whole path in one call, for the entry points: read the policy
- * (config NULL: the system policy), check it, and resolve it for WHO,
- * whose groups it looks up when [group] rules need them. */
-enum resolve_result plan_for_session(const char *config,
-				     struct identity *who,
-				     const char *service, struct plan *plan,
-				     struct cc_error *err);
 #define COCOON_LOGIN_DEFS "/etc/login.defs"
 #endif

@@ -138,26 +138,3 @@ enum resolve_result policy_resolve(const struct policy *policy,
 	plan_hash(plan);
 	return RESOLVE_PLAN;
 }
-
-enum resolve_result plan_for_session(const char *config,
-				     struct identity *who,
-				     const char *service, struct plan *plan,
-				     struct cc_error *err)
-{
-	struct policy policy = { 0 };
-	plan_init(plan);
-	if (policy_load(&policy, config, err) < 0) {
-		policy_free(&policy);
-		return RESOLVE_ERROR;
-	}
-	plan_free(plan);
-	if (policy_needs_groups(&policy) && identity_complete(who, err) < 0) {
-		policy_free(&policy);
-		return RESOLVE_ERROR;
-	}
-	enum resolve_result rc = policy_resolve(&policy, who, service,
-						identity_uid_min(COCOON_LOGIN_DEFS),
-						plan, err);
-	policy_free(&policy);
-	return rc;
-}
