@@ -6,7 +6,10 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static int tap_count, tap_failures;
 
@@ -52,6 +55,32 @@ static inline void tap_write_file(const char *path, const char *text)
 	bool written = f && fputs(text, f) >= 0;
 	if ((f && fclose(f) != 0) || !written)
 		tap_ok(false, "writing %s", path);
+}
+
+/* A made-up user's home, HOME_ROOT/NAME owned by UID, under a fresh
+ * root-owned directory made from the template HOME_ROOT (XXXXXX); the
+ * path goes to HOME. false if it could not be made. */
+static inline bool tap_make_home(char *home_root, const char *name, uid_t uid,
+				 char *home, size_t size)
+{
+	if (!mkdtemp(home_root)) {
+		perror("mkdtemp");
+		return false;
+	}
+	snprintf(home, size, "%s/%s", home_root, name);
+	mkdir(home, 0700);
+	if (chown(home, uid, uid) < 0)
+		perror("chown");
+	return true;
+}
+
+/* Remove what tap_make_home made. */
+static inline void tap_remove_home(const char *home_root)
+{
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", home_root);
+	if (system(cmd) != 0)
+		tap_ok(false, "removing %s", home_root);
 }
 
 static inline int tap_done(void)

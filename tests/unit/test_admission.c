@@ -282,20 +282,11 @@ static void test_run_and_enter(void)
 
 int main(void)
 {
-	if (!mkdtemp(home_root)) {
-		perror("mkdtemp");
+	if (!tap_make_home(home_root, "ann", 4242, home, sizeof(home)))
 		return 1;
-	}
-	snprintf(home, sizeof(home), "%s/ann", home_root);
-	mkdir(home, 0700);
-	if (chown(home, 4242, 4242) < 0)
-		perror("chown");
 	test_pam();
 	test_cocoon_shell();
 	test_run_and_enter();
-	char *cmd = xasprintf("rm -rf '%s'", home_root);
-	if (system(cmd) != 0)
-		tap_ok(false, "removing %s", home_root);
-	free(cmd);
+	tap_remove_home(home_root);
 	return tap_done();
 }

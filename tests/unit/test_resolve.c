@@ -597,14 +597,8 @@ static void test_code_paths(void)
 
 int main(void)
 {
-	if (!mkdtemp(home_root)) {
-		perror("mkdtemp");
+	if (!tap_make_home(home_root, "ann", 4242, home, sizeof(home)))
 		return 1;
-	}
-	snprintf(home, sizeof(home), "%s/ann", home_root);
-	mkdir(home, 0700);
-	if (chown(home, 4242, 4242) < 0)
-		perror("chown");
 	test_precedence();
 	test_merge();
 	test_tokens();
@@ -614,9 +608,6 @@ int main(void)
 	test_login_defs();
 	test_user_writable();
 	test_code_paths();
-	char *cmd = xasprintf("rm -rf '%s'", home_root);
-	if (system(cmd) != 0)
-		perror("cleanup");
-	free(cmd);
+	tap_remove_home(home_root);
 	return tap_done();
 }
