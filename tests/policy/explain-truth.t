@@ -94,6 +94,12 @@ is "$RC" 1 "a refused login: explain exits 1"
 like "$OUT" "pam layer:   service $SVC, pam_cocoon at /etc/pam.d/$SVC:3 (required): refused" \
 	"and names the pam_cocoon line that refuses"
 
+# refused: a forced command for an account whose login shell /etc/shells
+# lists (su -s would run another shell).
+printf '[default]\nprofile = default\ncommand = /bin/true\n' | policy_write forced.conf
+service "conf=$CONF_DIR/forced.conf"
+truth "a forced command with a listed login shell" cctr1$T refused
+
 # A line pam_cocoon rejects refuses everyone but root.
 service "no-such-argument"
 truth "bad module arguments" cctr1$T refused
