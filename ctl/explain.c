@@ -362,13 +362,50 @@ static int login_bwrap(const struct login *l, struct strbuf *out)
 	return 0;
 }
 
-/* One line per NSS user: the rule it matches on the service, and what
- * that gives. */
+/* ---- --all */
+
+/* Whether an account can log in: a person's uid, or a login shell that
+ * lets one in (nologin and false do not). */
+static bool can_log_in(uid_t uid, const char *shell, uid_t uid_min)
+{
+	if (uid >= uid_min)
+		return true;
+	if (!shell || !shell[0])
+		return true; /* login runs /bin/sh for an empty shell */
+	const char *base = strrchr(shell, '/') ? strrchr(shell, '/') + 1 : shell;
+	return strcmp(base, "nologin") != 0 && strcmp(base, "false") != 0;
+}
+
+/* The rest of an --all line: the verdict, and what gives it. */
+static void summary(const struct login *l, uid_t uid_min, struct strbuf *out)
+{
+	const struct plan *plan = login_plan(l);
+	sb_addf(out, "%s", admission_verdict_name(l->verdict));
+	if (l->verdict == VERDICT_SANDBOXED && plan)
+		sb_addf(out, " by %s, profile %s, plan %s", plan->rule,
+			plan->profile ? plan->profile : "(none)", plan->hash);
+	else if (l->reason[0])
+		sb_addf(out, ": %s", l->reason);
+	if (l->verdict == VERDICT_UNCONFINED && plan && plan->rule)
+		sb_addf(out, ", by %s", plan->rule);
+	if (plan && !plan->rule && plan->who.uid < uid_min)
+		sb_addf(out, " (a system account: only [user] rules match)");
+	if (l->decisive && l->decisive == &l->pam)
+		sb_addf(out, " (pam_cocoon)");
+	else if (l->decisive && l->service)
+		sb_addf(out, " (cocoon-shell)");
+}
+
+struct account {
+	char *name, *shell;
+	uid_t uid;
+};
+
+/* One line per account that can log in (every account with SYSTEM). */
 static int explain_all(const struct options *o)
 {
 	struct policy policy = { 0 };
 	struct diag_list diags = { 0 };
-	struct cc_error err;
 	/* A broken policy would refuse everyone alike: say it once. */
 	if (load_checked(o->config, false, &policy, &diags) < 0)
 		return 1;
@@ -380,49 +417,47 @@ static int explain_all(const struct options *o)
 		policy_free(&policy);
 		return 1;
 	}
-	const char *service = o->service ? o->service : DEFAULT_SERVICE;
-	uid_t uid_min = identity_uid_min(COCOON_LOGIN_DEFS);
+	struct question q = {
+		.config = o->config,
+		.service = o->service,
+		.policy = &policy,
+		.uid_min = identity_uid_min(COCOON_LOGIN_DEFS),
+	};
+	/* Read whole before any other NSS call. */
 	size_t count = 0, cap = 0;
-	char **names = NULL;
+	struct account *list = NULL;
 	struct passwd *pw;
 	setpwent();
 	while ((pw = getpwent()))
-		*ARRAY_PUSH(names, count, cap) = xstrdup(pw->pw_name);
+		*ARRAY_PUSH(list, count, cap) = (struct account){
+			xstrdup(pw->pw_name), xstrdup(pw->pw_shell), pw->pw_uid };
 	endpwent();
-	printf("%-16s %7s  %s %s\n", "USER", "UID", "ON SERVICE", service);
+	printf("%-16s %7s  %s %s\n", "USER", "UID", "ON SERVICE",
+	       o->service ? o->service : SHELL_SERVICE);
 	for (size_t i = 0; i < count; i++) {
+		if (!o->system && !can_log_in(list[i].uid, list[i].shell, q.uid_min))
+			continue;
 		struct identity who;
-		struct plan plan;
-		if (identity_lookup(names[i], GROUPS_NOW, &who, &err) < 0) {
-			printf("%-16s %7s  lookup failed: %s\n", names[i], "?", err.msg);
+		struct cc_error err;
+		if (identity_lookup(list[i].name, GROUPS_NOW, &who, &err) < 0) {
+			printf("%-16s %7u  lookup failed: %s\n", list[i].name,
+			       (unsigned)list[i].uid, err.msg);
 			continue;
 		}
-		printf("%-16s %7u  ", who.user, (unsigned)who.uid);
-		if (who.uid == 0) {
-			printf("never sandboxed (root)\n");
-			identity_free(&who);
-			continue;
-		}
-		enum resolve_result r = policy_resolve(&policy, &who, service, uid_min,
-							&plan, &err);
-		if (r == RESOLVE_ERROR)
-			printf("refused: %s\n", err.msg);
-		else if (r == RESOLVE_NOT_COVERED) {
-			printf("unconfined: no rule covers %s%s\n", service,
-			       who.uid < uid_min ? " (a system account: only [user] rules "
-			       "match)" : "");
-		} else if (!plan.sandboxed) {
-			printf("unconfined: sandbox = none, by %s\n", plan.rule);
-		} else {
-			printf("sandboxed by %s, profile %s, plan %s\n", plan.rule,
-			       plan.profile ? plan.profile : "(none)", plan.hash);
-		}
-		plan_free(&plan);
+		struct login l;
+		struct strbuf line = { 0 };
+		explain_login(&q, &who, &l);
+		summary(&l, q.uid_min, &line);
+		printf("%-16s %7u  %s\n", who.user, (unsigned)who.uid, line.data);
+		sb_free(&line);
+		login_free(&l);
 		identity_free(&who);
 	}
-	for (size_t i = 0; i < count; i++)
-		free(names[i]);
-	free(names);
+	for (size_t i = 0; i < count; i++) {
+		free(list[i].name);
+		free(list[i].shell);
+	}
+	free(list);
 	policy_free(&policy);
 	return 0;
 }
@@ -430,11 +465,15 @@ static int explain_all(const struct options *o)
 int cmd_explain(int argc, char **argv)
 {
 	struct options o = { 0 };
-	int first = parse_options(argc, argv, &o, "csjba");
+	int first = parse_options(argc, argv, &o, "csjbay");
 	if (first < 0)
 		return 2;
 	if (o.all && (first != argc || o.json || o.bwrap)) {
 		fprintf(stderr, "cocoonctl explain: --all takes no USER, --json or --bwrap\n");
+		return 2;
+	}
+	if (o.system && !o.all) {
+		fprintf(stderr, "cocoonctl explain: --system goes with --all\n");
 		return 2;
 	}
 	if (o.all)

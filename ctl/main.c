@@ -15,7 +15,7 @@ void usage(FILE *out)
 		"usage: cocoonctl check [--config FILE] [--pam [--root DIR] [--sshd PROGRAM]]\n"
 		"       cocoonctl check [--as PATH] [--pam [--root DIR] [--sshd PROGRAM]] CANDIDATE\n"
 		"       cocoonctl explain [--config FILE] [--service NAME] [--json | --bwrap] USER\n"
-		"       cocoonctl explain [--config FILE] [--service NAME] --all\n"
+		"       cocoonctl explain [--config FILE] [--service NAME] --all [--system]\n"
 		"       cocoonctl edit [--config FILE]\n"
 		"       cocoonctl run [--config FILE] [--service NAME] --user USER -- COMMAND [ARG...]\n"
 		"       cocoonctl list [--json] [--verbose]\n"

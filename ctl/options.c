@@ -22,6 +22,7 @@ int parse_options(int argc, char **argv, struct options *o, const char *allowed)
 		{ "root", required_argument, NULL, 'r' },
 		{ "sshd", required_argument, NULL, 'S' },
 		{ "all", no_argument, NULL, 'a' },
+		{ "system", no_argument, NULL, 'y' },
 		{ "as", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -50,6 +51,7 @@ int parse_options(int argc, char **argv, struct options *o, const char *allowed)
 		case 'r': o->root = optarg; break;
 		case 'S': o->sshd = optarg; break;
 		case 'a': o->all = true; break;
+		case 'y': o->system = true; break;
 		case 'A': o->as = optarg; break;
 		}
 	}

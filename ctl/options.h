@@ -21,6 +21,7 @@ struct options {
 	const char *sshd;
 	const char *as;
 	bool json, bwrap, pam, all;
+	bool system; /* explain --all: every account, not only those that log in */
 };
 
 /* ALLOWED: the short codes of the options the command takes ("c" for

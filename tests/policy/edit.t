@@ -27,8 +27,16 @@ like_re "$OUT" "cced1$T +[0-9]+  sandboxed by \[user cced1$T\] at $CONF_DIR/coco
 	"a user rule, with its place, profile and plan hash"
 like_re "$OUT" "cced2$T +[0-9]+  unconfined: sandbox = none, by \[user cced2$T\]" "sandbox = none is said"
 like_re "$OUT" "cced3$T +[0-9]+  sandboxed by \[default\]" "everyone else: [default]"
-like_re "$OUT" "root +0  never sandboxed" "root is never sandboxed"
-like_re "$OUT" "daemon .*only \[user\] rules match" "system accounts are explained"
+# Without --service, what cocoon-shell does: it refuses root.
+like_re "$OUT" "root +0  refused: refusing to run for root \(root is never sandboxed\)" \
+	"root is never sandboxed"
+# Only accounts that can log in: daemon's login shell is nologin.
+printf '%s\n' "$OUT" | grep -q '^daemon '; ok $((! $?)) "a nologin system account is left out"
+run "$CTL" explain --all --system
+is "$RC" 0 "explain --all --system exits 0"
+like_re "$OUT" "daemon .*only \[user\] rules match" "--system lists system accounts, explained"
+run "$CTL" explain --system cced1$T
+is "$RC" 2 "--system goes with --all"
 run "$CTL" explain --all cced1$T
 is "$RC" 2 "--all takes no user"
 
