@@ -364,11 +364,15 @@ static int login_bwrap(const struct login *l, struct strbuf *out)
 
 /* ---- --all */
 
-/* Whether an account can log in: a person's uid, or a login shell that
- * lets one in (nologin and false do not). */
+/* Whether an account can log in: a person's uid (UID_MIN to UID_MAX of
+ * login.defs), or a login shell that lets one in (nologin and false do
+ * not). */
 static bool can_log_in(uid_t uid, const char *shell, uid_t uid_min)
 {
-	if (uid >= uid_min)
+	static uid_t uid_max;
+	if (!uid_max)
+		uid_max = identity_uid_max(COCOON_LOGIN_DEFS);
+	if (uid >= uid_min && uid <= uid_max)
 		return true;
 	if (!shell || !shell[0])
 		return true; /* login runs /bin/sh for an empty shell */

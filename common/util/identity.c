@@ -182,13 +182,14 @@ void identity_free(struct identity *who)
 	memset(who, 0, sizeof(*who));
 }
 
-/* The value of a "UID_MIN N" line (0: not one). */
-static unsigned long uid_min_line(const char *line)
+/* The value of a "KEY N" line (0: not one). */
+static unsigned long uid_line(const char *line, const char *key)
 {
+	size_t klen = strlen(key);
 	const char *p = line + strspn(line, " \t");
-	if (strncmp(p, "UID_MIN", 7) != 0 || (p[7] != ' ' && p[7] != '\t'))
+	if (strncmp(p, key, klen) != 0 || (p[klen] != ' ' && p[klen] != '\t'))
 		return 0;
-	p += 7 + strspn(p + 7, " \t");
+	p += klen + strspn(p + klen, " \t");
 	char *end;
 	errno = 0;
 	unsigned long value = strtoul(p, &end, 10);
@@ -198,9 +199,10 @@ static unsigned long uid_min_line(const char *line)
 	return value;
 }
 
-uid_t identity_uid_min(const char *path)
+/* KEY's value in the login.defs at PATH, FALLBACK when it has none. */
+static uid_t login_defs_uid(const char *path, const char *key, uid_t fallback)
 {
-	uid_t uid_min = 1000;
+	uid_t uid_min = fallback;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return uid_min;
@@ -228,13 +230,23 @@ uid_t identity_uid_min(const char *path)
 		char *eol = memchr(line, '\n', (size_t)(end - line));
 		if (eol)
 			*eol = '\0';
-		unsigned long value = uid_min_line(line);
+		unsigned long value = uid_line(line, key);
 		if (value)
 			uid_min = (uid_t)value;
 		line = eol ? eol + 1 : end;
 	}
 	free(buf);
 	return uid_min;
+}
+
+uid_t identity_uid_min(const char *path)
+{
+	return login_defs_uid(path, "UID_MIN", 1000);
+}
+
+uid_t identity_uid_max(const char *path)
+{
+	return login_defs_uid(path, "UID_MAX", 60000);
 }
 
 bool identity_is_cocoon_shell(const char *shell, const char *installed)

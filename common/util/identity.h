@@ -67,6 +67,9 @@ bool identity_is_cocoon_shell(const char *shell, const char *installed);
 
 /* UID_MIN from login.defs (1000 when absent). */
 uid_t identity_uid_min(const char *login_defs_path);
+/* UID_MAX from login.defs (60000 when absent): above it, no person's
+ * account (nobody is 65534). */
+uid_t identity_uid_max(const char *login_defs_path);
 
 #define COCOON_SHELLS_FILE "/etc/shells"
 /* Whether the shells file PATH (/etc/shells) lists SHELL: su lets a

@@ -481,6 +481,10 @@ static void test_login_defs(void)
 		tap_ok(identity_uid_min(path) == cases[i].want, "login.defs: %s", cases[i].name);
 	}
 	tap_ok(identity_uid_min("/nonexistent/login.defs") == 1000, "login.defs: missing file: 1000");
+	tap_write_file(path, "UID_MIN 1000\nUID_MAX\t59999\n");
+	tap_ok(identity_uid_max(path) == 59999, "login.defs: UID_MAX, read as UID_MIN is");
+	tap_ok(identity_uid_max("/nonexistent/login.defs") == 60000,
+	       "login.defs: missing file: UID_MAX 60000");
 	unlink(path);
 }
 
