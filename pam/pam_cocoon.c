@@ -290,17 +290,12 @@ static int enter(pam_handle_t *pamh, const struct plan *plan, const char *id,
 	return 0;
 }
 
-/* The front door's answer, carried out and logged. A session let in
- * unconfined (exempt, no rule, sandbox = none, mode=audit) by an account
- * whose login shell is cocoon-shell is confined only once the service
- * runs that shell: what the service runs before it (sshd's /bin/sh for
- * ~/.ssh/rc) runs on the host, so its environment is cut here, or the
- * session refused. cocoon-shell refuses root, whose environment stays. */
+/* The front door's answer, carried out and logged; a session let in
+ * without a sandbox may need its environment cut (admission.h). */
 static int carry_out(pam_handle_t *pamh, const struct pam_args *args, struct admission *a)
 {
 	struct audit_record r;
 	struct cc_error err;
-	char reason[sizeof(a->reason) + 64];
 	audit_init(&r, a->verdict == VERDICT_REFUSED ? "refuse" : "start");
 	r.user = item(pamh, PAM_USER);
 	if (a->known_account)
@@ -311,7 +306,7 @@ static int carry_out(pam_handle_t *pamh, const struct pam_args *args, struct adm
 	r.mode = a->mode_audit ? "audit" : NULL;
 	for (size_t i = 0; args->debug && a->have_plan && i < a->plan.nlost; i++)
 		pam_syslog(pamh, LOG_DEBUG, "rule not taken: %s", a->plan.lost[i]);
-	int priority = LOG_INFO, status = PAM_IGNORE;
+	int priority = LOG_INFO;
 	char id[33];
 	switch (a->verdict) {
 	case VERDICT_REFUSED:
@@ -322,18 +317,10 @@ static int carry_out(pam_handle_t *pamh, const struct pam_args *args, struct adm
 		/* fall through */
 	case VERDICT_EXEMPT:
 	case VERDICT_UNCONFINED:
-		if (a->cocoon_shell_account && a->who.uid != 0) {
-			if (edit_environment(pamh, NULL, NULL, args->debug, &err) < 0)
-				break;
-			snprintf(reason, sizeof(reason), "%s%scocoon-shell account, "
-				 "environment cut", r.reason ? r.reason : "",
-				 r.reason ? "; " : "");
-			/* A would-refuse keeps its reason whole. */
-			if (a->verdict != VERDICT_AUDIT || priority != LOG_WARNING)
-				r.reason = reason;
-		}
+		if (a->cut_environment && edit_environment(pamh, NULL, NULL, args->debug, &err) < 0)
+			break;
 		audit_log(pamh, priority, &r);
-		return status;
+		return PAM_IGNORE;
 	case VERDICT_SANDBOXED:
 		if (record_session_id_new(id, &err) < 0 ||
 		    enter(pamh, &a->plan, id, args->debug, &err) < 0)

@@ -343,6 +343,16 @@ int admission_decide(const struct admission_request *req, struct admission *out)
 		out->path = out->shell = NULL;
 		return -1;
 	}
+	if (req->kind == ENTRY_PAM && out->verdict != VERDICT_SANDBOXED &&
+	    out->cocoon_shell_account && out->who.uid != 0) {
+		out->cut_environment = true;
+		/* A would-refuse keeps its reason whole. */
+		if (strcmp(out->result, "would-refuse") != 0) {
+			size_t len = strlen(out->reason);
+			snprintf(out->reason + len, sizeof(out->reason) - len, "%s%s",
+				 len ? "; " : "", "cocoon-shell account, environment cut");
+		}
+	}
 	return 0;
 }
 

@@ -85,10 +85,13 @@ struct admission {
 	struct identity who;
 	bool have_plan;           /* a rule matched: PLAN is filled */
 	struct plan plan;
-	/* The account's login shell is cocoon-shell: a PAM session that does
-	 * not sandbox it gets its environment cut, for the service runs
-	 * programs on the host before that shell confines the login. */
+	/* The account's login shell is cocoon-shell. */
 	bool cocoon_shell_account;
+	/* PAM lets such an account in without a sandbox (exempt, unconfined,
+	 * audit): the service runs programs on the host before that shell
+	 * confines the login, so the PAM environment is cut to the
+	 * allow-list, and the reason says so. Root is never cocoon-shell's. */
+	bool cut_environment;
 	/* The finished command, for a sandboxed or unconfined login that
 	 * execs (cocoon-shell, run, enter): the real shell, and what runs. */
 	const char *shell;

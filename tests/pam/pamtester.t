@@ -117,7 +117,7 @@ like "$(log_since "$m")" "result=unconfined reason=\"no rule\"" "unsandboxed, an
 # A name NSS does not know is refused, even one of digits (a virtual FTP
 # user): taken as a uid, "0" would be root, whom pam_cocoon lets through.
 run "$CTL" explain 0
-like "$OUT" "0 has uid 0: root is never sandboxed" "control: read as a uid, '0' is root"
+like "$OUT" "user:        root (uid 0)" "control: read as a uid, '0' is root"
 m=$(log_lines)
 run pamtester "$SERVICE" 0 open_session close_session
 [ "$RC" -ne 0 ]; ok $? "a session for the unknown user '0' is refused, not let through as root"

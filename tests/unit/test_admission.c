@@ -157,8 +157,20 @@ static void test_pam(void)
 	r = pam;
 	r.exempt = "ann";
 	ask(&r, SANDBOXED, &shell_account, &o);
-	tap_ok(o.a.verdict == VERDICT_EXEMPT && o.a.cocoon_shell_account,
-	       "PAM: an exempt cocoon-shell account is marked for the environment cut");
+	tap_ok(o.a.verdict == VERDICT_EXEMPT && o.a.cut_environment,
+	       "PAM: an exempt cocoon-shell account gets its environment cut");
+	tap_is_str(o.a.reason, "exempt=; cocoon-shell account, environment cut",
+		   "PAM: and the reason says so");
+	admission_free(&o.a);
+	r = pam;
+	ask(&r, SANDBOXED, &shell_account, &o);
+	tap_ok(o.a.verdict == VERDICT_SANDBOXED && !o.a.cut_environment,
+	       "PAM: a sandboxed cocoon-shell account is not cut (the sandbox replaces its shell)");
+	admission_free(&o.a);
+	r.audit = true;
+	ask(&r, "[default]\nprofile = nosuch\n", &shell_account, &o);
+	tap_ok(o.a.cut_environment && strstr(o.a.reason, "environment cut") == NULL,
+	       "PAM mode=audit: a would-refuse is cut and keeps its reason whole");
 	admission_free(&o.a);
 
 	/* su -s: a forced command needs a login shell /etc/shells does not list. */
