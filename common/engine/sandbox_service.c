@@ -375,14 +375,12 @@ static int save_host_namespaces(struct sandbox_handle *h, const struct plan *pla
 static int return_namespace(struct sandbox_handle *h, struct cc_error *err)
 {
 	/* h->ns[0]: the mount namespace (saved_ns[0]). */
-	int chroot_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int chroot_fd AUTOCLOSE = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (chroot_fd < 0)
 		return cc_fail_errno(err, "opening the service's root");
-	int ns = -1;
-	if (unshare(CLONE_NEWNS) < 0) {
-		close(chroot_fd);
+	int ns AUTOCLOSE = -1;
+	if (unshare(CLONE_NEWNS) < 0)
 		return cc_fail_errno(err, "a mount namespace to return to");
-	}
 	/* The fault comes once the service has left its chroot, to test the
 	 * way back. */
 	if (mounts_chroot_to_namespace(err) >= 0 && FAULT("return namespace", err) == 0 &&
@@ -396,12 +394,10 @@ static int return_namespace(struct sandbox_handle *h, struct cc_error *err)
 			cc_fail(err, "%s; and the service could not go back to its chroot", why);
 		else if (chdir(h->cwd) < 0 && chdir("/") < 0)
 			cc_fail(err, "%s; and the service could not go back to its directory", why);
-		close(chroot_fd);
 		return -1;
 	}
-	close(chroot_fd);
 	close(h->ns[0]);
-	h->ns[0] = ns;
+	h->ns[0] = steal_fd(&ns);
 	/* Where sandbox_enter's failure leaves it, should a later step fail. */
 	if (chdir(h->cwd) < 0 && chdir("/") < 0)
 		return cc_fail_errno(err, "returning to the working directory");
@@ -540,6 +536,8 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	*out = h;
 	return 0;
 fail:
+	/* A ladder, in this order: pid 1 is killed before its record goes,
+	 * and before handle_close waits for the cgroup to empty. */
 	pty_quota_release(&quota);
 	if (svc.initfd >= 0)
 		close(svc.initfd);
