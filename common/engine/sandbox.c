@@ -24,11 +24,12 @@
  * cocoon-init, so that it holds none of the service's memory;
  * cocoon-init creates the other namespaces.
  *
- * The session process runs the steps of setup_steps (session_setup.c),
- * in order, each marked as root's or the user's: the new root built
- * (mounts.c), the namespaces joined, pivot_root, limits, the Landlock
- * wall and a new keyring, the seccomp filter, the switch to the user
- * (credentials.c), a user namespace, no_new_privs, and execve.
+ * The session process runs the steps of build_steps (session_setup.c),
+ * in order, as root: the new root built (mounts.c), the namespaces
+ * joined, pivot_root. In run mode command_steps follow, each marked as
+ * root's or the user's: limits, the Landlock wall and a new keyring, the
+ * seccomp filter, the switch to the user (credentials.c), a user
+ * namespace, no_new_privs, and execve.
  *
  * Pid 1 reads no file once the root may pivot: in run mode it never
  * execs (an exec after the pivot would have the dynamic loader read the
@@ -213,15 +214,12 @@ pid_t sandbox_clone_child(unsigned long long flags, int *pidfd)
 	return pid;
 }
 
-/* The children's report socket (sv[1] is theirs), and the caller's umask
- * for the command. */
+/* The children's report socket (sv[1] is theirs). */
 int sandbox_open_reports(struct run *run, int sv[2], struct cc_error *err)
 {
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
 		return cc_fail_errno(err, "socketpair");
 	run->sock = sv[1];
-	run->umask = umask(0);
-	umask(run->umask);
 	return 0;
 }
 

@@ -64,20 +64,19 @@ struct saved_signals {
 	struct sigaction chld;
 };
 
-/* State shared by the caller and its children. */
+/* What both modes share with the children they start: the session
+ * process's build, up to the pivot, and pid 1's start. A mode's own
+ * fields are in its own struct (run_supervised, run_service) and are
+ * seen only by the functions that take it. */
 struct run {
 	const struct sandbox_request *req;
 	const struct plan *plan;
-	struct seccomp_filter *filter; /* built before the clone */
-	struct saved_signals saved;
-	mode_t umask;   /* the caller's, for the command */
-	pid_t caller;   /* the caller's pid */
+	/* The user, groups looked up when the caller did it (run mode
+	 * without a pid namespace); else plan->who, completed by the
+	 * session process if need be. */
+	const struct identity *who;
 	int sock;       /* the children's end of the report socket */
 	bool pid_ns;    /* the session has a pid namespace: pid 1 below */
-	/* The user with the groups looked up, when the caller did it (NULL:
-	 * plan->who, completed by the session process if need be). */
-	const struct identity *who;
-	int initfd;     /* service mode: cocoon-init opened on the host */
 	/* With a pid namespace, pid 1 creates the other namespaces (these
 	 * CLONE_NEW* flags) after forking the session process, which joins
 	 * them once it needs them. */
@@ -88,33 +87,47 @@ struct run {
 	 * service mode: once cocoon-init runs). -1 without a pid namespace. */
 	int ready;
 	bool joined;    /* session process: the byte was read */
-	/* Service mode: the session process builds, pivots, reports
-	 * REPORT_BUILT and exits; cocoon-init holds the namespaces. */
-	const struct service_setup *service;
-	/* The caller runs chrooted: the namespace's first process made the
-	 * chroot the namespace's root (mounts_chroot_to_namespace). */
-	bool chrooted;
-	/* Service mode: a pidfd of the service process, handed to
-	 * cocoon-init, which ends the session when the service dies
-	 * without closing it. */
-	int service_pidfd;
 	/* Session limits: its cgroup (NULL: none), and the CLOCK_BOOTTIME
-	 * second at which cocoon-init ends it (0: never). */
+	 * second at which pid 1 ends it (0: never). */
 	struct cgroup *cgroup;
 	long long deadline;
-	/* Run mode, with a pid namespace and no cgroup: the write end of a
-	 * pipe on which pid 1 reports the session's status once it has
-	 * reaped every other process (-1: none; the caller then waits for
-	 * pid 1 itself). */
-	int status_fd;
 	/* The ptys the session's devpts may hold: its share of the user's
 	 * total, granted before the clone (pty_quota.h). */
 	unsigned ptys;
 };
 
-/* The session process (session_setup.c): never returns. */
-_Noreturn void sandbox_session(struct run *run);
-void sandbox_signals_for_command(const struct run *run);
+/* Run mode's (sandbox_run.c): the caller supervises the session, and
+ * the session process goes on from the pivot to the command. */
+struct run_supervised {
+	struct run run;
+	struct seccomp_filter *filter; /* built before the clone */
+	struct saved_signals saved;
+	mode_t umask;   /* the caller's, for the command */
+	pid_t caller;   /* the caller's pid */
+	/* With a pid namespace and no cgroup: the write end of a pipe on
+	 * which pid 1 reports the session's status once it has reaped every
+	 * other process (-1: none; the caller then waits for pid 1 itself). */
+	int status_fd;
+};
+
+/* Service mode's (sandbox_service.c): the session process builds,
+ * pivots, reports REPORT_BUILT and exits; cocoon-init holds the
+ * namespaces and the service joins them. */
+struct run_service {
+	struct run run;
+	const struct service_setup *setup; /* what the build adds */
+	int initfd;     /* cocoon-init opened on the host */
+	/* A pidfd of the service process, handed to cocoon-init, which
+	 * ends the session when the service dies without closing it. */
+	int service_pidfd;
+	/* The caller runs chrooted: the namespace's first process made the
+	 * chroot the namespace's root (mounts_chroot_to_namespace). */
+	bool chrooted;
+};
+
+/* The session process (session_setup.c), in each mode: never returns. */
+_Noreturn void sandbox_session(struct run_supervised *sup);
+_Noreturn void sandbox_session_service(struct run_service *svc);
 
 void sandbox_signals_take(struct saved_signals *saved);
 void sandbox_signals_restore(const struct saved_signals *saved);

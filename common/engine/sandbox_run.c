@@ -8,8 +8,9 @@
 enum msg_result { MSG_DONE, MSG_NONE, MSG_EOF, MSG_FAIL };
 
 /* Run mode's pid 1 (service mode's is cocoon-init, see start_helper). */
-static _Noreturn void pid1(struct run *run)
+static _Noreturn void pid1(struct run_supervised *sup)
 {
+	struct run *run = &sup->run;
 	struct cc_error err = { "" };
 	if (sandbox_child_begin(&err) < 0 || mounts_chroot_to_namespace(&err) < 0)
 		sandbox_child_fail(run, &err);
@@ -36,7 +37,7 @@ static _Noreturn void pid1(struct run *run)
 	if (pid == 0) {
 		close(ready[1]);
 		run->ready = ready[0];
-		sandbox_session(run);
+		sandbox_session(sup);
 	}
 	close(ready[0]);
 	if (run->late_ns && unshare((int)run->late_ns) < 0) {
@@ -67,8 +68,8 @@ static _Noreturn void pid1(struct run *run)
 	 * its command line stays the caller's. */
 	prctl(PR_SET_NAME, "cocoon-init", 0, 0, 0);
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-	session_init_close_all_but(run->status_fd);
-	session_init(pid, -1, run->deadline, run->status_fd);
+	session_init_close_all_but(sup->status_fd);
+	session_init(pid, -1, run->deadline, sup->status_fd);
 }
 
 static int write_proc(int dir, const char *name, const char *text,
@@ -135,7 +136,7 @@ static int write_maps(int pidfd, const struct identity *who, struct cc_error *er
  *     session (under su, or a shell's job).
  * The caller must not stop: cocoon-shell ignores the terminal's stop
  * signals from its start, and its children with it until the command's
- * exec (sandbox_signals_for_command), so that a ^Z can stop neither the
+ * exec (session_setup.c), so that a ^Z can stop neither the
  * supervisor, which then could not see the login end, nor the setup
  * half-way. */
 struct login_watch {
@@ -205,7 +206,7 @@ static int login_watch_open(const struct sandbox_request *req,
  * (SESSION_INIT_END); without, the session's first process and, through
  * its cgroup, every other get the same signals here. Either way its first
  * process is killed once the grace is over and a second more. */
-static void login_over(struct run *run, struct login_watch *w, int pidfd)
+static void login_over(const struct run *run, struct login_watch *w, int pidfd)
 {
 	if (w->over)
 		return;
@@ -281,11 +282,12 @@ static enum msg_result read_message(struct supervisor *s)
  * once every other process is reaped ends the wait: pid 1's own end,
  * which tears its mount namespace down (an RCU grace period, half a
  * millisecond), is then not waited for. */
-static int supervise(struct run *run, struct supervisor *s, pid_t pid,
+static int supervise(struct run_supervised *sup, struct supervisor *s, pid_t pid,
 		     int pidfd, int status_fd, struct login_watch *login,
 		     int *wstatus, struct cc_error *err)
 {
-	sigset_t wait_mask = run->saved.mask;
+	const struct run *run = &sup->run;
+	sigset_t wait_mask = sup->saved.mask;
 	for (size_t i = 0; i < NFORWARDED; i++)
 		sigdelset(&wait_mask, sandbox_forwarded[i]);
 	/* The login's process and terminal: events 0, for their end. */
@@ -393,56 +395,59 @@ static int run_sandbox(const struct sandbox_request *req,
 	    sandbox_check_single_threaded(err) < 0)
 		return -1;
 
-	struct run run = { .req = req, .plan = plan, .caller = getpid(),
-			   .sock = -1, .initfd = -1, .ready = -1, .who = who,
-			   .status_fd = -1 };
+	struct run_supervised sup = { .run = { .req = req, .plan = plan, .sock = -1,
+					       .ready = -1, .who = who ? who : &plan->who },
+				      .caller = getpid(), .status_fd = -1 };
+	struct run *run = &sup.run;
 	/* The filter is built here, as root on the host: a `seccomp = FILE`
 	 * is read from the host, and its errors come before any namespace
 	 * exists. Loading it later is one system call. */
-	if (!(run.filter = seccomp_prepare(plan, err)))
+	if (!(sup.filter = seccomp_prepare(plan, err)))
 		return -1;
 	int sv[2] = { -1, -1 }, ended[2] = { -1, -1 };
 	struct pty_quota quota = { .lock = -1 };
-	run.pid_ns = plan->namespaces & NS_PID;
+	run->pid_ns = plan->namespaces & NS_PID;
 	/* From here a hangup, TERM, INT or QUIT waits for the supervisor
 	 * (a login's end included): none may kill the caller half-way,
 	 * with the session's cgroup made and nothing to remove it. */
 	struct login_watch login;
-	sandbox_signals_take(&run.saved);
+	sandbox_signals_take(&sup.saved);
 	if (login_watch_open(req, &login, err) < 0) {
-		seccomp_filter_free(run.filter);
-		sandbox_signals_restore(&run.saved);
+		seccomp_filter_free(sup.filter);
+		sandbox_signals_restore(&sup.saved);
 		return -1;
 	}
 	if (pty_quota_take(plan, req->session_id, &quota, err) < 0 ||
-	    sandbox_open_reports(&run, sv, err) < 0 || sandbox_limits_prepare(&run, true, err) < 0 ||
+	    sandbox_open_reports(run, sv, err) < 0 || sandbox_limits_prepare(run, true, err) < 0 ||
 	    FAULT("clone", err) < 0)
 		goto early_fail;
-	run.ptys = quota.ptys;
+	run->ptys = quota.ptys;
+	sup.umask = umask(0); /* the caller's, for the command */
+	umask(sup.umask);
 	/* Without a pid namespace only a cgroup finds what the session
 	 * started: a child that ignores SIGHUP, or a double fork, would
 	 * outlive the login (login_over signals the cgroup and the first
 	 * process, nothing else). */
-	if (req->login && !run.pid_ns && !cgroup_holds(run.cgroup)) {
+	if (req->login && !run->pid_ns && !cgroup_holds(run->cgroup)) {
 		cc_fail(err, "a login's session without a pid namespace needs a cgroup "
 			"to end with its login: set pids-max (or 'unshare = pid')");
 		goto early_fail;
 	}
 	/* A cgroup can only be removed once pid 1 has left it: then its
 	 * end is waited for. */
-	if (run.pid_ns && !run.cgroup) {
+	if (run->pid_ns && !run->cgroup) {
 		if (pipe2(ended, O_CLOEXEC) < 0) {
 			cc_fail_errno(err, "pipe");
 			goto early_fail;
 		}
-		run.status_fd = ended[1];
+		sup.status_fd = ended[1];
 	}
 
 	unsigned long others = sandbox_other_namespaces(plan);
 	unsigned long long flags = CLONE_NEWNS;
 	if (plan->namespaces & NS_PID) {
 		flags |= CLONE_NEWPID;
-		run.late_ns = others;
+		run->late_ns = others;
 	} else {
 		flags |= others;
 	}
@@ -454,20 +459,20 @@ static int run_sandbox(const struct sandbox_request *req,
 		if (ended[0] >= 0)
 			close(ended[0]);
 		struct cc_error cgerr = { "" };
-		if (cgroup_enter_self(run.cgroup, &cgerr) < 0)
-			sandbox_child_fail(&run, &cgerr);
-		if (run.pid_ns)
-			pid1(&run);
+		if (cgroup_enter_self(run->cgroup, &cgerr) < 0)
+			sandbox_child_fail(run, &cgerr);
+		if (run->pid_ns)
+			pid1(&sup);
 		struct cc_error cerr = { "" };
 		if (sandbox_child_begin(&cerr) < 0)
-			sandbox_child_fail(&run, &cerr);
-		sandbox_session(&run);
+			sandbox_child_fail(run, &cerr);
+		sandbox_session(&sup);
 	}
 	close(sv[1]);
 	if (ended[1] >= 0)
 		close(ended[1]);
 	/* The child moved itself in with its own copies. */
-	cgroup_close_procs(run.cgroup);
+	cgroup_close_procs(run->cgroup);
 
 	int rc = -1, wstatus = 0;
 	struct supervisor s = { .who = &plan->who, .sock = sv[0], .plan = plan,
@@ -476,7 +481,7 @@ static int run_sandbox(const struct sandbox_request *req,
 	if (pid < 0)
 		cc_fail_errno(err, "clone");
 	else
-		rc = supervise(&run, &s, pid, pidfd, ended[0], &login, &wstatus, err);
+		rc = supervise(&sup, &s, pid, pidfd, ended[0], &login, &wstatus, err);
 	login_watch_close(&login);
 	pty_quota_release(&quota);
 	record_end(&s.record, req->session_id);
@@ -484,16 +489,16 @@ static int run_sandbox(const struct sandbox_request *req,
 		*err = s.record_err;
 		rc = -1;
 	}
-	sandbox_signals_restore(&run.saved);
+	sandbox_signals_restore(&sup.saved);
 	close(sv[0]);
 	if (ended[0] >= 0)
 		close(ended[0]);
 	if (pidfd >= 0)
 		close(pidfd);
-	seccomp_filter_free(run.filter);
-	cgroup_destroy(run.cgroup);
+	seccomp_filter_free(sup.filter);
+	cgroup_destroy(run->cgroup);
 	if (req->expired)
-		*req->expired = run.deadline && sandbox_boottime() >= run.deadline;
+		*req->expired = run->deadline && sandbox_boottime() >= run->deadline;
 	if (rc < 0)
 		return -1;
 	if (s.have_error) {
@@ -510,7 +515,7 @@ static int run_sandbox(const struct sandbox_request *req,
 
 early_fail:
 	login_watch_close(&login);
-	sandbox_signals_restore(&run.saved);
+	sandbox_signals_restore(&sup.saved);
 	pty_quota_release(&quota);
 	if (sv[0] >= 0) {
 		close(sv[0]);
@@ -520,8 +525,8 @@ early_fail:
 		close(ended[0]);
 		close(ended[1]);
 	}
-	seccomp_filter_free(run.filter);
-	cgroup_destroy(run.cgroup);
+	seccomp_filter_free(sup.filter);
+	cgroup_destroy(run->cgroup);
 	return -1;
 }
 

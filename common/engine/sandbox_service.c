@@ -149,7 +149,7 @@ static void take_pidfd(int sock, int *pidfd)
  * System calls only, and error numbers, not strerror (message
  * catalogues, malloc). */
 struct init_exec {
-	struct run *run;
+	struct run_service *svc;
 	int ready[2]; /* pid 1 to pid 2 (see join_namespaces) */
 	int execd[2]; /* its end of file: pid 1 executed cocoon-init */
 	char **argv;
@@ -158,7 +158,8 @@ struct init_exec {
 static int exec_init(void *arg)
 {
 	const struct init_exec *x = arg;
-	struct run *run = x->run;
+	struct run_service *svc = x->svc;
+	struct run *run = &svc->run;
 	struct cc_error err;
 	/* Out of the caller's process group, pid 1 gets none of the
 	 * terminal's signals. It was born fully root (the helper's
@@ -175,7 +176,7 @@ static int exec_init(void *arg)
 	int chrooted = mounts_chroot_to_namespace(&err);
 	if (chrooted < 0)
 		sandbox_child_fail(run, &err);
-	run->chrooted = chrooted == 1;
+	svc->chrooted = chrooted == 1;
 	/* Pid 2, pid 1's child (so cocoon-init reaps it), in its mount
 	 * namespace (where the service joins the root it builds), on the
 	 * host's network (cocoon-init makes the other namespaces while it
@@ -188,7 +189,7 @@ static int exec_init(void *arg)
 		run->ready = x->ready[0];
 		if (sandbox_child_begin(&err) < 0)
 			sandbox_child_fail(run, &err);
-		sandbox_session(run);
+		sandbox_session_service(svc);
 	}
 	if (pid2 < 0) {
 		cc_fail(&err, "clone: error %d", errno);
@@ -198,12 +199,12 @@ static int exec_init(void *arg)
 	/* The service's pidfd and the ready pipe's end are the descriptors
 	 * cocoon-init keeps; it closes the second once it has made the
 	 * namespaces and no longer reads files. */
-	if (fcntl(x->ready[1], F_SETFD, 0) < 0 || fcntl(run->service_pidfd, F_SETFD, 0) < 0) {
+	if (fcntl(x->ready[1], F_SETFD, 0) < 0 || fcntl(svc->service_pidfd, F_SETFD, 0) < 0) {
 		cc_fail(&err, "preparing cocoon-init: error %d", errno);
 		sandbox_child_fail(run, &err);
 	}
 	char *envp[] = { NULL };
-	execveat(run->initfd, "", x->argv, envp, AT_EMPTY_PATH);
+	execveat(svc->initfd, "", x->argv, envp, AT_EMPTY_PATH);
 	cc_fail(&err, "exec cocoon-init (%s): error %d", run->req->init_path, errno);
 	sandbox_child_fail(run, &err);
 }
@@ -245,8 +246,9 @@ static bool wait_exec(int execd, pid_t pid, int pidfd)
  * numbers, not strerror). A function of its own: nothing of the
  * caller's frame is live across the vfork. */
 __attribute__((noinline))
-static pid_t start_helper(struct run *run, int caller_sock)
+static pid_t start_helper(struct run_service *svc, int caller_sock)
 {
+	struct run *run = &svc->run;
 	pid_t helper = vfork();
 	if (helper != 0)
 		return helper;
@@ -260,7 +262,7 @@ static pid_t start_helper(struct run *run, int caller_sock)
 	if (creds_take_root(&err) < 0)
 		_exit(127);
 	close(caller_sock);
-	struct init_exec x = { .run = run };
+	struct init_exec x = { .svc = svc };
 	if (pipe2(x.ready, O_CLOEXEC) < 0 || pipe2(x.execd, O_CLOEXEC) < 0) {
 		cc_fail(&err, "pipe: error %d", errno);
 		sandbox_child_fail(run, &err);
@@ -275,7 +277,7 @@ static pid_t start_helper(struct run *run, int caller_sock)
 		sandbox_child_fail(run, &err);
 	}
 	char service_fd[24], deadline[24], namespaces[24], ready_fd[24];
-	snprintf(service_fd, sizeof(service_fd), "%d", run->service_pidfd);
+	snprintf(service_fd, sizeof(service_fd), "%d", svc->service_pidfd);
 	snprintf(deadline, sizeof(deadline), "%lld", run->deadline);
 	snprintf(namespaces, sizeof(namespaces), "%lu", run->late_ns);
 	snprintf(ready_fd, sizeof(ready_fd), "%d", x.ready[1]);
@@ -373,14 +375,12 @@ static int save_host_namespaces(struct sandbox_handle *h, const struct plan *pla
 static int return_namespace(struct sandbox_handle *h, struct cc_error *err)
 {
 	/* h->ns[0]: the mount namespace (saved_ns[0]). */
-	int chroot_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int chroot_fd AUTOCLOSE = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (chroot_fd < 0)
 		return cc_fail_errno(err, "opening the service's root");
-	int ns = -1;
-	if (unshare(CLONE_NEWNS) < 0) {
-		close(chroot_fd);
+	int ns AUTOCLOSE = -1;
+	if (unshare(CLONE_NEWNS) < 0)
 		return cc_fail_errno(err, "a mount namespace to return to");
-	}
 	/* The fault comes once the service has left its chroot, to test the
 	 * way back. */
 	if (mounts_chroot_to_namespace(err) >= 0 && FAULT("return namespace", err) == 0 &&
@@ -394,12 +394,10 @@ static int return_namespace(struct sandbox_handle *h, struct cc_error *err)
 			cc_fail(err, "%s; and the service could not go back to its chroot", why);
 		else if (chdir(h->cwd) < 0 && chdir("/") < 0)
 			cc_fail(err, "%s; and the service could not go back to its directory", why);
-		close(chroot_fd);
 		return -1;
 	}
-	close(chroot_fd);
 	close(h->ns[0]);
-	h->ns[0] = ns;
+	h->ns[0] = steal_fd(&ns);
 	/* Where sandbox_enter's failure leaves it, should a later step fail. */
 	if (chdir(h->cwd) < 0 && chdir("/") < 0)
 		return cc_fail_errno(err, "returning to the working directory");
@@ -419,22 +417,25 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	if (shell_real(plan, false, &real, err) < 0)
 		return -1;
 
-	struct run run = { .req = req, .plan = plan, .caller = getpid(),
-			   .sock = -1, .initfd = -1, .ready = -1,
-			   .service_pidfd = -1, .status_fd = -1 };
-	if (!(run.filter = seccomp_prepare(plan, err)))
+	struct run_service svc = { .run = { .req = req, .plan = plan, .who = &plan->who,
+					    .sock = -1, .ready = -1, .pid_ns = true },
+				   .initfd = -1, .service_pidfd = -1 };
+	struct run *run = &svc.run;
+	/* Built for its program, which cocoon-launch loads. */
+	struct seccomp_filter *filter = seccomp_prepare(plan, err);
+	if (!filter)
 		return -1;
 	struct service_setup setup = { .launcher = req->launcher_path,
 				       .login_shell = login, .real_shell = real };
-	seccomp_filter_program(run.filter, &setup.bpf, &setup.bpf_len);
+	seccomp_filter_program(filter, &setup.bpf, &setup.bpf_len);
 	char launch[LAUNCH_SETTINGS_SIZE];
 	if (launch_settings(plan, setup.bpf != NULL, launch, sizeof(launch), err) < 0) {
-		seccomp_filter_free(run.filter);
+		seccomp_filter_free(filter);
 		return -1;
 	}
 	setup.launch = launch;
 	setup.id = req->session_id;
-	run.service = &setup;
+	svc.setup = &setup;
 
 	struct pty_quota quota = { .lock = -1 };
 	struct sandbox_handle *h = xcalloc(1, sizeof(*h));
@@ -449,29 +450,28 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	 * inherit a descriptor of a host directory inside the sandbox. */
 	if (!(h->cwd = getcwd(NULL, 0)))
 		h->cwd = xstrdup("/");
-	run.pid_ns = true;
 	if (pty_quota_take(plan, req->session_id, &quota, err) < 0)
 		goto fail;
-	run.ptys = quota.ptys;
-	if ((run.initfd = sandbox_open_init(req->init_path, err)) < 0)
+	run->ptys = quota.ptys;
+	if ((svc.initfd = sandbox_open_init(req->init_path, err)) < 0)
 		goto fail;
-	if ((run.service_pidfd = sys_pidfd_open(getpid(), 0)) < 0) {
+	if ((svc.service_pidfd = sys_pidfd_open(getpid(), 0)) < 0) {
 		cc_fail_errno(err, "pidfd_open of the service process");
 		goto fail;
 	}
 	/* Into the session's cgroup before forking: every process of the
 	 * session descends from the service. */
-	if (sandbox_limits_prepare(&run, !req->systemd_cgroup, err) < 0)
+	if (sandbox_limits_prepare(run, !req->systemd_cgroup, err) < 0)
 		goto fail;
-	h->cgroup = run.cgroup;
-	h->deadline = run.deadline;
+	h->cgroup = run->cgroup;
+	h->deadline = run->deadline;
 	if (cgroup_enter_self(h->cgroup, err) < 0 || FAULT("fork", err) < 0)
 		goto fail;
 	int sv[2];
-	if (sandbox_open_reports(&run, sv, err) < 0)
+	if (sandbox_open_reports(run, sv, err) < 0)
 		goto fail;
 	unsigned long others = sandbox_other_namespaces(plan);
-	run.late_ns = others;
+	run->late_ns = others;
 
 	/* The service's own SIGCHLD handling (sudo reaps from a handler)
 	 * must not take the helper; signals stay as the caller had them
@@ -483,14 +483,13 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	sigset_t all, old_mask;
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &old_mask);
-	run.saved.mask = old_mask;
-	pid_t helper = start_helper(&run, sv[0]);
+	pid_t helper = start_helper(&svc, sv[0]);
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	close(sv[1]);
-	close(run.initfd);
-	run.initfd = -1;
-	close(run.service_pidfd);
-	run.service_pidfd = -1;
+	close(svc.initfd);
+	svc.initfd = -1;
+	close(svc.service_pidfd);
+	svc.service_pidfd = -1;
 	int rc = helper < 0 ? cc_fail_errno(err, "fork") : 0;
 	/* pid 2's REPORT_BUILT and the helper's REPORT_PID1 race: both must
 	 * come. The record is written while pid 2 builds, and published once
@@ -520,8 +519,8 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 		take_pidfd(sv[0], &h->pidfd);
 	close(sv[0]);
 	sigaction(SIGCHLD, &old_chld, NULL);
-	seccomp_filter_free(run.filter);
-	run.filter = NULL;
+	seccomp_filter_free(filter);
+	filter = NULL;
 	if (rc < 0)
 		goto fail;
 	h->recorded = req->session_id ? xstrdup(req->session_id) : NULL;
@@ -537,12 +536,14 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	*out = h;
 	return 0;
 fail:
+	/* A ladder, in this order: pid 1 is killed before its record goes,
+	 * and before handle_close waits for the cgroup to empty. */
 	pty_quota_release(&quota);
-	if (run.initfd >= 0)
-		close(run.initfd);
-	if (run.service_pidfd >= 0)
-		close(run.service_pidfd);
-	seccomp_filter_free(run.filter);
+	if (svc.initfd >= 0)
+		close(svc.initfd);
+	if (svc.service_pidfd >= 0)
+		close(svc.service_pidfd);
+	seccomp_filter_free(filter);
 	if (h->pidfd >= 0)
 		sys_pidfd_send_signal(h->pidfd, SIGKILL);
 	record_remove(h->recorded);

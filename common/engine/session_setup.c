@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The session process's setup steps, from the new root to exec. */
-/* The session process: builds the new root, joins the namespaces,
- * pivots, becomes the user and execs the command, as a table of named
- * steps (setup_steps). Run mode and service mode share it. */
+/* The session process: builds the new root, joins the namespaces and
+ * pivots (build_steps, both modes), then, in run mode, becomes the user
+ * and execs the command (command_steps). */
 #include "sandbox_internal.h"
 
 /* For the command: what the caller had, as if it had exec'd the command
@@ -11,12 +11,12 @@
  * in this process. A login's command starts as login and sshd start a
  * shell: every disposition default, nothing blocked (the caller ignores
  * the terminal's stop signals, and ignoring survives exec). */
-void sandbox_signals_for_command(const struct run *run)
+static void signals_for_command(const struct run_supervised *sup)
 {
-	const struct saved_signals *saved = &run->saved;
+	const struct saved_signals *saved = &sup->saved;
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
-	if (run->req->login) {
+	if (sup->run.req->login) {
 		sa.sa_handler = SIG_DFL;
 		for (int sig = 1; sig < NSIG; sig++)
 			if (sig != SIGKILL && sig != SIGSTOP)
@@ -208,12 +208,13 @@ static int new_keyring(const struct identity *who, struct cc_error *err)
 /* Whether the build needs the user's groups: always when it runs as the
  * user; in service mode, which builds as root and whose pid 2 exits once
  * built, only to open a bind source the user can write. */
-static bool build_needs_groups(const struct run *run)
+static bool build_needs_groups(const struct plan *plan,
+			       const struct service_setup *service)
 {
-	if (!run->service)
+	if (!service)
 		return true;
-	for (size_t i = 0; i < run->plan->nops; i++) {
-		const struct fs_op *op = &run->plan->ops[i];
+	for (size_t i = 0; i < plan->nops; i++) {
+		const struct fs_op *op = &plan->ops[i];
 		if ((op->type == OP_BIND || op->type == OP_RO_BIND ||
 		     op->type == OP_DEV_BIND) && op->source_user_writable)
 			return true;
@@ -221,9 +222,11 @@ static bool build_needs_groups(const struct run *run)
 	return false;
 }
 
-/* What the session process's steps share. */
+/* What the build's steps share, in both modes. */
 struct setup {
 	struct run *run;
+	/* Service mode: what its build adds (NULL: run mode). */
+	const struct service_setup *service;
 	const struct plan *plan;
 	const struct identity *who; /* the user, groups looked up */
 	struct identity full;       /* who, when the groups were looked up here */
@@ -246,7 +249,7 @@ static int step_undumpable(struct setup *s, struct cc_error *err)
  * out the session. */
 static int step_groups(struct setup *s, struct cc_error *err)
 {
-	s->user_build = build_needs_groups(s->run);
+	s->user_build = build_needs_groups(s->plan, s->service);
 	if (!s->user_build || !s->who->groups_later)
 		return 0;
 	identity_copy(&s->full, s->who);
@@ -278,10 +281,10 @@ static int step_build(struct setup *s, struct cc_error *err)
 {
 	if (FAULT("namespaces", err) < 0 ||
 	    (s->user_build && creds_build_begin(s->who, err) < 0) ||
-	    mounts_build(s->plan, s->run->service ? MOUNTS_SERVICE : 0, s->run->ptys,
+	    mounts_build(s->plan, s->service ? MOUNTS_SERVICE : 0, s->run->ptys,
 			 &s->rootfd, err) < 0)
 		return -1;
-	if (s->run->service && mounts_service_setup(s->plan, s->rootfd, s->run->service, err) < 0)
+	if (s->service && mounts_service_setup(s->plan, s->rootfd, s->service, err) < 0)
 		return -1;
 	return 0;
 }
@@ -302,8 +305,8 @@ static int step_join(struct setup *s, struct cc_error *err)
  * user shapes. Nothing after reads a file while privileged: no NSS (who
  * was resolved before), no locale (C, set at the start), no dlopen; the
  * seccomp filter was built before the clone. In service mode the
- * process's work ends here: the service joins through pid 1, which holds
- * it all. */
+ * process's work ends here (sandbox_session_service): the service joins
+ * through pid 1, which holds it all. */
 static int step_pivot(struct setup *s, struct cc_error *err)
 {
 	if (wait_for_init(s->run, err) < 0 || FAULT("pivot_root", err) < 0 ||
@@ -311,33 +314,61 @@ static int step_pivot(struct setup *s, struct cc_error *err)
 		return -1;
 	close(s->rootfd);
 	s->rootfd = -1;
-	if (s->run->service)
-		_exit(report_send(s->run->sock, s->run->chrooted ? REPORT_BUILT_CHROOTED
-								 : REPORT_BUILT) < 0 ? 127 : 0);
 	return 0;
 }
 
-static int step_rlimits(struct setup *s, struct cc_error *err)
+/* The session process's build, in order, as the caller's root (the
+ * host's credentials, in the session's mount namespace and, once joined,
+ * its others). */
+static const struct build_step {
+	const char *name;
+	int (*run)(struct setup *s, struct cc_error *err);
+} build_steps[] = {
+	{ "undumpable", step_undumpable },
+	{ "groups", step_groups },
+	{ "private mounts", step_private_mounts },
+	{ "build the root", step_build }, /* as the user's fsuid, or root's */
+	{ "join namespaces", step_join },
+	{ "pivot_root", step_pivot },
+};
+
+static void build(struct setup *s)
 {
-	return rlimits_apply(s->run->req->session_rlimits, &s->plan->limits, err);
+	struct cc_error err = { "" };
+	for (size_t i = 0; i < ARRAY_SIZE(build_steps); i++)
+		if (build_steps[i].run(s, &err) != 0)
+			sandbox_child_fail(s->run, &err);
+}
+
+/* What the command's steps share, in run mode: the build's user and
+ * run mode's own. */
+struct command_setup {
+	struct run_supervised *sup;
+	const struct plan *plan;
+	const struct identity *who; /* the user, groups looked up */
+};
+
+static int step_rlimits(struct command_setup *c, struct cc_error *err)
+{
+	return rlimits_apply(c->sup->run.req->session_rlimits, &c->plan->limits, err);
 }
 
 /* As root, which landlock_restrict_self accepts without no_new_privs
  * (CAP_SYS_ADMIN): the wall then binds whatever the plan says. */
-static int step_landlock(struct setup *s, struct cc_error *err)
+static int step_landlock(struct command_setup *c, struct cc_error *err)
 {
-	int wall = landlock_wall(s->plan->namespaces & NS_IPC, s->plan->landlock_scope);
+	int wall = landlock_wall(c->plan->namespaces & NS_IPC, c->plan->landlock_scope);
 	if (wall < 0)
 		return cc_fail_errno(err, "landlock");
-	if (wall == 0 && s->plan->landlock_required)
+	if (wall == 0 && c->plan->landlock_required)
 		return cc_fail(err, "landlock = required, and this kernel offers no "
 			       "Landlock (ABI 2 or later)");
 	return 0;
 }
 
-static int step_keyring(struct setup *s, struct cc_error *err)
+static int step_keyring(struct command_setup *c, struct cc_error *err)
 {
-	return new_keyring(s->who, err);
+	return new_keyring(c->who, err);
 }
 
 /* Loading a filter needs no_new_privs or CAP_SYS_ADMIN. Without a user
@@ -346,48 +377,48 @@ static int step_keyring(struct setup *s, struct cc_error *err)
  * run inside too. The filter refuses new user namespaces, so with one it
  * is loaded inside it (step_user_namespace), where the process holds
  * every capability (of that namespace only) until creds_drop_all. */
-static int step_filter_as_root(struct setup *s, struct cc_error *err)
+static int step_filter_as_root(struct command_setup *c, struct cc_error *err)
 {
-	if (s->plan->namespaces & NS_USER)
+	if (c->plan->namespaces & NS_USER)
 		return 0;
-	return seccomp_load_filter(s->run->filter, err);
+	return seccomp_load_filter(c->sup->filter, err);
 }
 
-static int step_become_user(struct setup *s, struct cc_error *err)
+static int step_become_user(struct command_setup *c, struct cc_error *err)
 {
-	return creds_become_user(s->who, err);
+	return creds_become_user(c->who, err);
 }
 
-static int step_user_namespace(struct setup *s, struct cc_error *err)
+static int step_user_namespace(struct command_setup *c, struct cc_error *err)
 {
-	if (!(s->plan->namespaces & NS_USER))
+	if (!(c->plan->namespaces & NS_USER))
 		return 0;
-	if (user_namespace(s->run, err) < 0 || creds_drop_bounding(err) < 0 ||
-	    seccomp_load_filter(s->run->filter, err) < 0 || creds_drop_all(err) < 0)
+	if (user_namespace(&c->sup->run, err) < 0 || creds_drop_bounding(err) < 0 ||
+	    seccomp_load_filter(c->sup->filter, err) < 0 || creds_drop_all(err) < 0)
 		return -1;
 	return 0;
 }
 
-static int step_no_new_privs(struct setup *s, struct cc_error *err)
+static int step_no_new_privs(struct command_setup *c, struct cc_error *err)
 {
-	if (s->plan->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+	if (c->plan->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return cc_fail_errno(err, "PR_SET_NO_NEW_PRIVS");
 	return 0;
 }
 
 /* Without a pid namespace nothing ends the session when the caller is
  * killed; PR_SET_PDEATHSIG does, as cocoon-init's death would. */
-static int step_process(struct setup *s, struct cc_error *err)
+static int step_process(struct command_setup *c, struct cc_error *err)
 {
-	if (enter_dir(s->plan, err) < 0)
+	if (enter_dir(c->plan, err) < 0)
 		return -1;
-	if (s->plan->new_session && setsid() < 0)
+	if (c->plan->new_session && setsid() < 0)
 		return cc_fail_errno(err, "setsid");
-	if (!s->run->pid_ns && (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 ||
-				getppid() != s->run->caller))
+	if (!c->sup->run.pid_ns && (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 ||
+				getppid() != c->sup->caller))
 		return cc_fail(err, "the caller is gone");
-	umask(s->run->umask);
-	sandbox_signals_for_command(s->run);
+	umask(c->sup->umask);
+	signals_for_command(c->sup);
 	/* The command gets 0, 1 and 2; the report socket stays open until
 	 * the exec succeeds. */
 	if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
@@ -395,21 +426,14 @@ static int step_process(struct setup *s, struct cc_error *err)
 	return 0;
 }
 
-/* The session process's setup, in order. ROOT: runs with the caller's
- * root credentials (the host's, in the session's mount namespace and,
- * once joined, its others); USER: as the session's user. */
+/* Run mode's session process after the build, in order. ROOT: runs
+ * with the caller's root credentials; USER: as the session's user. */
 enum step_privilege { ROOT, USER };
-static const struct setup_step {
+static const struct command_step {
 	const char *name;
 	enum step_privilege privilege;
-	int (*run)(struct setup *s, struct cc_error *err);
-} setup_steps[] = {
-	{ "undumpable", ROOT, step_undumpable },
-	{ "groups", ROOT, step_groups },
-	{ "private mounts", ROOT, step_private_mounts },
-	{ "build the root", ROOT, step_build }, /* as the user's fsuid, or root's */
-	{ "join namespaces", ROOT, step_join },
-	{ "pivot_root", ROOT, step_pivot }, /* service mode ends here */
+	int (*run)(struct command_setup *c, struct cc_error *err);
+} command_steps[] = {
 	{ "rlimits", ROOT, step_rlimits },
 	{ "landlock", ROOT, step_landlock },
 	{ "keyring", ROOT, step_keyring },
@@ -420,20 +444,33 @@ static const struct setup_step {
 	{ "process", USER, step_process },
 };
 
-_Noreturn void sandbox_session(struct run *run)
+/* Run mode: the build, then the command's steps and its exec. */
+_Noreturn void sandbox_session(struct run_supervised *sup)
 {
-	struct setup s = { .run = run, .plan = run->plan, .rootfd = -1,
-			   .who = run->who ? run->who : &run->plan->who };
+	struct run *run = &sup->run;
+	struct setup s = { .run = run, .plan = run->plan, .who = run->who, .rootfd = -1 };
+	build(&s);
+	struct command_setup c = { .sup = sup, .plan = run->plan, .who = s.who };
 	struct cc_error err = { "" };
-	for (size_t i = 0; i < ARRAY_SIZE(setup_steps); i++) {
-		const struct setup_step *step = &setup_steps[i];
+	for (size_t i = 0; i < ARRAY_SIZE(command_steps); i++) {
+		const struct command_step *step = &command_steps[i];
 		/* Fail closed should a step before have left root's uid. */
 		if (step->privilege == USER && geteuid() == 0)
 			cc_fail(&err, "the setup step '%s' would run as root", step->name);
-		else if (step->run(&s, &err) == 0)
+		else if (step->run(&c, &err) == 0)
 			continue;
 		sandbox_child_fail(run, &err);
 	}
 	exec_command(run->req, &err);
 	sandbox_child_fail(run, &err);
+}
+
+/* Service mode: the build, reported; pid 1 holds what was built. */
+_Noreturn void sandbox_session_service(struct run_service *svc)
+{
+	struct setup s = { .run = &svc->run, .service = svc->setup, .plan = svc->run.plan,
+			   .who = svc->run.who, .rootfd = -1 };
+	build(&s);
+	_exit(report_send(svc->run.sock, svc->chrooted ? REPORT_BUILT_CHROOTED
+						       : REPORT_BUILT) < 0 ? 127 : 0);
 }
