@@ -291,11 +291,15 @@ syslog_capture() {
 	for i in $(seq 50); do [ -S /dev/log ] && return 0; sleep 0.1; done
 	return 1
 }
-# Wait (5 s at most) until the capture FILE has TEXT: the journal hands
-# lines on a moment after they are logged.
+# syslog_wait FILE TEXT [SECONDS]: wait until the capture FILE has TEXT
+# (30 s at most, or SECONDS): the journal hands lines on a moment after
+# they are logged, and on a host busy with a second suite 5 s was short.
 syslog_wait() {
 	local i
-	for i in $(seq 50); do grep -qF -- "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
+	for i in $(seq $((${3:-30} * 10))); do
+		grep -qF -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
 	return 1
 }
 syslog_release() {

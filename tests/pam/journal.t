@@ -94,7 +94,7 @@ id=$(printf '%s\n' "$journal" | sed -n 's/^COCOON_SESSION=\([0-9a-f]\{32\}\)$/\1
 like "$journal" "COCOON_EVENT=end" "the end record"
 is "$(grep -c "^COCOON_SESSION=$id\$" "$work/journal")" 2 "start and end carry the same id"
 is "$(grep -c '^--$' "$work/journal")" 2 "one datagram per record"
-syslog_wait "$work/syslog" "NEVER-THERE" # the time a syslog line would take
+syslog_wait "$work/syslog" "NEVER-THERE" 5 # the time a syslog line would take
 unlike "$(log_since "$m")" "user=$U" "nothing of them in syslog: a record goes to one place"
 
 # --- the identifier is the PAM service's, not the process name the caller
