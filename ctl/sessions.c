@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "sessions.h"
+#include "util.h"
 
 static int parse_session_args(int argc, char **argv, struct session_args *a)
 {
@@ -62,28 +63,27 @@ int run_session_command(int argc, char **argv, session_command *command)
 		return 1;
 	}
 	struct cc_error err;
-	s.dir = record_dir_open(true, &err);
-	if (s.dir < 0 || records_load(s.dir, &s.list, bad_record, &err) < 0) {
+	int dir AUTOCLOSE = record_dir_open(true, &err);
+	if (dir < 0 || records_load(dir, &s.list, bad_record, &err) < 0) {
 		fprintf(stderr, "cocoonctl %s: %s\n", a->cmd, err.msg);
-		if (s.dir >= 0)
-			close(s.dir);
+		records_free(&s.list);
 		return 1;
 	}
+	s.dir = dir;
+	int pidfd AUTOCLOSE = -1;
 	int rc = 1;
 	if (strcmp(a->cmd, "list") == 0) {
 		rc = command(&s);
 	} else if (records_find(&s.list, a->id, &s.record, &err) < 0) {
 		fprintf(stderr, "cocoonctl %s: %s\n", a->cmd, err.msg);
-	} else if (record_attach(s.record, &s.pidfd, &err) != 1) {
+	} else if (record_attach(s.record, &pidfd, &err) != 1) {
 		fprintf(stderr, "cocoonctl %s: session %s is not running (%s): refusing "
 			"it; cocoonctl list removes its record\n", a->cmd, s.record->id,
 			err.msg);
 	} else {
+		s.pidfd = pidfd;
 		rc = command(&s);
 	}
-	if (s.pidfd >= 0)
-		close(s.pidfd);
 	records_free(&s.list);
-	close(s.dir);
 	return rc;
 }
