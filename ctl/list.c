@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "commands.h"
 #include "plan_values.h"
@@ -63,19 +62,17 @@ static int list_live(const struct session_ctx *s)
 	const struct session_args *a = &s->args;
 	const struct record_list *list = &s->list;
 	int dir = s->dir;
-	bool *live = xcalloc(list->count, sizeof(bool));
+	bool *live AUTOFREE = xcalloc(list->count, sizeof(bool));
 	size_t stale = 0;
 	for (size_t i = 0; i < list->count; i++) {
 		const struct live_record *r = &list->items[i];
 		struct cc_error why;
-		int pidfd;
-		int rc = record_attach(r, &pidfd, &why);
+		/* A stale one (a crash or a lost end left it) is removed: it
+		 * confuses nothing. */
+		int rc = record_remove_if_stale(dir, r, &why);
 		if (rc == 1) {
 			live[i] = true;
-			close(pidfd);
 		} else if (rc == 0) {
-			/* A crash or a lost end left it: it confuses nothing. */
-			unlinkat(dir, r->id, 0);
 			stale++;
 			if (a->verbose)
 				fprintf(stderr, "cocoonctl list: removed the stale record %s: "
@@ -102,7 +99,6 @@ static int list_live(const struct session_ctx *s)
 	if (stale && !a->verbose)
 		fprintf(stderr, "cocoonctl list: removed %zu stale record%s (--verbose "
 			"says which)\n", stale, stale == 1 ? "" : "s");
-	free(live);
 	return 0;
 }
 

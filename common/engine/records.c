@@ -277,6 +277,23 @@ static bool entry_id(const char *name, char id[RECORD_ID_MAX + 1])
 	return id_valid(id);
 }
 
+/* Remove the file NAME in DIR, REC's, when REC's session is gone.
+ * record_attach's answer, the live session's pidfd closed. */
+static int remove_if_stale(int dir, const char *name, const struct live_record *rec,
+			   struct cc_error *err)
+{
+	int pidfd AUTOCLOSE = -1;
+	int rc = record_attach(rec, &pidfd, err);
+	if (rc == 0)
+		unlinkat(dir, name, 0);
+	return rc;
+}
+
+int record_remove_if_stale(int dir, const struct live_record *rec, struct cc_error *err)
+{
+	return remove_if_stale(dir, rec->id, rec, err);
+}
+
 /* Remove every record, published or not, whose session is gone. One
  * being written belongs to a live pid 1 and stays. */
 static void sweep_stale(int dir)
@@ -301,9 +318,7 @@ static void sweep_stale(int dir)
 				unlinkat(dir, e->d_name, 0);
 			continue;
 		}
-		int pidfd AUTOCLOSE = -1;
-		if (record_attach(&rec, &pidfd, &err) == 0)
-			unlinkat(dir, e->d_name, 0);
+		remove_if_stale(dir, e->d_name, &rec, &err);
 		record_free(&rec);
 	}
 }

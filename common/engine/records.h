@@ -91,6 +91,11 @@ void record_free(struct live_record *rec);
 int record_attach(const struct live_record *rec, int *pidfd,
 		  struct cc_error *err);
 
+/* record_attach, and REC's record removed from DIR when it is stale: 1
+ * live, 0 stale and removed (why in err), -1 unknown (kept). The one
+ * way a reader of the records removes one (cocoonctl list). */
+int record_remove_if_stale(int dir, const struct live_record *rec, struct cc_error *err);
+
 /* Every record in the directory, sorted by start; files that are not
  * records (or fail record_read) are reported through BAD (may be NULL)
  * and skipped. */
