@@ -66,7 +66,7 @@ static int enter_session(const struct session_ctx *s)
 	};
 	struct admission adm;
 	int rc = 1, binary = -1, status = 1;
-	if (admission_decide(&asked, &adm) < 0) {
+	if (admission_decide(&asked, &adm) < 0 || adm.verdict != VERDICT_SANDBOXED) {
 		fprintf(stderr, "cocoonctl enter: %s\n", adm.reason);
 		goto out;
 	}

@@ -58,7 +58,7 @@ int cmd_run(int argc, char **argv)
 	};
 	struct admission a;
 	int status;
-	if (admission_decide(&asked, &a) < 0) {
+	if (admission_decide(&asked, &a) < 0 || a.verdict != VERDICT_SANDBOXED) {
 		fprintf(stderr, "cocoonctl run: %s\n", a.reason);
 		status = a.cause == CC_UNREACHABLE ? EXIT_UNREACHABLE : 1;
 	} else {

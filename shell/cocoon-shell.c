@@ -314,5 +314,10 @@ int main(int argc, char **argv, char **envp)
 		die("%s", a.reason);
 	if (a.verdict == VERDICT_UNCONFINED)
 		start_unconfined(&a, saved_limits, caller_umask);
+	/* Exempt and audit are pam_cocoon's alone: anything else but a
+	 * sandbox is refused, never run. */
+	if (a.verdict != VERDICT_SANDBOXED)
+		die("the session policy gave %s, which cocoon-shell does not run",
+		    admission_verdict_name(a.verdict));
 	return run_sandboxed(&a, saved_limits, caller_umask, login_parent);
 }
