@@ -43,20 +43,48 @@ static void check_seccomp_file(const struct directive *d, struct diag_list *diag
 	plan_free(&plan);
 }
 
+/* S merged with its profiles, as check_rule_plan and the others judge
+ * it; the merge's own errors are policy_validate's to report. */
+static void merged_plan(const struct policy *policy, const struct section *s,
+			struct plan *plan)
+{
+	struct diag_list ignored = { 0 };
+	plan_init(plan);
+	rule_merge(policy, s, plan, &ignored);
+	diag_free(&ignored);
+}
+
+/* pam_cocoon's own judgement of PLAN, its sources judged as written. */
+static int plan_service_refusal(struct plan *plan, struct cc_error *err)
+{
+	for (size_t i = 0; i < plan->nops; i++)
+		if (op_is_bind(plan->ops[i].type))
+			plan->ops[i].source_user_writable =
+				plan_source_writable_symbolic(plan->ops[i].source);
+	return plan->sandboxed ? plan_check_service(plan, err) : 0;
+}
+
+int host_checks_service_refusal(const struct policy *policy, const struct section *s,
+				struct cc_error *err)
+{
+	struct plan plan;
+	merged_plan(policy, s, &plan);
+	int rc = plan_service_refusal(&plan, err);
+	plan_free(&plan);
+	return rc;
+}
+
 /* What pam_cocoon would refuse, said at check time: a rule that any PAM
- * service may use (no service list, or one naming more than `shell`). */
+ * service may use (no service list, or one naming more than `shell`).
+ * check --pam makes it an error where a stack names the module. */
 static void check_service_mode(const struct section *s, struct plan *plan,
 			       const char *title, struct diag_list *diags)
 {
 	const struct directive *svc = policy_section_find(s, D_SERVICE);
 	if (svc && svc->nwords == 1 && strcmp(svc->words[0], "shell") == 0)
 		return;
-	for (size_t i = 0; i < plan->nops; i++)
-		if (op_is_bind(plan->ops[i].type))
-			plan->ops[i].source_user_writable =
-				plan_source_writable_symbolic(plan->ops[i].source);
 	struct cc_error err;
-	if (plan->sandboxed && plan_check_service(plan, &err) < 0)
+	if (plan_service_refusal(plan, &err) < 0)
 		diag_add(diags, DIAG_WARNING, s->file, s->line, "pam_cocoon would refuse "
 			 "the sessions of %s: %s", title, err.msg);
 }
@@ -315,10 +343,7 @@ static void check_rule_plan(const struct policy *policy, const struct section *s
 			    struct diag_list *diags)
 {
 	struct plan plan;
-	struct diag_list ignored = { 0 };
-	plan_init(&plan);
-	rule_merge(policy, s, &plan, &ignored);
-	diag_free(&ignored);
+	merged_plan(policy, s, &plan);
 	check_refusals(policy, s, &plan, diags);
 	if (s->kind == SECTION_PROFILE) {
 		plan_free(&plan);
@@ -354,10 +379,7 @@ static void check_cgroup_limits(const struct section *s, struct diag_list *diags
 static bool rule_sandboxed(const struct policy *policy, const struct section *s)
 {
 	struct plan plan;
-	struct diag_list ignored = { 0 };
-	plan_init(&plan);
-	rule_merge(policy, s, &plan, &ignored);
-	diag_free(&ignored);
+	merged_plan(policy, s, &plan);
 	bool sandboxed = plan.sandboxed;
 	plan_free(&plan);
 	return sandboxed;
