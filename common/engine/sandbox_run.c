@@ -443,10 +443,7 @@ static int step_login_watch(struct run_parent *p, struct cc_error *err)
 
 static int step_ptys(struct run_parent *p, struct cc_error *err)
 {
-	if (pty_quota_take(p->plan, p->req->session_id, &p->quota, err) < 0)
-		return -1;
-	p->sup.run.ptys = p->quota.ptys;
-	return 0;
+	return sandbox_take_ptys(&p->sup.run, &p->quota, err);
 }
 
 static int step_reports(struct run_parent *p, struct cc_error *err)

@@ -465,10 +465,7 @@ static int step_handle(struct service_parent *p, struct cc_error *err)
 
 static int step_ptys(struct service_parent *p, struct cc_error *err)
 {
-	if (pty_quota_take(p->plan, p->req->session_id, &p->quota, err) < 0)
-		return -1;
-	p->svc.run.ptys = p->quota.ptys;
-	return 0;
+	return sandbox_take_ptys(&p->svc.run, &p->quota, err);
 }
 
 static int step_init(struct service_parent *p, struct cc_error *err)
