@@ -31,6 +31,10 @@
  * seccomp filter, the switch to the user (credentials.c), a user
  * namespace, no_new_privs, and execve.
  *
+ * The caller's side has its tables too: run_steps (sandbox_run.c) and
+ * service_steps (sandbox_service.c), each undone by its mode's one
+ * teardown, as far as the steps got.
+ *
  * Pid 1 reads no file once the root may pivot: in run mode it never
  * execs (an exec after the pivot would have the dynamic loader read the
  * sandbox's /etc/ld.so.preload and libraries, which the user shapes,
@@ -215,6 +219,15 @@ pid_t sandbox_clone_child(unsigned long long flags, int *pidfd)
 }
 
 /* The children's report socket (sv[1] is theirs). */
+/* The session's share of the user's ptys, granted before the clone. */
+int sandbox_take_ptys(struct run *run, struct pty_quota *quota, struct cc_error *err)
+{
+	if (pty_quota_take(run->plan, run->req->session_id, quota, err) < 0)
+		return -1;
+	run->ptys = quota->ptys;
+	return 0;
+}
+
 int sandbox_open_reports(struct run *run, int sv[2], struct cc_error *err)
 {
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)

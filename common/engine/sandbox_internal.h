@@ -138,6 +138,7 @@ int sandbox_child_begin(struct cc_error *err);
 int sandbox_open_init(const char *path, struct cc_error *err);
 int sandbox_check_single_threaded(struct cc_error *err);
 pid_t sandbox_clone_child(unsigned long long flags, int *pidfd);
+int sandbox_take_ptys(struct run *run, struct pty_quota *quota, struct cc_error *err);
 int sandbox_open_reports(struct run *run, int sv[2], struct cc_error *err);
 unsigned long sandbox_other_namespaces(const struct plan *plan);
 

@@ -380,11 +380,29 @@ static int supervise(struct run_supervised *sup, struct supervisor *s, pid_t pid
 	return rc;
 }
 
-static int run_sandbox(const struct sandbox_request *req,
-		       const struct identity *who, int *status,
-		       struct cc_error *err)
+/* ---- The caller's steps ----
+ *
+ * The caller builds what the session needs in the order of run_steps,
+ * then run_teardown undoes what they reached: once, the same way on
+ * success and on every failure. */
+struct run_parent {
+	const struct sandbox_request *req;
+	const struct plan *plan;
+	struct run_supervised sup;
+	struct login_watch login;
+	struct pty_quota quota;
+	int sv[2];    /* the report socket: the caller's end, the children's */
+	int ended[2]; /* pid 1's status, without a cgroup (-1: none) */
+	pid_t pid;    /* the session's first process; 0: no clone tried */
+	int pidfd;
+	struct supervisor s;
+	int wstatus;
+};
+
+static int step_check(struct run_parent *p, struct cc_error *err)
 {
-	const struct plan *plan = req->plan;
+	const struct sandbox_request *req = p->req;
+	const struct plan *plan = p->plan;
 	if (!plan || !plan->sandboxed)
 		return cc_fail(err, "the plan has no sandbox (sandbox = none)");
 	if (!req->path || !*req->path || !req->argv || !req->argv[0] || !req->envp)
@@ -394,140 +412,204 @@ static int run_sandbox(const struct sandbox_request *req,
 	if (plan_check_hostname(plan, err) < 0 || plan_check_shape(plan, err) < 0 ||
 	    sandbox_check_single_threaded(err) < 0)
 		return -1;
+	if (!p->sup.run.who)
+		p->sup.run.who = &plan->who;
+	p->sup.run.pid_ns = plan->namespaces & NS_PID;
+	return 0;
+}
 
-	struct run_supervised sup = { .run = { .req = req, .plan = plan, .sock = -1,
-					       .ready = -1, .who = who ? who : &plan->who },
-				      .caller = getpid(), .status_fd = -1 };
-	struct run *run = &sup.run;
-	/* The filter is built here, as root on the host: a `seccomp = FILE`
-	 * is read from the host, and its errors come before any namespace
-	 * exists. Loading it later is one system call. */
-	if (!(sup.filter = seccomp_prepare(plan, err)))
+/* The filter is built here, as root on the host: a `seccomp = FILE` is
+ * read from the host, and its errors come before any namespace exists.
+ * Loading it later is one system call. */
+static int step_filter(struct run_parent *p, struct cc_error *err)
+{
+	return (p->sup.filter = seccomp_prepare(p->plan, err)) ? 0 : -1;
+}
+
+/* From here a hangup, TERM, INT or QUIT waits for the supervisor (a
+ * login's end included): none may kill the caller half-way, with the
+ * session's cgroup made and nothing to remove it. */
+static int step_signals(struct run_parent *p, struct cc_error *err)
+{
+	(void)err;
+	sandbox_signals_take(&p->sup.saved);
+	return 0;
+}
+
+static int step_login_watch(struct run_parent *p, struct cc_error *err)
+{
+	return login_watch_open(p->req, &p->login, err);
+}
+
+static int step_ptys(struct run_parent *p, struct cc_error *err)
+{
+	return sandbox_take_ptys(&p->sup.run, &p->quota, err);
+}
+
+static int step_reports(struct run_parent *p, struct cc_error *err)
+{
+	return sandbox_open_reports(&p->sup.run, p->sv, err);
+}
+
+static int step_limits(struct run_parent *p, struct cc_error *err)
+{
+	return sandbox_limits_prepare(&p->sup.run, true, err);
+}
+
+/* The first process of the session: pid 1 with a pid namespace, else
+ * the session process. */
+_Noreturn static void first_process(struct run_parent *p)
+{
+	struct run *run = &p->sup.run;
+	close(p->sv[0]);
+	if (p->ended[0] >= 0)
+		close(p->ended[0]);
+	struct cc_error cgerr = { "" };
+	if (cgroup_enter_self(run->cgroup, &cgerr) < 0)
+		sandbox_child_fail(run, &cgerr);
+	if (run->pid_ns)
+		pid1(&p->sup);
+	struct cc_error cerr = { "" };
+	if (sandbox_child_begin(&cerr) < 0)
+		sandbox_child_fail(run, &cerr);
+	sandbox_session(&p->sup);
+}
+
+static int step_clone(struct run_parent *p, struct cc_error *err)
+{
+	struct run *run = &p->sup.run;
+	const struct plan *plan = p->plan;
+	if (FAULT("clone", err) < 0)
 		return -1;
-	int sv[2] = { -1, -1 }, ended[2] = { -1, -1 };
-	struct pty_quota quota = { .lock = -1 };
-	run->pid_ns = plan->namespaces & NS_PID;
-	/* From here a hangup, TERM, INT or QUIT waits for the supervisor
-	 * (a login's end included): none may kill the caller half-way,
-	 * with the session's cgroup made and nothing to remove it. */
-	struct login_watch login;
-	sandbox_signals_take(&sup.saved);
-	if (login_watch_open(req, &login, err) < 0) {
-		seccomp_filter_free(sup.filter);
-		sandbox_signals_restore(&sup.saved);
-		return -1;
-	}
-	if (pty_quota_take(plan, req->session_id, &quota, err) < 0 ||
-	    sandbox_open_reports(run, sv, err) < 0 || sandbox_limits_prepare(run, true, err) < 0 ||
-	    FAULT("clone", err) < 0)
-		goto early_fail;
-	run->ptys = quota.ptys;
-	sup.umask = umask(0); /* the caller's, for the command */
-	umask(sup.umask);
+	p->sup.umask = umask(0); /* the caller's, for the command */
+	umask(p->sup.umask);
 	/* Without a pid namespace only a cgroup finds what the session
 	 * started: a child that ignores SIGHUP, or a double fork, would
 	 * outlive the login (login_over signals the cgroup and the first
 	 * process, nothing else). */
-	if (req->login && !run->pid_ns && !cgroup_holds(run->cgroup)) {
-		cc_fail(err, "a login's session without a pid namespace needs a cgroup "
-			"to end with its login: set pids-max (or 'unshare = pid')");
-		goto early_fail;
-	}
+	if (p->req->login && !run->pid_ns && !cgroup_holds(run->cgroup))
+		return cc_fail(err, "a login's session without a pid namespace needs a "
+			       "cgroup to end with its login: set pids-max (or 'unshare = pid')");
 	/* A cgroup can only be removed once pid 1 has left it: then its
 	 * end is waited for. */
 	if (run->pid_ns && !run->cgroup) {
-		if (pipe2(ended, O_CLOEXEC) < 0) {
-			cc_fail_errno(err, "pipe");
-			goto early_fail;
-		}
-		sup.status_fd = ended[1];
+		if (pipe2(p->ended, O_CLOEXEC) < 0)
+			return cc_fail_errno(err, "pipe");
+		p->sup.status_fd = p->ended[1];
 	}
 
 	unsigned long others = sandbox_other_namespaces(plan);
 	unsigned long long flags = CLONE_NEWNS;
-	if (plan->namespaces & NS_PID) {
+	if (run->pid_ns) {
 		flags |= CLONE_NEWPID;
 		run->late_ns = others;
 	} else {
 		flags |= others;
 	}
-
-	int pidfd = -1;
-	pid_t pid = sandbox_clone_child(flags, &pidfd);
-	if (pid == 0) {
-		close(sv[0]);
-		if (ended[0] >= 0)
-			close(ended[0]);
-		struct cc_error cgerr = { "" };
-		if (cgroup_enter_self(run->cgroup, &cgerr) < 0)
-			sandbox_child_fail(run, &cgerr);
-		if (run->pid_ns)
-			pid1(&sup);
-		struct cc_error cerr = { "" };
-		if (sandbox_child_begin(&cerr) < 0)
-			sandbox_child_fail(run, &cerr);
-		sandbox_session(&sup);
-	}
-	close(sv[1]);
-	if (ended[1] >= 0)
-		close(ended[1]);
+	p->pid = sandbox_clone_child(flags, &p->pidfd);
+	if (p->pid == 0)
+		first_process(p);
+	if (p->pid < 0)
+		cc_fail_errno(err, "clone");
+	autoclose_fd(&p->sv[1]);
+	autoclose_fd(&p->ended[1]);
 	/* The child moved itself in with its own copies. */
 	cgroup_close_procs(run->cgroup);
+	return p->pid < 0 ? -1 : 0;
+}
 
-	int rc = -1, wstatus = 0;
-	struct supervisor s = { .who = &plan->who, .sock = sv[0], .plan = plan,
-				.session_id = req->session_id, .record = { .dir = -1 },
-				.quota = &quota };
-	if (pid < 0)
-		cc_fail_errno(err, "clone");
-	else
-		rc = supervise(&sup, &s, pid, pidfd, ended[0], &login, &wstatus, err);
-	login_watch_close(&login);
-	pty_quota_release(&quota);
-	record_end(&s.record, req->session_id);
-	if (pid > 0 && !s.recorded && !s.have_error && s.record_err.msg[0]) {
-		*err = s.record_err;
+static int step_supervise(struct run_parent *p, struct cc_error *err)
+{
+	p->s.who = &p->plan->who;
+	p->s.sock = p->sv[0];
+	return supervise(&p->sup, &p->s, p->pid, p->pidfd, p->ended[0], &p->login,
+			 &p->wstatus, err);
+}
+
+/* The caller's steps, in order; a name each for messages. Their
+ * indexes tell run_teardown how far the steps got. */
+enum run_step_index {
+	RUN_CHECK, RUN_FILTER, RUN_SIGNALS, RUN_LOGIN_WATCH, RUN_PTYS, RUN_REPORTS,
+	RUN_LIMITS, RUN_CLONE, RUN_SUPERVISE, RUN_STEPS
+};
+static const struct run_step {
+	const char *name;
+	int (*run)(struct run_parent *p, struct cc_error *err);
+} run_steps[RUN_STEPS] = {
+	[RUN_CHECK] = { "check", step_check },
+	[RUN_FILTER] = { "filter", step_filter },
+	[RUN_SIGNALS] = { "signals", step_signals },
+	[RUN_LOGIN_WATCH] = { "login watch", step_login_watch },
+	[RUN_PTYS] = { "ptys", step_ptys },
+	[RUN_REPORTS] = { "reports", step_reports },
+	[RUN_LIMITS] = { "limits", step_limits },
+	[RUN_CLONE] = { "clone", step_clone }, /* its fault point: "clone" */
+	[RUN_SUPERVISE] = { "supervise", step_supervise },
+};
+
+/* Undoes what the steps before REACHED did (REACHED failed, or all
+ * passed), and gives the session's status once every step passed. The
+ * record and the expiry are the clone's: neither is touched before one
+ * was tried. */
+static int run_teardown(struct run_parent *p, size_t reached, int *status,
+			struct cc_error *err)
+{
+	const struct sandbox_request *req = p->req;
+	struct run *run = &p->sup.run;
+	int rc = reached < RUN_STEPS ? -1 : 0;
+	login_watch_close(&p->login);
+	pty_quota_release(&p->quota);
+	if (p->pid != 0)
+		record_end(&p->s.record, req->session_id);
+	if (p->pid > 0 && !p->s.recorded && !p->s.have_error && p->s.record_err.msg[0]) {
+		*err = p->s.record_err;
 		rc = -1;
 	}
-	sandbox_signals_restore(&sup.saved);
-	close(sv[0]);
-	if (ended[0] >= 0)
-		close(ended[0]);
-	if (pidfd >= 0)
-		close(pidfd);
-	seccomp_filter_free(sup.filter);
+	if (reached > RUN_SIGNALS)
+		sandbox_signals_restore(&p->sup.saved);
+	autoclose_fd(&p->sv[0]);
+	autoclose_fd(&p->sv[1]);
+	autoclose_fd(&p->ended[0]);
+	autoclose_fd(&p->ended[1]);
+	autoclose_fd(&p->pidfd);
+	seccomp_filter_free(p->sup.filter);
 	cgroup_destroy(run->cgroup);
-	if (req->expired)
+	if (p->pid != 0 && req->expired)
 		*req->expired = run->deadline && sandbox_boottime() >= run->deadline;
 	if (rc < 0)
 		return -1;
-	if (s.have_error) {
-		*err = s.first;
+	if (p->s.have_error) {
+		*err = p->s.first;
 		return -1;
 	}
-	if (WIFEXITED(wstatus))
-		*status = WEXITSTATUS(wstatus);
-	else if (WIFSIGNALED(wstatus))
-		*status = 128 + WTERMSIG(wstatus);
+	if (WIFEXITED(p->wstatus))
+		*status = WEXITSTATUS(p->wstatus);
+	else if (WIFSIGNALED(p->wstatus))
+		*status = 128 + WTERMSIG(p->wstatus);
 	else
 		*status = 255;
 	return 0;
+}
 
-early_fail:
-	login_watch_close(&login);
-	sandbox_signals_restore(&sup.saved);
-	pty_quota_release(&quota);
-	if (sv[0] >= 0) {
-		close(sv[0]);
-		close(sv[1]);
-	}
-	if (ended[0] >= 0) {
-		close(ended[0]);
-		close(ended[1]);
-	}
-	seccomp_filter_free(sup.filter);
-	cgroup_destroy(run->cgroup);
-	return -1;
+static int run_sandbox(const struct sandbox_request *req,
+		       const struct identity *who, int *status,
+		       struct cc_error *err)
+{
+	struct run_parent p = {
+		.req = req, .plan = req->plan,
+		.sup = { .run = { .req = req, .plan = req->plan, .sock = -1, .ready = -1,
+				  .who = who },
+			 .caller = getpid(), .status_fd = -1 },
+		.login = { .parent = -1, .tty = -1 }, .quota = { .lock = -1 },
+		.sv = { -1, -1 }, .ended = { -1, -1 }, .pidfd = -1,
+		.s = { .sock = -1, .plan = req->plan, .session_id = req->session_id,
+		       .record = { .dir = -1 } },
+	};
+	p.s.quota = &p.quota;
+	size_t reached = 0;
+	while (reached < RUN_STEPS && run_steps[reached].run(&p, err) == 0)
+		reached++;
+	return run_teardown(&p, reached, status, err);
 }
 
 int sandbox_run(const struct sandbox_request *req, int *status,

@@ -404,75 +404,112 @@ static int return_namespace(struct sandbox_handle *h, struct cc_error *err)
 	return 0;
 }
 
-int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out,
-		  struct cc_error *err)
-{
-	*out = NULL;
-	if (service_check(req, err) < 0)
-		return -1;
-	const struct plan *plan = req->plan;
-
-	const char *login = shell_login_path(plan->who.login_shell);
-	const char *real;
-	if (shell_real(plan, false, &real, err) < 0)
-		return -1;
-
-	struct run_service svc = { .run = { .req = req, .plan = plan, .who = &plan->who,
-					    .sock = -1, .ready = -1, .pid_ns = true },
-				   .initfd = -1, .service_pidfd = -1 };
-	struct run *run = &svc.run;
-	/* Built for its program, which cocoon-launch loads. */
-	struct seccomp_filter *filter = seccomp_prepare(plan, err);
-	if (!filter)
-		return -1;
-	struct service_setup setup = { .launcher = req->launcher_path,
-				       .login_shell = login, .real_shell = real };
-	seccomp_filter_program(filter, &setup.bpf, &setup.bpf_len);
+/* ---- The service's steps ----
+ *
+ * The service builds and joins the session in the order of
+ * service_steps; on a failure service_teardown undoes what they did. */
+struct service_parent {
+	const struct sandbox_request *req;
+	const struct plan *plan;
+	struct run_service svc;
+	struct service_setup setup;
 	char launch[LAUNCH_SETTINGS_SIZE];
-	if (launch_settings(plan, setup.bpf != NULL, launch, sizeof(launch), err) < 0) {
-		seccomp_filter_free(filter);
-		return -1;
-	}
-	setup.launch = launch;
-	setup.id = req->session_id;
-	svc.setup = &setup;
+	struct seccomp_filter *filter; /* built for its program, which cocoon-launch loads */
+	struct pty_quota quota;
+	struct sandbox_handle *h;
+	int sv[2]; /* the report socket, until the build is over */
+	bool chrooted; /* pid 2 reported the build of a chrooted service's */
+};
 
-	struct pty_quota quota = { .lock = -1 };
-	struct sandbox_handle *h = xcalloc(1, sizeof(*h));
+static int step_check(struct service_parent *p, struct cc_error *err)
+{
+	if (service_check(p->req, err) < 0)
+		return -1;
+	p->plan = p->req->plan;
+	p->svc.run.plan = p->plan;
+	p->svc.run.who = &p->plan->who;
+	p->setup.login_shell = shell_login_path(p->plan->who.login_shell);
+	return shell_real(p->plan, false, &p->setup.real_shell, err);
+}
+
+static int step_filter(struct service_parent *p, struct cc_error *err)
+{
+	if (!(p->filter = seccomp_prepare(p->plan, err)))
+		return -1;
+	seccomp_filter_program(p->filter, &p->setup.bpf, &p->setup.bpf_len);
+	if (launch_settings(p->plan, p->setup.bpf != NULL, p->launch, sizeof(p->launch),
+			    err) < 0)
+		return -1;
+	p->setup.launch = p->launch;
+	p->setup.id = p->req->session_id;
+	p->svc.setup = &p->setup;
+	return 0;
+}
+
+static int step_handle(struct service_parent *p, struct cc_error *err)
+{
+	struct sandbox_handle *h = p->h = xcalloc(1, sizeof(*h));
 	h->owner = getpid();
 	h->pidfd = -1;
 	for (size_t i = 0; i < NSAVED; i++)
 		h->ns[i] = -1;
-	if (save_host_namespaces(h, plan, err) < 0)
-		goto fail;
+	if (save_host_namespaces(h, p->plan, err) < 0)
+		return -1;
 	/* A path, not a descriptor: the service's children (sshd's
 	 * post-auth child, which serves internal-sftp without exec) would
 	 * inherit a descriptor of a host directory inside the sandbox. */
 	if (!(h->cwd = getcwd(NULL, 0)))
 		h->cwd = xstrdup("/");
-	if (pty_quota_take(plan, req->session_id, &quota, err) < 0)
-		goto fail;
-	run->ptys = quota.ptys;
-	if ((svc.initfd = sandbox_open_init(req->init_path, err)) < 0)
-		goto fail;
-	if ((svc.service_pidfd = sys_pidfd_open(getpid(), 0)) < 0) {
-		cc_fail_errno(err, "pidfd_open of the service process");
-		goto fail;
-	}
-	/* Into the session's cgroup before forking: every process of the
-	 * session descends from the service. */
-	if (sandbox_limits_prepare(run, !req->systemd_cgroup, err) < 0)
-		goto fail;
-	h->cgroup = run->cgroup;
-	h->deadline = run->deadline;
-	if (cgroup_enter_self(h->cgroup, err) < 0 || FAULT("fork", err) < 0)
-		goto fail;
-	int sv[2];
-	if (sandbox_open_reports(run, sv, err) < 0)
-		goto fail;
-	unsigned long others = sandbox_other_namespaces(plan);
-	run->late_ns = others;
+	return 0;
+}
 
+static int step_ptys(struct service_parent *p, struct cc_error *err)
+{
+	return sandbox_take_ptys(&p->svc.run, &p->quota, err);
+}
+
+static int step_init(struct service_parent *p, struct cc_error *err)
+{
+	return (p->svc.initfd = sandbox_open_init(p->req->init_path, err)) < 0 ? -1 : 0;
+}
+
+static int step_service_pidfd(struct service_parent *p, struct cc_error *err)
+{
+	if ((p->svc.service_pidfd = sys_pidfd_open(getpid(), 0)) < 0)
+		return cc_fail_errno(err, "pidfd_open of the service process");
+	return 0;
+}
+
+/* Into the session's cgroup before forking: every process of the
+ * session descends from the service. */
+static int step_cgroup(struct service_parent *p, struct cc_error *err)
+{
+	struct run *run = &p->svc.run;
+	if (sandbox_limits_prepare(run, !p->req->systemd_cgroup, err) < 0)
+		return -1;
+	p->h->cgroup = run->cgroup;
+	p->h->deadline = run->deadline;
+	if (cgroup_enter_self(p->h->cgroup, err) < 0 || FAULT("fork", err) < 0)
+		return -1;
+	return 0;
+}
+
+static int step_reports(struct service_parent *p, struct cc_error *err)
+{
+	if (sandbox_open_reports(&p->svc.run, p->sv, err) < 0)
+		return -1;
+	p->svc.run.late_ns = sandbox_other_namespaces(p->plan);
+	return 0;
+}
+
+/* The helper, pid 1 and pid 2 (see start_helper), and the session's
+ * record. Whatever comes of it, the helper is reaped, the socket closed
+ * and SIGCHLD handled as before. */
+static int step_build(struct service_parent *p, struct cc_error *err)
+{
+	const struct plan *plan = p->plan;
+	struct sandbox_handle *h = p->h;
+	struct run_service *svc = &p->svc;
 	/* The service's own SIGCHLD handling (sudo reaps from a handler)
 	 * must not take the helper; signals stay as the caller had them
 	 * otherwise. */
@@ -483,29 +520,27 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	sigset_t all, old_mask;
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &old_mask);
-	pid_t helper = start_helper(&svc, sv[0]);
+	pid_t helper = start_helper(svc, p->sv[0]);
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);
-	close(sv[1]);
-	close(svc.initfd);
-	svc.initfd = -1;
-	close(svc.service_pidfd);
-	svc.service_pidfd = -1;
+	autoclose_fd(&p->sv[1]);
+	autoclose_fd(&svc->initfd);
+	autoclose_fd(&svc->service_pidfd);
 	int rc = helper < 0 ? cc_fail_errno(err, "fork") : 0;
 	/* pid 2's REPORT_BUILT and the helper's REPORT_PID1 race: both must
 	 * come. The record is written while pid 2 builds, and published once
 	 * it is done. */
-	bool built = false, chrooted = false;
+	bool built = false;
 	struct record_pending record = { .dir = -1 };
 	while (rc == 0 && !(built && h->pidfd >= 0)) {
 		bool had_pidfd = h->pidfd >= 0;
-		rc = service_wait(sv[0], &h->pidfd, &built, &chrooted, err);
+		rc = service_wait(p->sv[0], &h->pidfd, &built, &p->chrooted, err);
 		if (rc == 0 && !had_pidfd && h->pidfd >= 0)
-			rc = record_prepare(plan, req->session_id, pidfd_pid(h->pidfd),
-					    h->pidfd, quota.ptys, &record, err);
+			rc = record_prepare(plan, p->req->session_id, pidfd_pid(h->pidfd),
+					    h->pidfd, p->quota.ptys, &record, err);
 		if (h->pidfd >= 0)
-			pty_quota_release(&quota);
+			pty_quota_release(&p->quota);
 	}
-	pty_quota_release(&quota);
+	pty_quota_release(&p->quota);
 	if (rc == 0)
 		rc = pty_quota_publish(plan->who.uid, &record, err);
 	record_discard(&record);
@@ -516,39 +551,87 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	 * by now: vfork returned) has then left in the socket; without it
 	 * pid 1 would live on until the service ends. */
 	if (rc < 0 && h->pidfd < 0)
-		take_pidfd(sv[0], &h->pidfd);
-	close(sv[0]);
+		take_pidfd(p->sv[0], &h->pidfd);
+	autoclose_fd(&p->sv[0]);
 	sigaction(SIGCHLD, &old_chld, NULL);
-	seccomp_filter_free(filter);
-	filter = NULL;
+	seccomp_filter_free(steal_ptr(&p->filter));
 	if (rc < 0)
-		goto fail;
-	h->recorded = req->session_id ? xstrdup(req->session_id) : NULL;
-	if (chrooted && return_namespace(h, err) < 0)
-		goto fail;
-	if (FAULT("setns", err) < 0)
-		goto fail;
-	if (setns(h->pidfd, (int)(CLONE_NEWNS | CLONE_NEWPID | others)) < 0) {
-		cc_fail_errno(err, "joining the sandbox's namespaces");
-		goto fail;
-	}
-	h->inside = true;
-	*out = h;
+		return -1;
+	h->recorded = p->req->session_id ? xstrdup(p->req->session_id) : NULL;
 	return 0;
-fail:
-	/* A ladder, in this order: pid 1 is killed before its record goes,
-	 * and before handle_close waits for the cgroup to empty. */
-	pty_quota_release(&quota);
-	if (svc.initfd >= 0)
-		close(svc.initfd);
-	if (svc.service_pidfd >= 0)
-		close(svc.service_pidfd);
-	seccomp_filter_free(filter);
-	if (h->pidfd >= 0)
-		sys_pidfd_send_signal(h->pidfd, SIGKILL);
-	record_remove(h->recorded);
-	handle_close(h);
+}
+
+static int step_return_namespace(struct service_parent *p, struct cc_error *err)
+{
+	return p->chrooted ? return_namespace(p->h, err) : 0;
+}
+
+static int step_setns(struct service_parent *p, struct cc_error *err)
+{
+	if (FAULT("setns", err) < 0)
+		return -1;
+	if (setns(p->h->pidfd, (int)(CLONE_NEWNS | CLONE_NEWPID | p->svc.run.late_ns)) < 0)
+		return cc_fail_errno(err, "joining the sandbox's namespaces");
+	p->h->inside = true;
+	return 0;
+}
+
+/* The service's steps, in order; a name each for messages. */
+static const struct service_step {
+	const char *name;
+	int (*run)(struct service_parent *p, struct cc_error *err);
+} service_steps[] = {
+	{ "check", step_check },
+	{ "filter", step_filter },
+	{ "handle", step_handle }, /* the host's namespaces and directory */
+	{ "ptys", step_ptys },
+	{ "cocoon-init", step_init },
+	{ "service pidfd", step_service_pidfd },
+	{ "cgroup", step_cgroup },   /* its fault point: "fork" */
+	{ "reports", step_reports },
+	{ "build", step_build },
+	{ "return namespace", step_return_namespace }, /* fault: "return namespace" */
+	{ "setns", step_setns },
+};
+
+/* Once every step passed, the handle is the caller's. Else what the
+ * steps left is undone, in this order: pid 1 is killed before its
+ * record goes, and before handle_close waits for the cgroup to empty. */
+static int service_teardown(struct service_parent *p, size_t reached,
+			    struct sandbox_handle **out)
+{
+	if (reached == ARRAY_SIZE(service_steps)) {
+		*out = steal_ptr(&p->h);
+		return 0;
+	}
+	pty_quota_release(&p->quota);
+	autoclose_fd(&p->svc.initfd);
+	autoclose_fd(&p->svc.service_pidfd);
+	seccomp_filter_free(p->filter);
+	if (p->h) {
+		if (p->h->pidfd >= 0)
+			sys_pidfd_send_signal(p->h->pidfd, SIGKILL);
+		record_remove(p->h->recorded);
+		handle_close(p->h);
+	}
 	return -1;
+}
+
+int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out,
+		  struct cc_error *err)
+{
+	*out = NULL;
+	struct service_parent p = {
+		.req = req,
+		.svc = { .run = { .req = req, .sock = -1, .ready = -1, .pid_ns = true },
+			 .initfd = -1, .service_pidfd = -1 },
+		.setup = { .launcher = req->launcher_path },
+		.quota = { .lock = -1 }, .sv = { -1, -1 },
+	};
+	size_t reached = 0;
+	while (reached < ARRAY_SIZE(service_steps) && service_steps[reached].run(&p, err) == 0)
+		reached++;
+	return service_teardown(&p, reached, out);
 }
 
 int sandbox_return(struct sandbox_handle *h, struct cc_error *err)
