@@ -38,6 +38,10 @@ allowed() {
 	/root/cocoon.conf.new) return 0 ;;
 	# The cgroup tree made under a delegated cgroup, at a session.
 	/sys/fs/cgroup/cocoon|/sys/fs/cgroup/cocoon/*) return 0 ;;
+	# Left by the package's removal with COCOON_REMOVE=keep (cocoon(7)).
+	/run/cocoon-kept|/run/cocoon-kept/*) return 0 ;;
+	# A program's link to its debugging symbols (the -dbgsym packages).
+	/usr/lib/debug/*) return 0 ;;
 	# Where the Ansible example copies the .debs on each host.
 	/var/cache/cocoon-debs) [ "$2" = playbook ] && return 0 ;;
 	esac
@@ -76,7 +80,8 @@ check() { # check WHERE: each path of stdin
 
 for page in "$root$mandir"/man[1-8]/*; do
 	case ${page##*/} in *cocoon*) ;; *) continue ;; esac
-	text_of "$page" | paths_in | check "${page##*/}"
+	name=${page##*/}
+	text_of "$page" | paths_in | check "${name%.gz}"
 done
 for f in "$root$examples"/*.conf "$root$examples"/*.sshd_config; do
 	text_of "$f" | paths_in | check "${f##*/}"
