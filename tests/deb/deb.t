@@ -76,6 +76,8 @@ fi
 remove_root || exit 1
 cp -a "$BASE" "$ROOT"
 mount -t proc proc "$ROOT/proc"
+# The host's /sys, for its cgroup tree: the recipes' limits need one.
+mount --rbind /sys "$ROOT/sys"
 mkdir -p "$ARCHIVES/partial"
 mount --bind "$ARCHIVES" "$ROOT/var/cache/apt/archives"
 mkdir -p "$ROOT/tmp/debs"
@@ -146,6 +148,45 @@ for want in "/usr/libexec/cocoon/kiosk-menu (cocoon.7)" "/usr/libexec/cocoon/kio
 done
 unlike "$(zcat "$ROOT"/usr/share/man/man*/*cocoon*.gz "$ROOT"/usr/share/man/man*/cocoonctl*.gz; \
 	cat "$ROOT"/usr/share/doc/cocoon/examples/*.conf)" "/usr/local/libexec" "no page or example names /usr/local/libexec"
+
+# cocoon(7)'s recipes, word for word from the installed page
+# (tests/docs/recipe.sh pulls out the blocks marked `recipe:`), as far as
+# a root without systemd, sshd or a cgroup tree runs them: the policy
+# files and the commands, then a login through su.
+page=$ROOT/usr/share/man/man7/cocoon.7.gz
+recipe() { "$TOP/tests/docs/recipe.sh" "$page" "$@"; }
+cp "$ROOT/etc/cocoon/cocoon.conf" "$ROOT/tmp/cocoon.conf.shipped"
+recipe kiosk policy > "$ROOT/etc/cocoon/cocoon.conf"
+ok $? "cocoon(7): the kiosk recipe's policy"
+run in_root sh -ec "$(recipe kiosk sh)"
+is_done "cocoon(7): the kiosk recipe's commands"
+like "$OUT" "kiosk-menu" "explain shows the menu as the kiosk's command"
+run in_root sh -c 'printf "1\nq\n" | su - kiosk'
+like "$OUT" "kiosk menu" "su - kiosk: the menu"
+like "$OUT" "kiosk: goodbye" "and leaving it ends the login"
+# Control: the path the page gave before it was made with the build's
+# paths, /usr/local/libexec, runs no menu on the .debs.
+sed -i 's|/usr/libexec/cocoon/kiosk-menu|/usr/local/libexec/cocoon/kiosk-menu|' "$ROOT/etc/cocoon/cocoon.conf"
+run in_root sh -c 'printf "q\n" | su - kiosk'
+unlike "$OUT" "kiosk menu" "control: with /usr/local/libexec, no menu on the .debs"
+like "$OUT" "kiosk-menu: No such file" "but the launcher's failure (issue 26)"
+in_root useradd -m -s /bin/bash alice
+run in_root sh -ec "$(recipe login-shell sh)"
+is_done "cocoon(7): the login-shell recipe's commands"
+run in_root su - alice -c 'grep -E "^(NoNewPrivs|Seccomp):" /proc/self/status'
+is "$OUT" "NoNewPrivs:	1
+Seccomp:	2" "su - alice: her shell is confined and filtered"
+recipe guest policy > "$ROOT/etc/cocoon/cocoon.conf"
+ok $? "cocoon(7): the guest recipe's policy"
+run in_root sh -ec "$(recipe guest sh)"
+is_done "cocoon(7): the guest recipe's commands"
+run in_root su - guest -c 'cat /proc/self/cgroup; echo x > ~/kept'
+like "$OUT" "0::/" "su - guest: a session in a cgroup"
+run in_root su - guest -c 'ls ~/kept 2>&1'
+like "$OUT" "No such file" "and nothing of the last session is kept"
+for u in kiosk alice guest; do in_root userdel -r "$u" 2>/dev/null; done
+in_root groupdel cocoon-kiosk; in_root groupdel cocoon-guest
+cp "$ROOT/tmp/cocoon.conf.shipped" "$ROOT/etc/cocoon/cocoon.conf"
 
 # cocoonctl edit leaves its lock beside the policy (purge must take it).
 run in_root env EDITOR=true VISUAL=true cocoonctl edit
