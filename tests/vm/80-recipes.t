@@ -12,7 +12,9 @@ ARCH=$(dpkg --print-architecture)
 restore() {
 	vm 'for u in kiosk alice guest; do pkill -KILL -u $u; userdel -r $u; done
 		groupdel cocoon-kiosk; groupdel cocoon-guest
-		test -f /root/recipes.conf && cp /root/recipes.conf /etc/cocoon/cocoon.conf' >/dev/null 2>&1
+		test -f /root/recipes.conf && cp /root/recipes.conf /etc/cocoon/cocoon.conf
+		test -f /root/recipes-sshd.pam && cp /root/recipes-sshd.pam /etc/pam.d/sshd
+		rm -f /etc/ssh/sshd_config.d/cocoon.conf; systemctl reload ssh' >/dev/null 2>&1
 }
 trap restore EXIT
 
@@ -74,4 +76,37 @@ kill "$bg" 2>/dev/null; wait "$bg" 2>/dev/null
 vm 'pkill -KILL -u guest' 2>/dev/null
 run vm_as guest 'ls ~/kept 2>&1' < /dev/null
 like "$OUT" "No such file" "a fresh home at the next login"
+
+# --- The recipes' sshd_config and PAM blocks
+vm 'pkill -KILL -u guest; cp /etc/pam.d/sshd /root/recipes-sshd.pam'
+recipe login-shell sshd_config | vm 'cat > /etc/ssh/sshd_config.d/cocoon.conf'
+run vm 'sshd -t && systemctl reload ssh &&
+	sshd -T -C user=alice,host=localhost,addr=127.0.0.1 | grep -E "^(disableforwarding|permituserrc) "'
+is "$OUT" "permituserrc no
+disableforwarding yes" "login-shell recipe's Match block: sshd takes it, forwarding and rc off for alice"
+# A kiosk through pam_cocoon: the PAM service recipe's two lines, first
+# and last among sshd's session lines, as the page says; its Match block.
+pam=$(recipe pam-service pam)
+is "$(printf '%s\n' "$pam" | sed -n 2p)" "..." "pam-service recipe: a first line, the others, a last line"
+first=$(printf '%s\n' "$pam" | head -n 1)
+last=$(printf '%s\n' "$pam" | tail -n 1)
+vm "sed -i '0,/^session/s//$first\n&/' /etc/pam.d/sshd &&
+	awk '/^session|^@include common-session/ { n = NR } { line[NR] = \$0 }
+		END { for (i = 1; i <= NR; i++) { print line[i]; if (i == n) print \"$last\" } }' \
+		/etc/pam.d/sshd > /tmp/p && cat /tmp/p > /etc/pam.d/sshd"
+recipe kiosk policy | vm 'cat > /etc/cocoon/cocoon.conf'
+vm 'pkill -KILL -u alice; userdel -r alice' >/dev/null 2>&1
+recipe kiosk-pam sshd_config | vm 'cat >> /etc/ssh/sshd_config.d/cocoon.conf'
+run vm 'sshd -t && systemctl reload ssh && usermod -s /usr/sbin/nologin kiosk'
+is "$RC" 0 "kiosk-pam recipe: sshd takes its Match block" || printf '%s\n' "$OUT" | sed 's/^/# /'
+# sshd re-executes on reload: new connections until then are reset.
+for _ in $(seq 50); do
+	ssh "${VM_SSH_OPTS[@]}" root@127.0.0.1 true 2>/dev/null && break
+	sleep 0.2
+done
+run vm_as kiosk -tt <<< 'q'
+like "$OUT" "kiosk menu" "ssh kiosk@ through pam_cocoon and ForceCommand: the menu"
+run vm_as kiosk 'cat /etc/shadow' < /dev/null
+like "$OUT" "you asked for: cat /etc/shadow" "ssh kiosk@ CMD: the menu again"
+unlike "$OUT" "root:" "and not the command"
 done_testing
