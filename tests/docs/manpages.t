@@ -32,7 +32,7 @@ done
 examples_dir=$COCOON_ROOT/usr/share/doc/cocoon/examples
 for conf in "$top"/conf/cocoon.conf "$examples_dir"/*.conf; do
 	policy_reset
-	cp "$conf" "$CONF_DIR/cocoon.conf"
+	policy_write cocoon.conf < "$conf"
 	run "$CTL" check
 	is "$RC" 0 "$(basename "$conf") passes cocoonctl check"
 done
