@@ -17,7 +17,8 @@ JOURNAL_SOCKET ?= $(RUNSTATEDIR)/systemd/journal/socket
 LIBEXECDIR ?= $(PREFIX)/libexec
 MANDIR     ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
-EXAMPLESDIR ?= $(PREFIX)/share/doc/cocoon/examples
+DOCDIR     ?= $(PREFIX)/share/doc/cocoon
+EXAMPLESDIR ?= $(DOCDIR)/examples
 # The directory that holds the system's pam_unix.so.
 PAMDIR     ?= $(patsubst %/,%,$(dir $(firstword $(wildcard /usr/lib/*/security/pam_unix.so /lib/*/security/pam_unix.so /usr/lib/security/pam_unix.so /lib/security/pam_unix.so))))
 ifeq ($(PAMDIR),)
@@ -54,7 +55,8 @@ CPPFLAGS   += -MMD -MP -D_GNU_SOURCE $(COMMON_INC) -I$(BUILDDIR)/gen \
 	      -DCOCOON_RUNDIR='"$(RUNSTATEDIR)/cocoon"' \
 	      -DCOCOON_JOURNAL_SOCKET='"$(JOURNAL_SOCKET)"' \
 	      -DCOCOON_LIBEXECDIR='"$(LIBEXECDIR)/cocoon"' \
-	      -DCOCOON_BINDIR='"$(PREFIX)/bin"'
+	      -DCOCOON_BINDIR='"$(PREFIX)/bin"' \
+	      -DCOCOON_EXAMPLESDIR='"$(EXAMPLESDIR)"'
 ALL_CFLAGS  = $(WARN) -fPIC -fstack-protector-strong -fstack-clash-protection -D_FORTIFY_SOURCE=2 $(CFLAGS) $(PKG_CFLAGS)
 LDFLAGS    += -Wl,-z,relro,-z,now
 
@@ -67,6 +69,10 @@ PROGRAMS   := $(BUILDDIR)/cocoonctl $(BUILDDIR)/cocoon-init $(BUILDDIR)/cocoon-s
 UNIT_SRC   := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILDDIR)/tests/%)
 MANPAGES   := $(sort $(wildcard man/*.[1-8]))
+# Generated with this build's paths (below) into $(BUILDDIR)/doc/.
+EXAMPLE_SRC := $(sort $(wildcard conf/examples/*.conf)) conf/examples/cocoon-shell.sshd_config \
+	       conf/examples/kiosk-menu
+DOCS       := $(MANPAGES:%=$(BUILDDIR)/doc/%) $(EXAMPLE_SRC:%=$(BUILDDIR)/doc/%)
 # tests/vm/ runs on a booted guest, through make vm-check only.
 TESTS      := $(sort $(filter-out tests/vm/%,$(wildcard tests/*/*.t)))
 
@@ -77,9 +83,13 @@ DEB_PACKAGES := build-essential pkg-config libinih-dev libpam0g-dev libcap-dev \
 	qemu-system-x86 qemu-utils e2fsprogs strace libcap2-bin \
 	slapd ldap-utils nslcd libnss-ldapd sssd-ldap nscd ansible-core
 
-.PHONY: FORCE all deps bench check layers check-build check-build-fault check-deps soak unit sanitize fuzz fuzz-short demo install uninstall clean deb deb-test deb-prev vm-check
+.PHONY: FORCE all docs deps bench check layers check-build check-build-fault check-deps soak unit sanitize fuzz fuzz-short demo install uninstall clean deb deb-test deb-prev vm-check
 
-all: $(PROGRAMS)
+all: $(PROGRAMS) $(DOCS)
+
+# The manual pages and examples alone (tests/docs/manpages.t makes them
+# with other paths).
+docs: $(DOCS)
 
 $(BUILDDIR)/common/%.o: common/%.c $(COMMON_HDR) $(BUILDDIR)/gen/default_profile.h
 	@mkdir -p $(dir $@)
@@ -96,6 +106,30 @@ $(BUILDDIR)/gen/default_profile.h:
 	printf '/* generated */\n' > $@
 $(BUILDDIR)/gen/default_profile.o: $(BUILDDIR)/gen/default_profile.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The manual pages and the example files are templates: @BINDIR@,
+# @SBINDIR@, @LIBEXECDIR@, @SYSCONFDIR@, @DOCDIR@, @EXAMPLESDIR@,
+# @STATEDIR@, @RUNDIR@ and @BASHCOMPDIR@ become this build's paths (the
+# ones compiled into the programs) in $(BUILDDIR)/doc/, which install
+# copies: a page then names the files as installed (/usr/bin on the .debs,
+# /usr/local/bin from `make install`). A token left over fails the build.
+DOC_SUBST   = -e 's|@BINDIR@|$(PREFIX)/bin|g' -e 's|@SBINDIR@|$(PREFIX)/sbin|g' \
+	      -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+	      -e 's|@DOCDIR@|$(DOCDIR)|g' -e 's|@EXAMPLESDIR@|$(EXAMPLESDIR)|g' \
+	      -e 's|@STATEDIR@|$(STATEDIR)|g' -e 's|@RUNDIR@|$(RUNSTATEDIR)/cocoon|g' \
+	      -e 's|@BASHCOMPDIR@|$(BASHCOMPDIR)|g'
+# The paths above, rewritten only when they change, so that a build with
+# other paths regenerates the documents.
+DOC_STAMP  := $(BUILDDIR)/gen/doc-paths
+$(DOC_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo "$(DOC_SUBST)" | cmp -s - $@ || echo "$(DOC_SUBST)" > $@
+$(BUILDDIR)/doc/%: % $(DOC_STAMP)
+	@mkdir -p $(dir $@)
+	sed $(DOC_SUBST) $< > $@.tmp
+	@if grep -nE '@[A-Z_]+@' $@.tmp; then echo "$<: a path token this Makefile does not know" >&2; \
+		rm -f $@.tmp; exit 1; fi
+	chmod --reference=$< $@.tmp && mv $@.tmp $@
 
 # The program of `seccomp = default` is the same for every session: it is
 # built once here, by common/engine/seccomp_filter.c's own code (compiled without
@@ -374,19 +408,15 @@ install: all
 		install -m 0644 conf/cocoon.conf $(DESTDIR)$(SYSCONFDIR)/cocoon/cocoon.conf
 	for m in $(MANPAGES); do \
 		s=$${m##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \
-		install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done
+		install -m 0644 $(BUILDDIR)/doc/$$m $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; done
 	install -d $(DESTDIR)$(BASHCOMPDIR)
 	install -m 0644 conf/completion/cocoonctl $(DESTDIR)$(BASHCOMPDIR)/cocoonctl
-	# Example policies are written for PREFIX=/usr/local and installed
-	# with this installation's paths; the kiosk menu is a program of its own.
+	# The examples with this installation's paths; the kiosk menu is a
+	# program of its own.
 	install -d $(DESTDIR)$(EXAMPLESDIR)
-	install -m 0755 conf/examples/kiosk-menu $(DESTDIR)$(LIBEXECDIR)/cocoon/kiosk-menu
-	install -m 0644 conf/examples/cocoon-shell.sshd_config $(DESTDIR)$(EXAMPLESDIR)/cocoon-shell.sshd_config
-	for f in conf/examples/*.conf; do \
-		sed 's|/usr/local/libexec/cocoon/|$(LIBEXECDIR)/cocoon/|g' $$f \
-			> $(DESTDIR)$(EXAMPLESDIR)/$${f##*/}.tmp && \
-		chmod 0644 $(DESTDIR)$(EXAMPLESDIR)/$${f##*/}.tmp && \
-		mv $(DESTDIR)$(EXAMPLESDIR)/$${f##*/}.tmp $(DESTDIR)$(EXAMPLESDIR)/$${f##*/} || exit 1; done
+	install -m 0755 $(BUILDDIR)/doc/conf/examples/kiosk-menu $(DESTDIR)$(LIBEXECDIR)/cocoon/kiosk-menu
+	install -m 0644 $(BUILDDIR)/doc/conf/examples/cocoon-shell.sshd_config $(BUILDDIR)/doc/conf/examples/*.conf \
+		$(DESTDIR)$(EXAMPLESDIR)/
 	install -d $(DESTDIR)$(EXAMPLESDIR)/ansible
 	install -m 0644 conf/examples/ansible/* $(DESTDIR)$(EXAMPLESDIR)/ansible/
 	@echo "cocoon: for accounts whose login shell is cocoon-shell, sshd runs the host's /bin/sh"

@@ -21,6 +21,11 @@
 #include "util.h"
 
 #define MODULE_NAME PAM_STACK_COCOON_MODULE
+/* Where the example files are installed (the Makefile's EXAMPLESDIR):
+ * findings point at the installed copy. */
+#ifndef COCOON_EXAMPLESDIR
+#define COCOON_EXAMPLESDIR "/usr/local/share/doc/cocoon/examples"
+#endif
 
 void deployment_paths_default(struct deployment_paths *paths)
 {
@@ -463,7 +468,7 @@ static void warn_beside_shell(const struct deployment_paths *paths,
 		diag_add(diags, DIAG_WARNING, paths->sshd_config, 0,
 			 "sshd: %s stay open for cocoon-shell account %s: sshd does them "
 			 "in its own process, on the host, outside the sandbox (close them "
-			 "in a Match block: examples/cocoon-shell.sshd_config)",
+			 "in a Match block: " COCOON_EXAMPLESDIR "/cocoon-shell.sshd_config)",
 			 open_.data, user);
 	sb_free(&open_);
 }

@@ -76,6 +76,8 @@ fi
 remove_root || exit 1
 cp -a "$BASE" "$ROOT"
 mount -t proc proc "$ROOT/proc"
+# The host's /sys, for its cgroup tree: the recipes' limits need one.
+mount --rbind /sys "$ROOT/sys"
 mkdir -p "$ARCHIVES/partial"
 mount --bind "$ARCHIVES" "$ROOT/var/cache/apt/archives"
 mkdir -p "$ROOT/tmp/debs"
@@ -130,6 +132,67 @@ ok $? "cocoon-launch carries the version"
 run in_root cocoonctl check
 is_done "cocoonctl check passes on the shipped policy"
 
+# The installed pages and examples name the installed paths, and every
+# path of ours they or the programs' messages name is there
+# (tests/docs/named-paths.sh; tests/docs/paths.t for make install).
+run "$TOP/tests/docs/named-paths.sh" -a "$ROOT" /usr/share/man /usr/share/doc/cocoon/examples \
+	/usr/sbin/cocoonctl /usr/bin/cocoon-shell /usr/lib/$MULTIARCH/security/pam_cocoon.so \
+	/usr/libexec/cocoon/cocoon-launch
+missing=$(printf '%s\n' "$OUT" | grep -v '^ok ')
+[ -z "$missing" ]; ok $? "every path of ours the pages, examples and messages name is installed"
+printf '%s\n' "$missing" | sed '/^$/d; s/^/# /'
+for want in "/usr/libexec/cocoon/kiosk-menu (cocoon.7)" "/usr/libexec/cocoon/kiosk-menu (kiosk.conf)" \
+	"/usr/bin/cocoon-shell (cocoon.7)" "/usr/bin/cocoon-shell (cocoon-shell.1)" \
+	"/usr/share/doc/cocoon/examples/cocoon-shell.sshd_config (cocoonctl)"; do
+	printf '%s\n' "$OUT" | grep -qxF "ok $want"; ok $? "the .debs' path: $want"
+done
+unlike "$(zcat "$ROOT"/usr/share/man/man*/*cocoon*.gz "$ROOT"/usr/share/man/man*/cocoonctl*.gz; \
+	cat "$ROOT"/usr/share/doc/cocoon/examples/*.conf)" "/usr/local/libexec" "no page or example names /usr/local/libexec"
+
+# cocoon(7)'s recipes, word for word from the installed page
+# (tests/docs/recipe.sh pulls out the blocks marked `recipe:`), as far as
+# a root without systemd, sshd or a cgroup tree runs them: the policy
+# files and the commands, then a login through su.
+page=$ROOT/usr/share/man/man7/cocoon.7.gz
+recipe() { "$TOP/tests/docs/recipe.sh" "$page" "$@"; }
+cp "$ROOT/etc/cocoon/cocoon.conf" "$ROOT/tmp/cocoon.conf.shipped"
+recipe kiosk policy > "$ROOT/etc/cocoon/cocoon.conf"
+ok $? "cocoon(7): the kiosk recipe's policy"
+run in_root sh -ec "$(recipe kiosk sh)"
+is_done "cocoon(7): the kiosk recipe's commands"
+like "$OUT" "kiosk-menu" "explain shows the menu as the kiosk's command"
+run in_root sh -c 'printf "1\nq\n" | su - kiosk'
+like "$OUT" "kiosk menu" "su - kiosk: the menu"
+like "$OUT" "kiosk: goodbye" "and leaving it ends the login"
+# Control: the path the page gave before it was made with the build's
+# paths, /usr/local/libexec, runs no menu on the .debs.
+sed -i 's|/usr/libexec/cocoon/kiosk-menu|/usr/local/libexec/cocoon/kiosk-menu|' "$ROOT/etc/cocoon/cocoon.conf"
+run in_root sh -c 'printf "q\n" | su - kiosk'
+unlike "$OUT" "kiosk menu" "control: with /usr/local/libexec, no menu on the .debs"
+like "$OUT" "kiosk-menu: No such file" "but the launcher's failure (issue 26)"
+in_root useradd -m -s /bin/bash alice
+run in_root sh -ec "$(recipe login-shell sh)"
+is_done "cocoon(7): the login-shell recipe's commands"
+run in_root su - alice -c 'grep -E "^(NoNewPrivs|Seccomp):" /proc/self/status'
+is "$OUT" "NoNewPrivs:	1
+Seccomp:	2" "su - alice: her shell is confined and filtered"
+recipe guest policy > "$ROOT/etc/cocoon/cocoon.conf"
+ok $? "cocoon(7): the guest recipe's policy"
+run in_root sh -ec "$(recipe guest sh)"
+is_done "cocoon(7): the guest recipe's commands"
+run in_root su - guest -c 'cat /proc/self/cgroup; echo x > ~/kept'
+like "$OUT" "0::/" "su - guest: a session in a cgroup"
+run in_root su - guest -c 'ls ~/kept 2>&1'
+like "$OUT" "No such file" "and nothing of the last session is kept"
+for u in kiosk alice guest; do in_root userdel -r "$u" 2>/dev/null; done
+in_root groupdel cocoon-kiosk; in_root groupdel cocoon-guest
+cp "$ROOT/tmp/cocoon.conf.shipped" "$ROOT/etc/cocoon/cocoon.conf"
+
+# cocoonctl edit leaves its lock beside the policy (purge must take it).
+run in_root env EDITOR=true VISUAL=true cocoonctl edit
+is_done "cocoonctl edit with an editor that changes nothing"
+[ -e "$ROOT/etc/cocoon/.cocoon.conf.lock" ]; ok $? "edit's lock is in /etc/cocoon"
+
 # dpkg-statoverride wins over the package's mode, on reinstall too.
 in_root dpkg-statoverride --add root root 4750 /usr/bin/cocoon-shell
 in_root dpkg -i /tmp/debs/cocoon-shell.deb >/dev/null 2>&1
@@ -176,6 +239,65 @@ is_done "cocoon-shell removed once no account uses it"
 grep -q cocoon-shell "$ROOT/etc/shells"; ok $((! $?)) "and not in /etc/shells"
 in_root userdel cocoondeb
 
+# cocoon: removal with a live session lists it, and goes on only as
+# COCOON_REMOVE says (debian/cocoon.prerm). The session is a real one,
+# cocoonctl run's sandbox in the root, with a record in its /run/cocoon.
+LIVE_PID=""
+live_start() { # live_start: a session of cocoonlive; its id in LIVE_ID
+	in_root cocoonctl run --user cocoonlive -- /bin/sleep 600 </dev/null >"$ROOT/tmp/live.out" 2>&1 &
+	LIVE_PID=$!
+	LIVE_ID=
+	for _ in $(seq 100); do
+		LIVE_ID=$(in_root "${1:-cocoonctl}" list 2>/dev/null | awk '$2 == "cocoonlive" { print $1; exit }')
+		[ -n "$LIVE_ID" ] && break
+		kill -0 "$LIVE_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	[ -n "$LIVE_ID" ]; ok $? "a live session in the root ($LIVE_ID)" ||
+		sed 's/^/# /' "$ROOT/tmp/live.out"
+}
+live_gone() { # live_gone NAME: the session's cocoonctl run has ended
+	for _ in $(seq 50); do
+		kill -0 "$LIVE_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -0 "$LIVE_PID" 2>/dev/null; ok $((! $?)) "$1"
+}
+trap 'kill "$LIVE_PID" 2>/dev/null; remove_root' EXIT
+in_root useradd -m -s /bin/sh cocoonlive
+live_start
+run in_root dpkg -r cocoon
+printf '%s\n' "$OUT" | sed 's/^/# /'
+ok $((RC == 0)) "cocoon removal fails while a session is live"
+like "$OUT" "$LIVE_ID" "and lists the session"
+like "$OUT" "COCOON_REMOVE=stop" "and says how to go on"
+[ -x "$ROOT/usr/sbin/cocoonctl" ]; ok $? "cocoonctl stays"
+kill -0 "$LIVE_PID" 2>/dev/null; ok $? "the session still runs"
+run in_root env COCOON_REMOVE=stop dpkg -r cocoon
+is_done "COCOON_REMOVE=stop dpkg -r cocoon"
+like "$OUT" "$LIVE_ID" "lists the session it stops"
+live_gone "the session was stopped"
+[ ! -e "$ROOT/usr/sbin/cocoonctl" ]; ok $? "and cocoon removed"
+# Control of the refusal: without a session, removal needs no word.
+run in_root dpkg -i /tmp/debs/cocoon.deb
+is_done "cocoon installed again"
+live_start
+run in_root env COCOON_REMOVE=keep dpkg -r cocoon
+is_done "COCOON_REMOVE=keep dpkg -r cocoon"
+kill -0 "$LIVE_PID" 2>/dev/null; ok $? "the session still runs after removal"
+run in_root /run/cocoon-kept/cocoonctl list
+like "$OUT" "$LIVE_ID" "the kept cocoonctl lists it"
+run in_root /run/cocoon-kept/cocoonctl stop "$LIVE_ID"
+is_done "the kept cocoonctl stops it"
+live_gone "the session ended"
+rm -rf "$ROOT/run/cocoon-kept"
+run in_root dpkg -i /tmp/debs/cocoon.deb
+is_done "cocoon installed again"
+run in_root dpkg -r cocoon
+is_done "without a live session, removal goes through unasked"
+run in_root dpkg -i /tmp/debs/cocoon.deb
+in_root userdel -r cocoonlive 2>/dev/null
+
 # cocoon: remove keeps the policy and the state; purge takes both.
 echo state > "$ROOT/var/lib/cocoon/test-state"
 run in_root dpkg -r cocoon
@@ -187,6 +309,7 @@ run in_root dpkg --purge cocoon libpam-cocoon cocoon-shell
 is_done "the three purged"
 [ ! -e "$ROOT/etc/cocoon/cocoon.conf" ]; ok $? "purge removes cocoon.conf"
 [ ! -e "$ROOT/var/lib/cocoon" ]; ok $? "purge removes /var/lib/cocoon"
+[ ! -e "$ROOT/etc/cocoon" ]; ok $? "purge removes /etc/cocoon, edit's lock and all"
 grep -Eq '^Package: (cocoon|libpam-cocoon|cocoon-shell)$' "$ROOT/var/lib/dpkg/status"
 ok $((! $?)) "no package of ours is left in dpkg's database"
 left=$(cd "$ROOT" && find etc usr var -name '*cocoon*' 2>/dev/null | grep -v '^var/lib/dpkg/')

@@ -1,22 +1,38 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Every manual page renders without a warning, and every binary has one.
+# Every manual page renders without a warning, at 80 columns too, with the
+# paths of make install and of the .debs, and every binary has one.
 . "$(dirname "$0")/../lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
-for page in "$top"/man/*.[1-8]; do
-	run groff -man -ww -z "$page"
-	is "$OUT" "" "$(basename "$page") renders without warnings"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# The pages are templates (@BINDIR@...): made here with each set of paths,
+# since a longer path can widen a table.
+for paths in "PREFIX=/usr/local" "PREFIX=/usr LIBEXECDIR=/usr/libexec"; do
+	rm -rf "$work/doc"
+	# shellcheck disable=SC2086 # the words of $paths are make's arguments
+	run make -s -C "$top" BUILDDIR="$work" $paths docs
+	is "$RC" 0 "the pages are made with $paths" || printf '%s\n' "$OUT" | sed 's/^/# /'
+	for page in "$work"/doc/man/*.[1-8]; do
+		run groff -man -ww -z "$page"
+		is "$OUT" "" "$(basename "$page") ($paths) renders without warnings"
+		if command -v man >/dev/null; then
+			OUT=$(MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null)
+			is "$OUT" "" "$(basename "$page") ($paths) fits 80 columns"
+		else
+			skip "$(basename "$page") at 80 columns: no man(1) on this host (man-db)"
+		fi
+	done
 done
 for want in cocoonctl.8 cocoon.conf.5 cocoon-shell.1 pam_cocoon.8 cocoon.7; do
 	[ -f "$top/man/$want" ]; ok $? "man/$want exists"
 done
-# Every example policy shipped is valid, with the paths of the tree under
-# test as make install writes them (check judges that the kiosk's
-# program exists).
-installed_paths() { sed "s|/usr/local/libexec/cocoon/|$COCOON_ROOT/usr/libexec/cocoon/|g"; }
-for conf in "$top"/conf/cocoon.conf "$top"/conf/examples/*.conf; do
+# Every example policy shipped is valid, as installed (with the paths of
+# the tree make check installs).
+examples_dir=$COCOON_ROOT/usr/share/doc/cocoon/examples
+for conf in "$top"/conf/cocoon.conf "$examples_dir"/*.conf; do
 	policy_reset
-	installed_paths < "$conf" | policy_write cocoon.conf
+	policy_write cocoon.conf < "$conf"
 	run "$CTL" check
 	is "$RC" 0 "$(basename "$conf") passes cocoonctl check"
 done
@@ -25,11 +41,11 @@ done
 # `.\" example-rules` (rules and profiles, checked with [default] added),
 # with groff's escapes undone.
 examples=0
-for page in "$top"/man/*.[1-8]; do
+for page in "$COCOON_ROOT"/usr/share/man/man[1-8]/*.[1-8]; do
 	while IFS= read -r -d '' example; do
 		examples=$((examples + 1))
 		policy_reset
-		printf '%s' "$example" | installed_paths | policy_write cocoon.conf
+		printf '%s' "$example" | policy_write cocoon.conf
 		run "$CTL" check
 		is "$RC" 0 "$(basename "$page"): example policy $examples passes cocoonctl check"
 	done < <(/usr/bin/perl -ne '
