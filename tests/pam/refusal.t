@@ -35,10 +35,15 @@ done
 
 add_user ccrf1$T
 add_user ccrf2$T
+add_user ccrf3$T -s "$SHELL_BIN"
+add_user ccrf4$T -s "$SHELL_BIN"
 # ccrf1's bind names a directory that does not exist: every login of it
 # is refused when its root is built. The path must not reach the user.
 missing=/srv/cocoon-missing-$T
 limits_policy "[user ccrf1$T]
+profile = default
+bind = $missing /data
+[user ccrf3$T]
 profile = default
 bind = $missing /data"
 
@@ -48,14 +53,17 @@ sshd_start "session required $PAMDIR/pam_cocoon.so" || bail_out "sshd"
 sed -i "0,/^session/s||session required $PAMDIR/pam_cocoon.so return\n&|" /etc/pam.d/$SSHD_SERVICE
 sshd_allow ccrf1$T
 sshd_allow ccrf2$T
+sshd_allow ccrf3$T
+sshd_allow ccrf4$T
 
 line_re='cocoon: this login was refused by the session policy of this host \(reference [0-9a-f]{32}\)\.'
-# refused NAME: OUT has the line, without the policy's path or rule, and
+# refused NAME [USER [SERVICE]]: OUT has the line, without the policy's path or rule, and
 # its reference is the session id of a refuse record in the log.
 refused() {
+	local who=${2:-ccrf1$T} service=${3:-[^ ]+}
 	like_re "$OUT" "$line_re" "$1: the user gets the line with a reference"
 	unlike "$OUT" "$missing" "$1: nothing of the policy (the bind's path)"
-	unlike "$OUT" "ccrf1$T]" "$1: nor the rule"
+	unlike "$OUT" "$who]" "$1: nor the rule"
 	local ref
 	ref=$(printf '%s\n' "$OUT" | grep -oE 'reference [0-9a-f]{32}' | head -1 | cut -d' ' -f2)
 	if [ -z "$have_syslog" ]; then
@@ -65,7 +73,7 @@ refused() {
 	else
 		syslog_wait "$backups/syslog" "session=$ref"
 		like_re "$(grep -F "session=$ref" "$backups/syslog")" \
-			"event=refuse user=ccrf1$T .*session=$ref .*result=refused reason=.*$missing" \
+			"event=refuse user=$who uid=[0-9]+ service=$service .*session=$ref .*result=refused reason=.*$missing" \
 			"$1: the refuse record has that session id and the reason"
 	fi
 }
@@ -103,5 +111,25 @@ unlike "$OUT" "RAN-LOGIN" "login: nothing ran"
 login_as ccrf2$T 'echo RAN-LOGIN'
 like "$OUT" "RAN-LOGIN" "login control: runs"
 unlike "$OUT" "cocoon:" "login control: without the line"
+
+# ---- cocoon-shell as the login shell: the same line on stderr ----
+# Through services without pam_cocoon, which would refuse first: a
+# second sshd with Debian's stack alone, and runuser.
+sshd_cleanup
+sshd_start || bail_out "sshd without pam_cocoon"
+sshd_allow ccrf3$T
+sshd_allow ccrf4$T
+run ssh_as ccrf3$T 'echo RAN-COMMAND'
+refused "cocoon-shell, ssh with a command" ccrf3$T shell
+unlike "$OUT" "RAN-COMMAND" "cocoon-shell, ssh with a command: nothing ran"
+run timeout 60 script -qec "ssh -tt $(SSH_OPTS) -l ccrf3$T 127.0.0.1" /dev/null </dev/null
+OUT=$(tr -d '\r' <<<"$OUT")
+refused "cocoon-shell, ssh -tt" ccrf3$T shell
+run timeout 60 script -qec "runuser -u ccrf3$T -- $SHELL_BIN -c 'echo RAN-RUNUSER'" /dev/null </dev/null
+OUT=$(tr -d '\r' <<<"$OUT")
+refused "cocoon-shell, runuser on a pty" ccrf3$T shell
+unlike "$OUT" "RAN-RUNUSER" "cocoon-shell, runuser: nothing ran"
+run ssh_as ccrf4$T 'echo RAN-COMMAND'
+is "$OUT" "RAN-COMMAND" "cocoon-shell control: a login let in runs, without the line"
 
 done_testing
