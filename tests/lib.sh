@@ -302,6 +302,17 @@ syslog_wait() {
 	done
 	return 1
 }
+# session_id_of USER: the id of USER's live session once cocoonctl list
+# shows it (10 s at most).
+session_id_of() {
+	local i id
+	for i in $(seq 100); do
+		id=$("$CTL" list 2>/dev/null | awk -v u="$1" '$2 == u { print $1; exit }')
+		[ -n "$id" ] && { echo "$id"; return 0; }
+		sleep 0.1
+	done
+	return 1
+}
 # refusal_logged LOG TEXT NAME: $OUT has cocoon's line for a refused
 # user, and the refuse record with its reference in the capture LOG says
 # TEXT (the user's line never has the reason). LOG empty: skipped.
