@@ -19,7 +19,7 @@ void usage(FILE *out)
 		"       cocoonctl edit [--config FILE]\n"
 		"       cocoonctl run [--config FILE] [--service NAME] --user USER -- COMMAND [ARG...]\n"
 		"       cocoonctl list [--json] [--verbose]\n"
-		"       cocoonctl stop ID\n"
+		"       cocoonctl stop [--message TEXT] ID\n"
 		"       cocoonctl enter ID [--root] [-- COMMAND [ARG...]]\n"
 		"       cocoonctl --version\n");
 }

@@ -26,6 +26,9 @@ static int parse_session_args(int argc, char **argv, struct session_args *a)
 			a->verbose = true;
 		else if (strcmp(a->cmd, "enter") == 0 && strcmp(w, "--root") == 0)
 			a->root = true;
+		else if (strcmp(a->cmd, "stop") == 0 && strcmp(w, "--message") == 0 &&
+			 i + 1 < argc && !a->message)
+			a->message = argv[++i];
 		else if (!listing && w[0] != '-' && !a->id)
 			a->id = w;
 		else {

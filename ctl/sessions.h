@@ -13,6 +13,7 @@ struct session_args {
 	const char *id;
 	bool json, verbose, root;
 	char **command; /* after --; NULL: none */
+	const char *message; /* stop --message TEXT; NULL: none */
 };
 
 /* A session command's ground once its arguments are read. */

@@ -13,11 +13,14 @@
 
 #include "audit.h"
 #include "commands.h"
+#include "session_terminals.h"
 #include "sessions.h"
 #include "syscalls.h"
 
+#define STOP_NOTICE_MS 300
+
 /* The audit line of a stopped session (cocoon.conf(5), AUDIT RECORDS). */
-static void audit_stopped(const struct live_record *r)
+static void audit_stopped(const struct live_record *r, const char *message)
 {
 	struct audit_record ar;
 	audit_init(&ar, "end");
@@ -27,7 +30,14 @@ static void audit_stopped(const struct live_record *r)
 	ar.live = r;
 	ar.session = r->id;
 	ar.result = "stopped";
-	ar.reason = "cocoonctl stop";
+	/* The administrator's words, as the users were shown them. */
+	char clean[AUDIT_NOTICE_TEXT_MAX + 1];
+	char reason[sizeof(clean) + 32];
+	if (message) {
+		audit_notice_clean(message, clean);
+		snprintf(reason, sizeof(reason), "cocoonctl stop: %s", clean);
+	}
+	ar.reason = message ? reason : "cocoonctl stop";
 	struct timespec now;
 	clock_gettime(CLOCK_BOOTTIME, &now);
 	ar.duration = (long long)now.tv_sec - r->boottime;
@@ -48,6 +58,17 @@ static int stop_session(const struct session_ctx *s)
 {
 	const struct live_record *r = s->record;
 	int pidfd = s->pidfd;
+	/* Its users are told first, on their terminals, with the session's
+	 * id and the administrator's --message. */
+	struct strbuf notice = { 0 };
+	audit_user_notice(AUDIT_NOTICE_STOPPED, r->id, s->args.message, &notice);
+	notice.data[notice.len - 1] = '\0';
+	/* A moment for whoever holds a pty's master (sshd) to read the line
+	 * before the session's end makes it close the channel: without it
+	 * sshd lost the line one stop in two. */
+	if (session_terminals_write(r->pid, notice.data) > 0)
+		nanosleep(&(struct timespec){ 0, STOP_NOTICE_MS * 1000000L }, NULL);
+	sb_free(&notice);
 	/* SIGKILL to pid 1 ends its whole pid namespace. */
 	if (sys_pidfd_send_signal(pidfd, SIGKILL) < 0) {
 		fprintf(stderr, "cocoonctl stop: %s: %s\n", r->id, strerror(errno));
@@ -64,7 +85,7 @@ static int stop_session(const struct session_ctx *s)
 		return 1;
 	}
 	record_remove(r->id);
-	audit_stopped(r);
+	audit_stopped(r, s->args.message);
 	printf("stopped session %s (user %s, service %s, pid %d)\n", r->id, r->user,
 	       r->service, (int)r->pid);
 	return 0;

@@ -221,6 +221,28 @@ static void audit_log(pam_handle_t *pamh, int priority, struct audit_record *r)
 	sb_free(&line);
 }
 
+/* A refusal: its record, with a session id of its own, and the one line
+ * the user sees (audit_user_notice) through the conversation, unless the
+ * service asked for silence. */
+static int refuse(pam_handle_t *pamh, int flags, struct audit_record *r)
+{
+	char id[33];
+	struct cc_error err;
+	if (!r->session && record_session_id_new(id, &err) == 0)
+		r->session = id;
+	audit_log(pamh, LOG_ERR, r);
+	if (!(flags & PAM_SILENT)) {
+		struct strbuf line = { 0 };
+		audit_user_notice(AUDIT_NOTICE_REFUSED, r->session, NULL, &line);
+		/* Without a conversation (PAM_CONV_ERR) the log alone says it. */
+		line.data[line.len - 1] = '\0';
+		pam_error(pamh, "%s", line.data);
+		sb_free(&line);
+	}
+	r->session = NULL;
+	return PAM_SESSION_ERR;
+}
+
 static void free_record(pam_handle_t *pamh, void *data, int error_status)
 {
 	(void)pamh;
@@ -292,7 +314,8 @@ static int enter(pam_handle_t *pamh, const struct plan *plan, const char *id,
 
 /* The front door's answer, carried out and logged; a session let in
  * without a sandbox may need its environment cut (admission.h). */
-static int carry_out(pam_handle_t *pamh, const struct pam_args *args, struct admission *a)
+static int carry_out(pam_handle_t *pamh, int flags, const struct pam_args *args,
+		     struct admission *a)
 {
 	struct audit_record r;
 	struct cc_error err;
@@ -310,8 +333,7 @@ static int carry_out(pam_handle_t *pamh, const struct pam_args *args, struct adm
 	char id[33];
 	switch (a->verdict) {
 	case VERDICT_REFUSED:
-		audit_log(pamh, LOG_ERR, &r);
-		return PAM_SESSION_ERR;
+		return refuse(pamh, flags, &r);
 	case VERDICT_AUDIT:
 		priority = strcmp(a->result, "would-refuse") == 0 ? LOG_WARNING : LOG_NOTICE;
 		/* fall through */
@@ -333,13 +355,11 @@ static int carry_out(pam_handle_t *pamh, const struct pam_args *args, struct adm
 	r.mode = NULL;
 	r.result = "refused";
 	r.reason = err.msg;
-	audit_log(pamh, LOG_ERR, &r);
-	return PAM_SESSION_ERR;
+	return refuse(pamh, flags, &r);
 }
 
 int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **argv)
 {
-	(void)flags;
 	struct pam_args args;
 	bool args_ok = read_args(pamh, argc, argv, &args);
 	if (args_ok && args.return_only) {
@@ -361,8 +381,7 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 		r.user = item(pamh, PAM_USER);
 		r.result = "refused";
 		r.reason = "the session went back to the host and is not opened again";
-		audit_log(pamh, LOG_ERR, &r);
-		return PAM_SESSION_ERR;
+		return refuse(pamh, flags, &r);
 	}
 	struct admission_request req = request_for(pamh, &args, args_ok);
 	struct admission a;
@@ -370,7 +389,7 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 	/* Root under a mistyped line passes without a record, as before the
 	 * line was read. */
 	int status = !args_ok && a.verdict == VERDICT_EXEMPT ? PAM_IGNORE
-							     : carry_out(pamh, &args, &a);
+							     : carry_out(pamh, flags, &args, &a);
 	admission_free(&a);
 	return status;
 }

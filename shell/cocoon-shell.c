@@ -57,11 +57,24 @@ static void die(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "cocoon-shell: %s\n", msg);
 	record.event = "refuse";
 	record.result = "refused";
 	record.reason = msg;
+	/* A refusal has an id of its own, unless the session had one. */
+	char id[33];
+	struct cc_error err;
+	if (!record.session && record_session_id_new(id, &err) == 0)
+		record.session = id;
 	audit_log(LOG_ERR);
+	/* The user gets the fixed line and the id; the reason may name the
+	 * policy's paths and rules, and stays in the log. Root, who may
+	 * read the policy, gets the reason as well. */
+	struct strbuf line = { 0 };
+	audit_user_notice(AUDIT_NOTICE_REFUSED, record.session, NULL, &line);
+	fputs(line.data, stderr);
+	if (record.uid == 0) /* the caller's, read before we took root */
+		fprintf(stderr, "cocoon-shell: %s\n", msg);
+	sb_free(&line);
 	exit(1);
 }
 
@@ -253,9 +266,12 @@ static int run_sandboxed(const struct admission *a, struct rlimit *saved_limits,
 	umask(caller_umask);
 	if (sandbox_run(&req, &status, &err) < 0)
 		die("%s", err.msg);
-	if (expired)
-		fprintf(stderr, "cocoon-shell: the session reached its max-session-time "
-			"and was ended\n");
+	if (expired) {
+		struct strbuf line = { 0 };
+		audit_user_notice(AUDIT_NOTICE_EXPIRED, id, NULL, &line);
+		fputs(line.data, stderr);
+		sb_free(&line);
+	}
 	record.event = "end";
 	record.result = expired ? "expired" : "ended";
 	record.reason = expired ? "max-session-time" : NULL;

@@ -302,6 +302,33 @@ syslog_wait() {
 	done
 	return 1
 }
+# session_id_of USER: the id of USER's live session once cocoonctl list
+# shows it (10 s at most).
+session_id_of() {
+	local i id
+	for i in $(seq 100); do
+		id=$("$CTL" list 2>/dev/null | awk -v u="$1" '$2 == u { print $1; exit }')
+		[ -n "$id" ] && { echo "$id"; return 0; }
+		sleep 0.1
+	done
+	return 1
+}
+# refusal_logged LOG TEXT NAME: $OUT has cocoon's line for a refused
+# user, and the refuse record with its reference in the capture LOG says
+# TEXT (the user's line never has the reason). LOG empty: skipped.
+refusal_logged() {
+	local ref
+	ref=$(printf '%s\n' "$OUT" | grep -oE 'session policy of this host \(reference [0-9a-f]{32}\)' |
+		grep -oE '[0-9a-f]{32}' | head -1)
+	if [ -z "$ref" ]; then
+		ok 1 "$3"; printf '#   got:  %s\n#   want the refusal line with a reference\n' "$OUT"
+	elif [ -z "$1" ]; then
+		skip "/dev/log is taken: syslog not captured"
+	else
+		syslog_wait "$1" "session=$ref"
+		like "$(grep -F "session=$ref" "$1")" "$2" "$3"
+	fi
+}
 syslog_release() {
 	[ -n "$SYSLOG_PID" ] || return 0
 	kill "$SYSLOG_PID" 2>/dev/null

@@ -257,3 +257,53 @@ void audit_session_free(struct audit_session *s)
 {
 	plan_free(&s->plan);
 }
+
+void audit_user_notice(enum audit_notice what, const char *id, const char *text,
+		       struct strbuf *out)
+{
+	static const char *const sentence[] = {
+		[AUDIT_NOTICE_REFUSED] = "this login was refused by the session policy of "
+					 "this host",
+		[AUDIT_NOTICE_EXPIRED] = "session ended: max-session-time reached",
+		[AUDIT_NOTICE_STOPPED] = "session ended by the administrator",
+	};
+	sb_addf(out, "cocoon: %s", sentence[what]);
+	if (id && *id)
+		sb_addf(out, " (reference %s)", id);
+	if (what == AUDIT_NOTICE_STOPPED && text && *text) {
+		char clean[AUDIT_NOTICE_TEXT_MAX + 1];
+		audit_notice_clean(text, clean);
+		sb_addf(out, ": %s", clean);
+	} else {
+		add_str(out, ".");
+	}
+	add_str(out, "\n");
+}
+
+void audit_notice_clean(const char *text, char out[AUDIT_NOTICE_TEXT_MAX + 1])
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t n = 0;
+	while (*p) {
+		unsigned char c = *p;
+		size_t len = c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+		size_t have = 1;
+		while (have < len && p[have] >= 0x80 && p[have] < 0xc0)
+			have++;
+		/* C0, DEL, C1 (0xc2 0x80..0x9f in UTF-8), a stray or cut
+		 * multibyte sequence: a space. */
+		bool control = c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xc0) ||
+			       have < len || (c == 0xc2 && p[1] < 0xa0);
+		size_t width = control ? 1 : len;
+		if (n + width > AUDIT_NOTICE_TEXT_MAX)
+			break;
+		if (control) {
+			out[n++] = ' ';
+		} else {
+			memcpy(out + n, p, len);
+			n += len;
+		}
+		p += have;
+	}
+	out[n] = '\0';
+}

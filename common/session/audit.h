@@ -60,6 +60,24 @@ void audit_init(struct audit_record *r, const char *event);
  * digits and ._:/@+,%- are quoted, with \\ \" \n \t \r and \xHH escapes. */
 void audit_format(const struct audit_record *r, struct strbuf *out);
 
+/* What a user is told when the session policy refuses or ends a login:
+ * one fixed sentence and the session id ID (NULL: none), which the
+ * administrator finds in the audit record. Nothing of the policy (rule,
+ * profile, paths, the reason) is in it. For AUDIT_NOTICE_STOPPED, TEXT
+ * (NULL: none) is cocoonctl stop's --message, cleaned with
+ * audit_notice_clean. One line ending in a newline. */
+enum audit_notice { AUDIT_NOTICE_REFUSED, AUDIT_NOTICE_EXPIRED, AUDIT_NOTICE_STOPPED };
+void audit_user_notice(enum audit_notice what, const char *id, const char *text,
+		       struct strbuf *out);
+
+/* The most of an administrator's message a terminal gets. */
+#define AUDIT_NOTICE_TEXT_MAX 200
+/* TEXT cut to AUDIT_NOTICE_TEXT_MAX bytes (not in the middle of a UTF-8
+ * character), every control character (C0, DEL, C1 as UTF-8) made a
+ * space: terminals act on escapes, and root typing one must not reach
+ * the users' terminals as a command. */
+void audit_notice_clean(const char *text, char out[AUDIT_NOTICE_TEXT_MAX + 1]);
+
 /* journald's native socket, connected now, close-on-exec; -1 where there
  * is no journald. Connect on the host, before the process enters a
  * session: a connected socket still reaches the host's journal from

@@ -77,7 +77,8 @@ unlike "$OUT" "UNCONFINED" "outage: no command of $U ran"
 run ssh_as "$S" 'echo UNCONFINED; cat /proc/1/comm'
 ok "$([ "$RC" -ne 0 ]; echo $?)" "outage: shell mode refuses $S's login"
 unlike "$OUT" "UNCONFINED" "outage: no command of $S ran"
-like "$OUT" "ldap" "outage: cocoon-shell names the source it could not ask"
+like "$OUT" "refused by the session policy of this host (reference" \
+	"outage: cocoon-shell says it was refused (the source is named in the log)"
 run "$CTL" run --user "$U" -- /bin/echo UNCONFINED
 ok "$([ "$RC" -ne 0 ]; echo $?)" "outage: cocoonctl run refuses $U"
 unlike "$OUT" "UNCONFINED" "outage: the command did not run"

@@ -15,9 +15,13 @@ state_dirs=""
 cleanup() {
 	local d
 	for d in $state_dirs; do rm -rf "${STATE:?}/$d"; done
+	syslog_release
 	policy_reset; cleanup_users; rm -rf "$work"
 }
 trap cleanup EXIT
+# Refusals show the user a reference; the reason is in the log.
+log=$work/syslog
+syslog_capture "$log" || log=""
 
 for u in ccg1$T ccg2$T ccg3$T ccg4$T; do add_user "$u" -s "$SHELL_BIN"; done
 uid4=$(id -u ccg4$T)
@@ -74,20 +78,20 @@ unlike "$OUT" "marker" "and never reached the host's home"
 chmod 0777 "$skel/sub"
 run su - ccg1$T -c 'echo logged-in'
 unlike "$OUT" "logged-in" "a skeleton with a directory others can write refuses the login"
-like "$OUT" "skeleton entry $skel/sub is writable by others" "with the reason"
+refusal_logged "$log" "skeleton entry $skel/sub is writable by others" "with the reason"
 chmod 0755 "$skel/sub"
 chown ccg1$T "$skel/hello"
 run su - ccg1$T -c 'echo logged-in'
-like "$OUT" "skeleton entry $skel/hello is owned by uid $(id -u ccg1$T), not root" \
+refusal_logged "$log" "skeleton entry $skel/hello is owned by uid $(id -u ccg1$T), not root" \
 	"a skeleton file the guest owns refuses the login"
 chown root "$skel/hello"
 chown ccg1$T "$skel"
 run su - ccg1$T -c 'echo logged-in'
-like "$OUT" "$skel is owned by uid $(id -u ccg1$T), not root" "so does a skeleton directory the guest owns"
+refusal_logged "$log" "$skel is owned by uid $(id -u ccg1$T), not root" "so does a skeleton directory the guest owns"
 chown root "$skel"
 head -c 5M /dev/zero > "$skel/big"; chmod 0644 "$skel/big"
 run su - ccg1$T -c 'echo logged-in'
-like "$OUT" "no space left in the home (raise home-size)" "a skeleton bigger than home-size is a clear refusal"
+refusal_logged "$log" "no space left in the home (raise home-size)" "a skeleton bigger than home-size is a clear refusal"
 rm -f "$skel/big"
 run su - ccg1$T -c 'echo logged-in'
 is "$OUT" "logged-in" "control: the repaired skeleton is accepted again"
@@ -134,20 +138,20 @@ mkdir -m 0755 "$work/evil"
 ln -s "$work/evil" "$STATE/$uid4"
 run su - ccg4$T -c 'echo logged-in'
 unlike "$OUT" "logged-in" "a symlink in the state directory refuses the login"
-like "$OUT" "$STATE/$uid4 is not a directory (a symlink?): refusing it" "with the reason"
+refusal_logged "$log" "$STATE/$uid4 is not a directory (a symlink?): refusing it" "with the reason"
 is "$(ls -A "$work/evil")" "" "and nothing was created through it"
 mkdir -p "$STATE/$uid4/tmp"
 is "$(ls -A "$work/evil")" "tmp" "control: creating by path follows the symlink"
 rm -rf "$work/evil/tmp" "${STATE:?}/$uid4"
 mkdir -m 1777 "$STATE/$uid4"
 run su - ccg4$T -c 'echo logged-in'
-like "$OUT" "$STATE/$uid4 is owned by 0:0 with mode 1777, not root's with mode 0700" \
+refusal_logged "$log" "$STATE/$uid4 is owned by 0:0 with mode 1777, not root's with mode 0700" \
 	"a per-user directory others could write into is refused"
 rmdir "$STATE/$uid4"
 install -d -m 0700 "$STATE/$uid4"
 install -d -m 1777 -o ccg4$T "$STATE/$uid4/tmp"
 run su - ccg4$T -c 'echo logged-in'
-like "$OUT" "$STATE/$uid4/tmp is owned by $(id -u ccg4$T):0 with mode 1777" "so is an instance the user owns"
+refusal_logged "$log" "$STATE/$uid4/tmp is owned by $(id -u ccg4$T):0 with mode 1777" "so is an instance the user owns"
 rm -rf "${STATE:?}/$uid4"
 run su - ccg4$T -c 'echo logged-in'
 is "$OUT" "logged-in" "control: a clean state directory works again"

@@ -45,7 +45,8 @@ is "$OUT" "survived" "control: without max-session-time a session outlives that 
 
 elapsed runuser -u ccl4$T -- "$SHELL_BIN" -c 'sleep 30; echo survived'
 is "$RC" 129 "cocoon-shell: the session is ended"
-like "$OUT" "reached its max-session-time" "with the reason"
+like_re "$OUT" "cocoon: session ended: max-session-time reached \\(reference [0-9a-f]{32}\\)" \
+	"with the reason and the session's id"
 ok $(wait_gone ccl4$T; echo $?) "and nothing is left"
 
 # ---- pam_cocoon: cocoon-init in hold mode ends the session ----

@@ -66,15 +66,7 @@ is "$?" 0 "nothing of the user's is left"
 # cocoonctl enter, from the host, into sessions started in the chroot:
 # a PAM session (su) and a run-mode one (cocoonctl run). setns puts the
 # entering process at the session namespace's root.
-session_of() { # session_of WHAT: the id of the user's session, once listed
-	local i id
-	for i in $(seq 100); do
-		id=$("$CTL" list 2>/dev/null | awk -v u="$U" '$2 == u { print $1; exit }')
-		[ -n "$id" ] && { echo "$id"; return 0; }
-		sleep 0.1
-	done
-	return 1
-}
+session_of() { session_id_of "$U"; }
 for how in "su" "cocoonctl run"; do
 	if [ "$how" = su ]; then
 		in_chroot bind su $U -c 'sleep 60' >/dev/null 2>&1 &

@@ -230,7 +230,7 @@ run pamtester "$SERVICE" ccpt1$T open_session close_session
 [ "$RC" -ne 0 ]; ok $? "a bad module argument refuses a covered user"
 like "$(log_since "$m")" "unknown argument 'mode=audti'" "and syslog names the argument"
 # The record names the account by uid too, as every other refusal of a known account does.
-like "$(log_since "$m")" "v=1 event=refuse user=ccpt1$T uid=$(id -u ccpt1$T) service=$SERVICE result=refused reason=\"bad module arguments\"" \
+like_re "$(log_since "$m")" "v=1 event=refuse user=ccpt1$T uid=$(id -u ccpt1$T) service=$SERVICE session=[0-9a-f]{32} result=refused reason=\"bad module arguments\"" \
 	"with a refusal record"
 run pamtester "$SERVICE" root open_session close_session
 is "$RC" 0 "root still gets in"

@@ -53,16 +53,6 @@ sed -i "0,/^session/s||session required $PAMDIR/pam_cocoon.so return\n&|" /etc/p
 sshd_allow ccsn1$T
 sshd_allow ccsn3$T
 
-# session_of USER: the id of USER's live session, waiting for it to appear.
-session_of() {
-	local i id
-	for i in $(seq 100); do
-		id=$("$CTL" list 2>/dev/null | awk -v u="$1" '$2 == u { print $1; exit }')
-		[ -n "$id" ] && { echo "$id"; return 0; }
-		sleep 0.1
-	done
-	return 1
-}
 # records_of USER: the records (published or not) of USER's sessions; the
 # tree's directory may hold other users' too (an installed cocoon's).
 records_of() { grep -lsx "user=$1" "$RECORDS"/* "$RECORDS"/.[!.]*; }
@@ -75,9 +65,9 @@ BG_PIDS="$BG_PIDS $ssh_pid"
 su - ccsn2$T -c 'sleep 60' > "$work/su.out" 2>&1 &
 su_pid=$!
 BG_PIDS="$BG_PIDS $su_pid"
-pam_id=$(session_of ccsn1$T)
+pam_id=$(session_id_of ccsn1$T)
 ok $? "the sshd session is recorded"
-shell_id=$(session_of ccsn2$T)
+shell_id=$(session_id_of ccsn2$T)
 ok $? "the cocoon-shell session is recorded"
 
 # --- list
@@ -239,7 +229,7 @@ is "$(records_of ccsn4$T)" "" "nor does a session that fails to start"
 "$CTL" run --user ccsn4$T -- sleep 60 > /dev/null 2>&1 &
 run_pid=$!
 BG_PIDS="$BG_PIDS $run_pid"
-nopid_id=$(session_of ccsn4$T)
+nopid_id=$(session_id_of ccsn4$T)
 ok $? "a session without a pid namespace is recorded"
 run "$CTL" list
 like_re "$OUT" "^$nopid_id +ccsn4$T +shell .* running \(no pid namespace\)$" "and listed as such"

@@ -70,6 +70,9 @@ run runuser -l ccsh1$T -c 'cat /proc/1/comm'
 is "$OUT" "cocoon-init" "runuser -l is sandboxed"
 
 # shell = PATH picks the real shell; cocoon-shell itself is refused.
+# The user sees a reference; the reason is in the log.
+log=$work/refusals
+syslog_capture "$log" || log=""
 printf '[default]\nprofile = default\nshell = /bin/sh\n' | policy_write cocoon.conf
 run su ccsh1$T -c 'echo "$SHELL"; readlink /proc/$$/exe'
 is "$OUT" "/bin/sh
@@ -77,20 +80,21 @@ is "$OUT" "/bin/sh
 printf '[default]\nprofile = default\nshell = %s\n' "$SHELL_BIN" | policy_write cocoon.conf
 run su ccsh1$T -c 'echo ESCAPED'
 unlike "$OUT" "ESCAPED" "a policy whose shell is cocoon-shell itself is refused"
-like "$OUT" "is cocoon-shell itself" "and says why"
+refusal_logged "$log" "is cocoon-shell itself" "and says why (in the log)"
 # A forced command is judged by the same rule as the shell: by its
 # name too, wherever it lies.
 printf '[default]\nprofile = default\ncommand = /opt/cc%s/cocoon-shell -c id\n' "$T" |
 	policy_write cocoon.conf
 run su ccsh1$T -c 'echo ESCAPED'
-like "$OUT" "the policy's command /opt/cc$T/cocoon-shell is cocoon-shell itself" \
+refusal_logged "$log" "the policy's command /opt/cc$T/cocoon-shell is cocoon-shell itself" \
 	"a forced command named cocoon-shell, elsewhere, is refused as cocoon-shell"
 
 # A policy that refuses: the login is refused, not let through.
 printf '[default]\nprofile = nope\n' | policy_write cocoon.conf
 run su ccsh1$T -c 'echo ESCAPED'
 unlike "$OUT" "ESCAPED" "a broken policy refuses the login"
-like "$OUT" "unknown profile 'nope'" "and says why"
+refusal_logged "$log" "unknown profile 'nope'" "and says why (in the log)"
+syslog_release
 policy_reset
 
 # ssh through a real sshd: commands, quoting, scp, sftp, rsync, git.
@@ -173,7 +177,7 @@ if syslog_capture "$work/syslog"; then
 profile = nosuch
 CONF
 	run su ccsh1$T -c true
-	like_re "$(cat "$work/syslog")" "^<83>.*v=1 event=refuse user=ccsh1$T uid=[0-9]+ service=shell result=refused reason=\".*unknown profile 'nosuch'" \
+	like_re "$(cat "$work/syslog")" "^<83>.*v=1 event=refuse user=ccsh1$T uid=[0-9]+ service=shell session=[0-9a-f]{32} result=refused reason=\".*unknown profile 'nosuch'" \
 		"a refusal is logged with its reason"
 	policy_reset
 	syslog_release

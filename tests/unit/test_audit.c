@@ -17,8 +17,58 @@ static void expect(const struct audit_record *r, const char *want, const char *n
 	sb_free(&out);
 }
 
+static void expect_notice(enum audit_notice what, const char *id, const char *text,
+			  const char *want, const char *name)
+{
+	struct strbuf out = { 0 };
+	audit_user_notice(what, id, text, &out);
+	tap_is_str(out.data, want, name);
+	sb_free(&out);
+}
+
+static void expect_clean(const char *text, const char *want, const char *name)
+{
+	char out[AUDIT_NOTICE_TEXT_MAX + 1];
+	audit_notice_clean(text, out);
+	tap_is_str(out, want, name);
+}
+
+/* The user's line: a fixed sentence and the id, and an administrator's
+ * text without anything a terminal acts on. */
+static void test_notices(void)
+{
+	expect_notice(AUDIT_NOTICE_REFUSED, "3f2a", NULL,
+		      "cocoon: this login was refused by the session policy of this host "
+		      "(reference 3f2a).\n", "notice: a refusal, with its reference");
+	expect_notice(AUDIT_NOTICE_REFUSED, NULL, NULL,
+		      "cocoon: this login was refused by the session policy of this host.\n",
+		      "notice: without an id, no reference");
+	expect_notice(AUDIT_NOTICE_EXPIRED, "3f2a", NULL,
+		      "cocoon: session ended: max-session-time reached (reference 3f2a).\n",
+		      "notice: max-session-time");
+	expect_notice(AUDIT_NOTICE_STOPPED, "3f2a", "back at 9\033[2J",
+		      "cocoon: session ended by the administrator (reference 3f2a): "
+		      "back at 9 [2J\n", "notice: a stop's message, its escape made a space");
+	expect_clean("a\tb\r\nc\x7f", "a b  c ", "clean: C0 and DEL");
+	expect_clean("caf\xc3\xa9 \xc2\x9b" "2J", "caf\xc3\xa9  2J", "clean: UTF-8 kept, C1 CSI not");
+	expect_clean("\x80x\xe2\x82", " x ", "clean: stray and cut sequences");
+	char longer[400];
+	memset(longer, 'a', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = '\0';
+	char out[AUDIT_NOTICE_TEXT_MAX + 1];
+	audit_notice_clean(longer, out);
+	tap_ok(strlen(out) == AUDIT_NOTICE_TEXT_MAX, "clean: cut at %d bytes",
+	       AUDIT_NOTICE_TEXT_MAX);
+	memset(longer, 0, sizeof(longer));
+	memset(longer, 'a', AUDIT_NOTICE_TEXT_MAX - 1);
+	strcat(longer, "\xc3\xa9");
+	audit_notice_clean(longer, out);
+	tap_ok(strlen(out) == AUDIT_NOTICE_TEXT_MAX - 1, "clean: not inside a character");
+}
+
 int main(void)
 {
+	test_notices();
 	struct audit_record r;
 	audit_init(&r, "refuse");
 	expect(&r, "v=1 event=refuse", "only what is known is written");
