@@ -17,6 +17,9 @@ tmpfs = /tmp
 tmpfs = /var/tmp
 tmpfs = /run
 dir = /run/user/%U mode=0700
+# screen's socket directory (Debian's screen is not set-user-ID and
+# makes none; the host's comes from tmpfiles.d).
+dir = /run/screen mode=1777
 # The user's home, read-write.
 bind = %h
 chdir = %h
