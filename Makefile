@@ -63,7 +63,7 @@ COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILDDIR)/%.o) $(BUILDDIR)/gen/default_profile.
 LIB        := $(BUILDDIR)/libcocoon.a
 
 PROGRAMS   := $(BUILDDIR)/cocoonctl $(BUILDDIR)/cocoon-init $(BUILDDIR)/cocoon-shell \
-	      $(BUILDDIR)/cocoon-launch $(BUILDDIR)/pam_cocoon.so
+	      $(BUILDDIR)/cocoon-launch $(BUILDDIR)/pam_cocoon.so $(BUILDDIR)/unavailable
 UNIT_SRC   := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILDDIR)/tests/%)
 MANPAGES   := $(sort $(wildcard man/*.[1-8]))
@@ -209,6 +209,18 @@ $(BUILDDIR)/cocoon-launch: $(LAUNCH_SRC) $(COMMON_HDR) VERSION $(BUILDDIR)/commo
 		echo "cocoon-launch: no musl-gcc, linked statically against glibc (slower ssh and su logins; make deps installs musl-tools)" >&2; \
 		set -x; $(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -static -o $@ pam/cocoon-launch.c \
 			$(BUILDDIR)/common/engine/landlock.o $(BUILDDIR)/common/plan/forced_command.o; \
+	fi
+
+# The stub `unavailable` binds over programs that cannot work in a
+# session: static like cocoon-launch, for the same reasons (it runs as
+# the user, on the session's environment, in a tree the user may shape).
+$(BUILDDIR)/unavailable: unavailable/unavailable.c $(INIT_CC_STAMP) | $(MUSL_INC)/.made
+	@mkdir -p $(dir $@)
+	@if [ -n "$(MUSL_CC)" ]; then \
+		set -x; $(MUSL_CC) $(MUSL_FLAGS) -DCOCOON_CTL='"$(PREFIX)/sbin/cocoonctl"' -o $@ $<; \
+	else \
+		set -x; $(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -static \
+			-DCOCOON_CTL='"$(PREFIX)/sbin/cocoonctl"' -o $@ $<; \
 	fi
 
 # Only the pam_sm_* entry points are exported: libcocoon's names
@@ -365,6 +377,7 @@ install: all
 	# Readable by root alone: the kernel makes what it starts undumpable,
 	# so nothing of the user's traces it before it sets the filter.
 	install -m 0711 $(BUILDDIR)/cocoon-launch $(DESTDIR)$(LIBEXECDIR)/cocoon/cocoon-launch
+	install -m 0755 $(BUILDDIR)/unavailable $(DESTDIR)$(LIBEXECDIR)/cocoon/unavailable
 	install -d $(DESTDIR)$(PAMDIR)
 	install -m 0644 $(BUILDDIR)/pam_cocoon.so $(DESTDIR)$(PAMDIR)/pam_cocoon.so
 	# setuid root: it builds the sandbox for the calling user.
@@ -397,7 +410,8 @@ install: all
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/sbin/cocoonctl $(DESTDIR)$(LIBEXECDIR)/cocoon/cocoon-init \
 		$(DESTDIR)$(LIBEXECDIR)/cocoon/cocoon-launch $(DESTDIR)$(PAMDIR)/pam_cocoon.so \
-		$(DESTDIR)$(PREFIX)/bin/cocoon-shell $(DESTDIR)$(LIBEXECDIR)/cocoon/kiosk-menu
+		$(DESTDIR)$(PREFIX)/bin/cocoon-shell $(DESTDIR)$(LIBEXECDIR)/cocoon/kiosk-menu \
+		$(DESTDIR)$(LIBEXECDIR)/cocoon/unavailable
 	rm -rf $(DESTDIR)$(EXAMPLESDIR)
 	-rmdir $(DESTDIR)$(LIBEXECDIR)/cocoon
 	for m in $(MANPAGES); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done

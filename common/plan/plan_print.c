@@ -420,6 +420,12 @@ int plan_print_bwrap(const struct plan *plan, struct strbuf *out, struct cc_erro
 			/* bubblewrap's nearest: no noexec, no owner checks. */
 			bwrap_opt(out, "--ro-bind-try", op->source, op->dest);
 			break;
+		case OP_UNAVAILABLE:
+			/* bubblewrap makes a missing destination: only the
+			 * programs this host has. */
+			if (plan_unavailable_present(op->dest))
+				bwrap_opt(out, "--ro-bind", op->source, op->dest);
+			break;
 		case OP_PRIVATE_TMP:
 			if (op->source)
 				return cc_fail(err, "private-tmp %s: bubblewrap 0.8 has no "
