@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* What service mode adds to a built root (mounts_service_setup). */
+/* What service mode adds to a built root (mounts_service_setup), and the
+ * session's description for `cocoonctl why`, in both modes. */
 /* Service mode's additions to a built root (mounts_service_setup): the
  * session record of the host bound in, the host's log socket for root
  * alone, cocoon-launch's settings written, and the launcher bound over
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "credentials.h"
+#include "plan_print.h"
 #include "util.h"
 
 /* Bind the host's PATH at the same place, when the host has it. Missing
@@ -192,6 +194,41 @@ static int bind_host_log(struct tree_build *b, int tmp)
 	return 0;
 }
 
+/* `session` in /run/cocoon (DIR): what `cocoonctl why` shows. */
+static int write_session_info(int dir, const struct plan *plan, const char *id,
+			      struct cc_error *err)
+{
+	struct strbuf text = { 0 };
+	plan_print_session(plan, id, &text);
+	int rc = write_file_at(dir, "session", text.data, text.len, 0444, err);
+	sb_free(&text);
+	return rc;
+}
+
+int mounts_session_info(const struct plan *plan, int rootfd, const char *id,
+			struct cc_error *err)
+{
+	struct tree_build b = { .plan = plan, .who = &plan->who, .rootfd = rootfd,
+			   .err = err };
+	struct cc_error ignored;
+	b.err = &ignored;
+	int dst AUTOCLOSE = tree_open_dest(&b, "/run/cocoon", TREE_MAKE_DIR);
+	b.err = err;
+	if (dst < 0)
+		return 0;
+	/* Root's, made and written with root's file-system identity. */
+	if (creds_fs_root(err) < 0)
+		return -1;
+	int tmp AUTOCLOSE = tree_tmpfs_owned(&b, "1m", 0755, "64", 0, 0);
+	int rc = tmp < 0 || tree_attach(&b, tmp, dst, "/run/cocoon") < 0 ||
+		 write_session_info(tmp, plan, id, err) < 0 ||
+		 tree_set_attrs(&b, tmp, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+				MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, "/run/cocoon") < 0 ? -1 : 0;
+	if (tree_fs_default(&b) < 0)
+		return -1;
+	return rc;
+}
+
 int mounts_service_setup(const struct plan *plan, int rootfd,
 			 const struct service_setup *s, struct cc_error *err)
 {
@@ -218,6 +255,7 @@ int mounts_service_setup(const struct plan *plan, int rootfd,
 	    (s->bpf && write_file_at(tmp, "seccomp.bpf", s->bpf, s->bpf_len, 0644,
 				     err) < 0) ||
 	    (s->id && write_file_at(tmp, "id", s->id, strlen(s->id), 0444, err) < 0) ||
+	    write_session_info(tmp, plan, s->id, err) < 0 ||
 	    write_file_at(tmp, "shell", "", 0, 0644, err) < 0 ||
 	    bind_host_log(&b, tmp) < 0)
 		return -1;

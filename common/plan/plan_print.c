@@ -62,6 +62,12 @@ static void limit_lines(const struct session_limits *l,
 	}
 }
 
+void plan_print_session(const struct plan *plan, const char *id, struct strbuf *out)
+{
+	sb_addf(out, "session:     %s\n", id ? id : "(none)");
+	plan_print_text(plan, out);
+}
+
 static void text_limit(struct strbuf *out, const char *name, const char *value,
 		       bool first)
 {

@@ -11,8 +11,11 @@ trap 'policy_reset; cleanup_users; rm -rf "$work"' EXIT
 add_user cctool1$T
 add_user cctool2$T
 policy_reset
-printf '[default]\nsandbox = none\n[user %s]\nprofile = default\n[user %s]\nprofile = default\nhostname = other%s\n' \
-	"cctool1$T" "cctool2$T" "$T" | policy_write cocoon.conf
+# cctool1's rule adds the tree under test (below /run, which the
+# default profile replaces) so that its cocoonctl is found inside;
+# cctool2's rule is another user's, which `why` must not show.
+printf '[default]\nsandbox = none\n[user %s]\nprofile = default\nro-bind = %s/usr\n[user %s]\nprofile = default\nhostname = other%s\n' \
+	"cctool1$T" "$COCOON_ROOT" "cctool2$T" "$T" | policy_write cocoon.conf
 # inside CMD: CMD through sh -c in cctool1's sandbox.
 inside() { run "$CTL" run --user cctool1$T -- /bin/sh -c "$1"; }
 
@@ -58,6 +61,35 @@ ok $? "explain lists the unavailable programs"
 "$CTL" explain --bwrap cctool1$T > "$work/bwrap" 2>&1
 grep -q -- "--ro-bind $COCOON_ROOT/usr/libexec/cocoon/unavailable /usr/bin/sudo" "$work/bwrap"
 ok $? "explain --bwrap binds the stub over them"
+
+# cocoonctl why, as the user inside: what confines this session, from
+# the file root wrote there, and no other user's rule.
+add_user cctool3$T -s "$SHELL_BIN"
+printf '[user %s]\nprofile = default\nro-bind = %s/usr\n' "cctool3$T" "$COCOON_ROOT" |
+	policy_write cocoon.d/tool3.conf
+for how in run shell; do
+	if [ $how = run ]; then
+		inside "$CTL why; echo rc=\$?"
+	else
+		run runuser -u cctool3$T -- "$SHELL_BIN" -c "$CTL why; echo rc=\$?"
+	fi
+	u=cctool1$T; [ $how = shell ] && u=cctool3$T
+	like "$OUT" "rc=0" "$how: cocoonctl why works as the user"
+	like_re "$OUT" "session: +[0-9a-f]{32}" "$how: it names the session's id"
+	like_re "$OUT" "rule: +\[user $u\] at " "$how: the rule that matched, and where"
+	like "$OUT" "profile:     default" "$how: the profile"
+	like "$OUT" "no-new-privs yes" "$how: the walls"
+	like "$OUT" "unavailable /usr/bin/sudo" "$how: the programs made unavailable"
+	unlike "$OUT" "cctool2$T" "$how: not another user's rule"
+	unlike "$OUT" "other$T" "$how: nor what it says"
+done
+inside 'ls -ln /run/cocoon/session; echo forged > /run/cocoon/session; rm -f /run/cocoon/session; cat /run/cocoon/session | head -1'
+like_re "$OUT" "^-r--r--r-- 1 0 0 " "the file is root's, mode 0444"
+like "$OUT" "Read-only file system" "and the user can neither change nor remove it"
+like "$OUT" "session:" "it stays as root wrote it"
+run "$CTL" why
+is "$RC" 1 "outside a session, cocoonctl why fails"
+like "$OUT" "not in a cocoon session" "and says so"
 
 # Control: the same sandbox without `unavailable`: sudo's own advice
 # about containers and su's "Authentication failure".
