@@ -382,9 +382,10 @@ install: all
 	install -m 0644 $(BUILDDIR)/pam_cocoon.so $(DESTDIR)$(PAMDIR)/pam_cocoon.so
 	# setuid root: it builds the sandbox for the calling user.
 	install -m 4755 $(BUILDDIR)/cocoon-shell $(DESTDIR)$(PREFIX)/bin/cocoon-shell
-	# Never overwrite an administrator's policy.
+	# Never overwrite an administrator's policy. Root's alone: sessions
+	# bind /etc, and its rules are other users' business.
 	[ -e $(DESTDIR)$(SYSCONFDIR)/cocoon/cocoon.conf ] || \
-		install -m 0644 conf/cocoon.conf $(DESTDIR)$(SYSCONFDIR)/cocoon/cocoon.conf
+		install -m 0600 conf/cocoon.conf $(DESTDIR)$(SYSCONFDIR)/cocoon/cocoon.conf
 	for m in $(MANPAGES); do \
 		s=$${m##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \
 		install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done

@@ -91,6 +91,26 @@ run "$CTL" why
 is "$RC" 1 "outside a session, cocoonctl why fails"
 like "$OUT" "not in a cocoon session" "and says so"
 
+# The policy file as `cocoonctl edit` writes it (and make install and
+# the package install it): root's alone, so a session that binds the
+# configuration directory does not show other users' rules. Control:
+# readable by all, it does.
+printf '[user %s]\nprofile = default\nro-bind = %s/usr\nro-bind = %s/etc\n' "cctool3$T" \
+	"$COCOON_ROOT" "$COCOON_ROOT" |
+	policy_write cocoon.d/tool3.conf
+show_policy="cat $CONF_DIR/cocoon.conf; echo rc=\$?"
+run runuser -u cctool3$T -- "$SHELL_BIN" -c "$show_policy"
+like "$OUT" "[user cctool2$T]" "control: a policy file readable by all shows another user's rule in a session"
+ed=$work/editor
+printf '#!/bin/sh\necho "# edited" >> "$1"\n' > "$ed"
+chmod 0755 "$ed"
+EDITOR=$ed run "$CTL" edit
+is "$(stat -c '%U %a' "$CONF_DIR/cocoon.conf")" "root 600" "cocoonctl edit installs the policy root's, 0600"
+run runuser -u cctool3$T -- "$SHELL_BIN" -c "$show_policy; $CTL why | grep rule:"
+unlike "$OUT" "cctool2$T" "then the session cannot read other users' rules"
+like "$OUT" "Permission denied" "(permission denied)"
+like "$OUT" "[user cctool3$T]" "and cocoon-shell, set-user-ID root, still reads the policy"
+
 # Control: the same sandbox without `unavailable`: sudo's own advice
 # about containers and su's "Authentication failure".
 printf '[default]\nsandbox = none\n[profile bare]\nro-bind = /usr\nro-bind = /etc\nsymlink = usr/bin /bin\nsymlink = usr/lib /lib\nsymlink = usr/lib64 /lib64\nproc = /proc\ndev = /dev\ntmpfs = /tmp\nunshare = pid\n[user %s]\nprofile = bare\n' \
