@@ -1,12 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Daily tools under the embedded default profile (issue 26, section 4),
-# as a throwaway user through `cocoonctl run`: screen and tmux work;
+# as throwaway users through `cocoonctl run`, cocoon-shell run by the
+# user, and pam_cocoon in a real sshd with a pty: screen and tmux work;
 # su, sudo, crontab and the other set-user-ID programs, which gain
-# nothing under no-new-privs, say that the session policy stops them.
+# nothing under no-new-privs, say that the session policy stops them;
+# `cocoonctl why` shows the user's own rule and walls, no other user's,
+# and the policy file is out of the session's reach.
 . "$(dirname "$0")/../lib.sh"
 work=$(mktemp -d)
-trap 'policy_reset; cleanup_users; rm -rf "$work"' EXIT
+trap 'sshd_cleanup; policy_reset; cleanup_users; rm -rf "$work"' EXIT
 
 add_user cctool1$T
 add_user cctool2$T
@@ -110,6 +113,27 @@ run runuser -u cctool3$T -- "$SHELL_BIN" -c "$show_policy; $CTL why | grep rule:
 unlike "$OUT" "cctool2$T" "then the session cannot read other users' rules"
 like "$OUT" "Permission denied" "(permission denied)"
 like "$OUT" "[user cctool3$T]" "and cocoon-shell, set-user-ID root, still reads the policy"
+
+# The same through pam_cocoon in a real sshd's session stack (service
+# mode: the engine writes the file beside the launcher's), logged in
+# with a pty.
+add_user cctool4$T
+printf '[user %s]\nprofile = default\nro-bind = %s/usr\n' "cctool4$T" "$COCOON_ROOT" |
+	policy_write cocoon.d/tool4.conf
+SSHD_PORTS=42400-42499 sshd_start "session required $PAMDIR/pam_cocoon.so" ||
+	bail_out "sshd"
+sed -i "0,/^session/s||session required $PAMDIR/pam_cocoon.so return\n&|" /etc/pam.d/$SSHD_SERVICE
+sshd_allow cctool4$T
+run ssh_as cctool4$T -tt "sudo -n true; echo rc=\$?; su - cctool2$T -c true; $CTL why; tmux -L t new-session -d 'sleep 30' && tmux -L t ls; stat -c %a /run/screen" </dev/null
+like "$OUT" "sudo: not available in this session" "ssh with a pty: sudo says the session policy stops it"
+like "$OUT" "rc=126" "and exits 126"
+like "$OUT" "su: not available in this session" "ssh with a pty: so does su - other"
+like_re "$OUT" "rule: +\[user cctool4$T\] at " "ssh with a pty: cocoonctl why names the user's rule"
+like "$OUT" "service:     $SSHD_SERVICE" "and the service"
+unlike "$OUT" "cctool2$T]" "and not another user's rule"
+like "$OUT" "0: 1 windows" "ssh with a pty: tmux works"
+like "$OUT" "1777" "and /run/screen is there for screen"
+sshd_cleanup
 
 # Control: the same sandbox without `unavailable`: sudo's own advice
 # about containers and su's "Authentication failure".
