@@ -216,14 +216,15 @@ int mounts_session_info(const struct plan *plan, int rootfd, const char *id,
 	b.err = err;
 	if (dst < 0)
 		return 0;
-	/* Root's, made and written with root's file-system identity. */
+	/* Root's, made and written with root's file-system identity; the
+	 * mount as service mode's (one tree for one plan). */
 	if (creds_fs_root(err) < 0)
 		return -1;
 	int tmp AUTOCLOSE = tree_tmpfs_owned(&b, "1m", 0755, "64", 0, 0);
 	int rc = tmp < 0 || tree_attach(&b, tmp, dst, "/run/cocoon") < 0 ||
 		 write_session_info(tmp, plan, id, err) < 0 ||
 		 tree_set_attrs(&b, tmp, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
-				MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, "/run/cocoon") < 0 ? -1 : 0;
+				MOUNT_ATTR_NODEV, "/run/cocoon") < 0 ? -1 : 0;
 	if (tree_fs_default(&b) < 0)
 		return -1;
 	return rc;
