@@ -434,6 +434,9 @@ int directive_parse_words(const struct directive_spec *spec, char *const *words,
 			if (strchr(words[i], '%'))
 				return cc_fail(err, "unavailable takes no tokens: '%s'",
 					       words[i]);
+			if (words[i][0] != '/')
+				return cc_fail(err, "unavailable takes absolute paths: "
+					       "'%s'", words[i]);
 			if (directive_check_path_word(words[i], "program", err) < 0)
 				return -1;
 			if (strcmp(words[i], "/") == 0)

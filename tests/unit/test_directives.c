@@ -97,8 +97,10 @@ static void test_paths(void)
 	       "every user", "home-skel takes no tokens");
 	expect("home-skel", "skel", "skeleton 'skel' " NOT_ABSOLUTE, "home-skel's path");
 	expect("unavailable", "/usr/bin/su /usr/bin/sudo", "ok", "unavailable: programs");
-	expect("unavailable", "/usr/bin/su sudo", "program 'sudo' " NOT_ABSOLUTE,
+	expect("unavailable", "/usr/bin/su sudo", "unavailable takes absolute paths: 'sudo'",
 	       "unavailable: each path absolute");
+	expect("unavailable", "/usr/../bin/su", "program '/usr/../bin/su' has a '.' or '..' "
+	       "component", "unavailable: no '..'");
 	expect("unavailable", "%h/bin/x", "unavailable takes no tokens: '%h/bin/x'",
 	       "unavailable: host programs, no tokens");
 	expect("unavailable", "/", "unavailable takes programs, not '/'",
