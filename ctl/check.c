@@ -13,10 +13,29 @@
 #include "options.h"
 #include "util.h"
 
+/* What check --pam looked at, on standard output after the findings. */
+static void print_summary(const struct deployment_paths *paths,
+			  const struct deployment_summary *s)
+{
+	printf("inspected: %zu PAM service files in %s; %s%s\n", s->stacks, paths->pam_dir,
+	       *s->confining ? "pam_cocoon confines " : "no stack confines with pam_cocoon",
+	       s->confining);
+	printf("inspected: %zu accounts (root aside), %zu with cocoon-shell as login "
+	       "shell, %zu confined\n", s->accounts, s->shell_accounts, s->confined);
+	if (s->sshd_read)
+		printf("inspected: sshd configuration %s (with the files it includes) and %s\n",
+		       paths->sshd_config, paths->sshd_defaults);
+	else
+		printf("inspected: sshd configuration %s not read (not there, or no "
+		       "cocoon-shell account and no sshd stack naming pam_cocoon)\n",
+		       paths->sshd_config);
+}
+
 /* check --pam: the PAM stacks, login shells and what runs outside
  * sessions, on this host or on the system image under ROOT. */
 static void check_deployment(const char *root, const char *sshd,
-			     const struct policy *policy, struct diag_list *diags)
+			     const struct policy *policy, struct diag_list *diags,
+			     struct deployment_summary *summary)
 {
 	struct deployment_paths paths;
 	deployment_paths_default(&paths);
@@ -34,7 +53,8 @@ static void check_deployment(const char *root, const char *sshd,
 	for (size_t i = 0; root && i < NFIELDS; i++)
 		*fields[i] = owned[i] = xasprintf("%s%s", root, *fields[i]);
 	paths.root = root;
-	deployment_check(&paths, policy, diags);
+	deployment_check(&paths, policy, diags, summary);
+	print_summary(&paths, summary);
 	for (size_t i = 0; i < NFIELDS; i++)
 		free(owned[i]);
 }
@@ -61,9 +81,11 @@ int cmd_check(int argc, char **argv)
 	} else if (load_checked(o.config, true, &policy, &diags) < 0) {
 		return 1;
 	}
+	struct deployment_summary summary = { 0 };
 	if (o.pam)
 		check_deployment(o.root, o.sshd, diag_count(&diags, DIAG_ERROR) ? NULL : &policy,
-				 &diags);
+				 &diags, &summary);
+	deployment_summary_free(&summary);
 	print_diags(&diags);
 	size_t errors = diag_count(&diags, DIAG_ERROR);
 	size_t warnings = diag_count(&diags, DIAG_WARNING);

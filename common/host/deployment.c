@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "host_checks.h"
 #include "line_reader.h"
 #include "pam_stack.h"
 #include "resolve.h"
@@ -99,6 +100,19 @@ static bool passes_over(const struct pam_stack *s, size_t i, size_t target)
 	return most == 0 && h > i && target <= h;
 }
 
+/* mode=audit, read as pam_cocoon reads its arguments (pam_args.c, a
+ * layer up): the last of mode=audit and mode=enforce holds. */
+static bool line_in_audit_mode(const struct pam_stack_line *l)
+{
+	bool audit = false;
+	for (int i = 0; i < l->argc; i++)
+		if (strcmp(l->argv[i], "mode=audit") == 0)
+			audit = true;
+		else if (strcmp(l->argv[i], "mode=enforce") == 0)
+			audit = false;
+	return audit;
+}
+
 /* What is wrong with one service's session stack; returns whether the
  * stack confines sessions at all. */
 static bool check_service(const char *dir, const char *service,
@@ -168,6 +182,11 @@ static bool check_service(const char *dir, const char *service,
 			 "open their session inside the sandbox, where /proc/self is gone",
 			 service, after->module, main_line->file, main_line->line);
 	}
+	if (line_in_audit_mode(main_line))
+		diag_add(diags, DIAG_WARNING, main_line->file, main_line->line,
+			 "service %s: " MODULE_NAME " is left in mode=audit: its sessions "
+			 "are not confined, what it would refuse or sandbox is only logged "
+			 "(remove mode=audit once the policy is tried)", service);
 	if (!return_line)
 		diag_add(diags, DIAG_WARNING, main_line->file, main_line->line,
 			 "service %s has no 'session required " MODULE_NAME " return' "
@@ -215,7 +234,7 @@ struct services {
 };
 
 static void check_pam_dir(const char *dir, struct services *confining,
-			  struct diag_list *diags)
+			  struct diag_list *diags, size_t *stacks)
 {
 	struct dirent **list;
 	int n = scandir(dir, &list, NULL, alphasort);
@@ -229,6 +248,7 @@ static void check_pam_dir(const char *dir, struct services *confining,
 		struct stat st;
 		snprintf(path, sizeof(path), "%s/%s", dir, name);
 		if (is_service_name(name) && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+			++*stacks;
 			if (str_starts_with(name, "common-"))
 				check_common_file(dir, name, diags);
 			else if (check_service(dir, name, diags)) {
@@ -449,10 +469,12 @@ static void warn_beside_shell(const struct deployment_paths *paths,
 }
 
 static void check_sshd_for(const struct deployment_paths *paths, const char *user,
-			   struct sshd_findings *seen, struct diag_list *diags)
+			   struct sshd_findings *seen, struct diag_list *diags,
+			   struct deployment_summary *summary)
 {
 	if (access(paths->sshd, X_OK) < 0 || access(paths->sshd_config, R_OK) < 0)
 		return; /* no sshd to log in through */
+	summary->sshd_read = true;
 	struct sshd_options options;
 	sshd_options_read(paths->sshd_defaults, &options);
 	if (!seen->scanned) {
@@ -508,7 +530,7 @@ static struct account *list_accounts(size_t *count)
 
 static void check_users(const struct deployment_paths *paths,
 			const struct policy *policy, const struct services *services,
-			struct diag_list *diags)
+			struct diag_list *diags, struct deployment_summary *summary)
 {
 	uid_t uid_min = identity_uid_min(COCOON_LOGIN_DEFS);
 	bool shell_listed = shells_lists(paths->shells, paths->shell_path);
@@ -518,8 +540,9 @@ static void check_users(const struct deployment_paths *paths,
 	for (size_t i = 0; i < count; i++) {
 		const struct account *a = &accounts[i];
 		bool confined = identity_is_cocoon_shell(a->shell, paths->shell_path);
+		summary->shell_accounts += confined;
 		if (confined)
-			check_sshd_for(paths, a->name, &sshd_seen, diags);
+			check_sshd_for(paths, a->name, &sshd_seen, diags, summary);
 		if (confined && shell_listed)
 			diag_add(diags, DIAG_WARNING, paths->shells, 0, "user %s logs in "
 				 "through cocoon-shell, and %s lists it: a listed login shell "
@@ -535,7 +558,9 @@ static void check_users(const struct deployment_paths *paths,
 		}
 		if (confined)
 			check_outside_sessions(paths, a->name, a->uid, diags);
+		summary->confined += confined;
 	}
+	summary->accounts = count;
 	for (size_t i = 0; i < count; i++) {
 		free(accounts[i].name);
 		free(accounts[i].shell);
@@ -569,26 +594,70 @@ static void judge_chroot_setting(const char *value, const char *file, int line, 
 /* pam_cocoon in the stack of this host's sshd, and a ChrootDirectory in
  * its configuration (any Match block). */
 static void check_sshd_chroot(const struct deployment_paths *paths,
-			      const struct services *confining, struct diag_list *diags)
+			      const struct services *confining, struct diag_list *diags,
+			      struct deployment_summary *summary)
 {
 	const char *base = strrchr(paths->sshd, '/');
 	struct chroot_scan scan = { base ? base + 1 : paths->sshd, diags };
 	bool confines = false;
 	for (size_t i = 0; i < confining->count && !confines; i++)
 		confines = strcmp(confining->names[i], scan.service) == 0;
-	if (confines && access(paths->sshd_config, R_OK) == 0)
-		sshd_config_each(paths->sshd_config, paths->root, "ChrootDirectory",
-				 judge_chroot_setting, &scan);
+	if (!confines || access(paths->sshd_config, R_OK) < 0)
+		return;
+	summary->sshd_read = true;
+	sshd_config_each(paths->sshd_config, paths->root, "ChrootDirectory",
+			 judge_chroot_setting, &scan);
+}
+
+/* A rule whose plan pam_cocoon refuses, on a service whose stack names
+ * the module: every session of it there is refused (plain check only
+ * warns, not knowing the stacks). */
+static void check_refused_rules(const struct deployment_paths *paths,
+				const struct policy *policy,
+				const struct services *confining, struct diag_list *diags)
+{
+	for (size_t i = 0; policy && i < policy->nsections; i++) {
+		const struct section *s = &policy->sections[i];
+		struct cc_error err;
+		if (s->kind == SECTION_PROFILE)
+			continue;
+		for (size_t k = 0; k < confining->count; k++) {
+			if (!policy_section_allows_service(s, confining->names[k]))
+				continue;
+			if (host_checks_service_refusal(policy, s, &err) < 0) {
+				char title[300];
+				diag_add(diags, DIAG_ERROR, s->file, s->line, "%s: pam_cocoon "
+					 "refuses its sessions on service %s (%s/%s names the "
+					 "module): %s", policy_section_title(s, title, sizeof(title)),
+					 confining->names[k], paths->pam_dir, confining->names[k],
+					 err.msg);
+			}
+			break;
+		}
+	}
 }
 
 void deployment_check(const struct deployment_paths *paths,
-		      const struct policy *policy, struct diag_list *diags)
+		      const struct policy *policy, struct diag_list *diags,
+		      struct deployment_summary *summary)
 {
 	struct services confining = { 0 };
-	check_pam_dir(paths->pam_dir, &confining, diags);
-	check_users(paths, policy, &confining, diags);
-	check_sshd_chroot(paths, &confining, diags);
-	for (size_t i = 0; i < confining.count; i++)
+	memset(summary, 0, sizeof(*summary));
+	check_pam_dir(paths->pam_dir, &confining, diags, &summary->stacks);
+	check_refused_rules(paths, policy, &confining, diags);
+	check_users(paths, policy, &confining, diags, summary);
+	check_sshd_chroot(paths, &confining, diags, summary);
+	struct strbuf names = { 0 };
+	for (size_t i = 0; i < confining.count; i++) {
+		sb_addf(&names, "%s%s", i ? ", " : "", confining.names[i]);
 		free(confining.names[i]);
+	}
 	free(confining.names);
+	summary->confining = names.data ? names.data : xstrdup("");
+}
+
+void deployment_summary_free(struct deployment_summary *summary)
+{
+	free(summary->confining);
+	summary->confining = NULL;
 }

@@ -24,6 +24,16 @@ struct deployment_paths {
 };
 
 
+/* What deployment_check looked at, for check --pam's summary. */
+struct deployment_summary {
+	size_t stacks;         /* service files read under pam_dir */
+	char *confining;       /* "sshd, su": the services whose stack confines */
+	size_t accounts;       /* NSS accounts considered, root aside */
+	size_t shell_accounts; /* of them, with cocoon-shell as login shell */
+	size_t confined;       /* of them, confined (by shell or by the policy) */
+	bool sshd_read;        /* sshd's configuration and defaults were read */
+};
+
 /* The paths of this host (the build's cocoon-shell, Debian's spools). */
 void deployment_paths_default(struct deployment_paths *paths);
 
@@ -33,6 +43,9 @@ void deployment_paths_default(struct deployment_paths *paths);
  * whose login shell is cocoon-shell, also what sshd runs before the
  * shell: nothing the user chose may reach its environment. */
 void deployment_check(const struct deployment_paths *paths,
-		      const struct policy *policy, struct diag_list *diags);
+		      const struct policy *policy, struct diag_list *diags,
+		      struct deployment_summary *summary);
+/* Free what the summary holds. */
+void deployment_summary_free(struct deployment_summary *summary);
 
 #endif

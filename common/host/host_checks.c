@@ -7,18 +7,24 @@
  * so it sits above the engine, never on a login's path. */
 #include "host_checks.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cgroup.h"
+#include "home.h"
+#include "mount_tree.h"
 #include "name_service.h"
 #include "plan_check.h"
 #include "plan_values.h"
 #include "resolve.h"
 #include "seccomp_filter.h"
+#include "syscalls.h"
 #include "util.h"
 
 /* A seccomp FILE is read when a session starts; check reads it now. */
@@ -37,20 +43,48 @@ static void check_seccomp_file(const struct directive *d, struct diag_list *diag
 	plan_free(&plan);
 }
 
+/* S merged with its profiles, as check_rule_plan and the others judge
+ * it; the merge's own errors are policy_validate's to report. */
+static void merged_plan(const struct policy *policy, const struct section *s,
+			struct plan *plan)
+{
+	struct diag_list ignored = { 0 };
+	plan_init(plan);
+	rule_merge(policy, s, plan, &ignored);
+	diag_free(&ignored);
+}
+
+/* pam_cocoon's own judgement of PLAN, its sources judged as written. */
+static int plan_service_refusal(struct plan *plan, struct cc_error *err)
+{
+	for (size_t i = 0; i < plan->nops; i++)
+		if (op_is_bind(plan->ops[i].type))
+			plan->ops[i].source_user_writable =
+				plan_source_writable_symbolic(plan->ops[i].source);
+	return plan->sandboxed ? plan_check_service(plan, err) : 0;
+}
+
+int host_checks_service_refusal(const struct policy *policy, const struct section *s,
+				struct cc_error *err)
+{
+	struct plan plan;
+	merged_plan(policy, s, &plan);
+	int rc = plan_service_refusal(&plan, err);
+	plan_free(&plan);
+	return rc;
+}
+
 /* What pam_cocoon would refuse, said at check time: a rule that any PAM
- * service may use (no service list, or one naming more than `shell`). */
+ * service may use (no service list, or one naming more than `shell`).
+ * check --pam makes it an error where a stack names the module. */
 static void check_service_mode(const struct section *s, struct plan *plan,
 			       const char *title, struct diag_list *diags)
 {
 	const struct directive *svc = policy_section_find(s, D_SERVICE);
 	if (svc && svc->nwords == 1 && strcmp(svc->words[0], "shell") == 0)
 		return;
-	for (size_t i = 0; i < plan->nops; i++)
-		if (op_is_bind(plan->ops[i].type))
-			plan->ops[i].source_user_writable =
-				plan_source_writable_symbolic(plan->ops[i].source);
 	struct cc_error err;
-	if (plan->sandboxed && plan_check_service(plan, &err) < 0)
+	if (plan_service_refusal(plan, &err) < 0)
 		diag_add(diags, DIAG_WARNING, s->file, s->line, "pam_cocoon would refuse "
 			 "the sessions of %s: %s", title, err.msg);
 }
@@ -102,17 +136,219 @@ static void check_log_sockets(const struct section *s, const struct plan *plan,
 	}
 }
 
+/* ---- What refuses every login of a plan on this host ---- */
+
+/* The last directive ID a merge of S applies, its profiles expanded
+ * where they are named, as rule_merge applies them (a cycle, which the
+ * merge reports, ends at this depth). */
+#define PROFILE_WALK_DEPTH 32
+static const struct directive *last_applied(const struct policy *policy,
+					    const struct section *s,
+					    enum directive_id id, int depth)
+{
+	const struct directive *last = NULL;
+	for (size_t k = 0; depth < PROFILE_WALK_DEPTH && k < s->ndirs; k++) {
+		const struct directive *d = &s->dirs[k];
+		const struct section *p;
+		if (d->spec->id == id)
+			last = d;
+		else if (d->spec->id == D_PROFILE &&
+			 (p = policy_find_profile(policy, d->words[0])))
+			last = last_applied(policy, p, id, depth + 1) ?: last;
+	}
+	return last;
+}
+
+/* The engine mounts a bind's source as root, as the host resolves it,
+ * or, when a non-root user can write it, opens it as the user refusing
+ * every symlink (mounts.c): a source missing, or one of the user's that
+ * a symlink leads to, refuses every login of the plan unless the bind
+ * is a -try form. A source with tokens is the account's: judged at the
+ * login only. */
+static void check_bind_source(const struct fs_op *op, struct diag_list *diags)
+{
+	char what[2 * PATH_MAX + 32], msg[4 * PATH_MAX];
+	struct stat st;
+	if (strchr(op->source, '%'))
+		return;
+	plan_op_describe(op, what, sizeof(what));
+	if (stat(op->source, &st) < 0) {
+		if (op->optional && errno == ENOENT)
+			return;
+		snprintf(msg, sizeof(msg), "%s: the source %s: %s, so every login "
+			 "this bind applies to is refused%s", what, op->source,
+			 strerror(errno), op->optional ? "" : " (create it, or use "
+			 "the -try form to skip a missing source)");
+		diag_add_once(diags, DIAG_ERROR, op->file, op->line, msg);
+		return;
+	}
+	if (!plan_path_user_writable(op->source))
+		return;
+	int fd AUTOCLOSE = sys_openat2(AT_FDCWD, op->source, O_PATH | O_CLOEXEC,
+				       RESOLVE_SAFE);
+	if (fd < 0)
+		snprintf(msg, sizeof(msg), "%s: a non-root user can write the source %s, "
+			 "so the session opens it as its user refusing every symlink, "
+			 "and that fails (%s): every login this bind applies to is "
+			 "refused", what, op->source, strerror(errno));
+	else
+		snprintf(msg, sizeof(msg), "%s: a non-root user can write the source %s: "
+			 "sessions open it as their user (one who cannot reach it is "
+			 "refused), and pam_cocoon refuses it over a system path", what,
+			 op->source);
+	diag_add_once(diags, fd < 0 ? DIAG_ERROR : DIAG_WARNING, op->file, op->line, msg);
+}
+
+/* A tmpfs home is seeded from its skeleton, which the engine opens and
+ * trusts by home_skel_open: the same judgement, at the home-skel line
+ * (or home =, for the default skeleton). */
+static void check_home_skel(const struct policy *policy, const struct section *s,
+			    const struct fs_op *op, struct diag_list *diags)
+{
+	struct cc_error err;
+	int fd AUTOCLOSE = home_skel_open(op->source, &err);
+	if (fd >= 0)
+		return;
+	const struct directive *d = last_applied(policy, s, D_HOME_SKEL, 0);
+	char msg[sizeof(err.msg) + 80];
+	snprintf(msg, sizeof(msg), "%s: every login with home = tmpfs is refused", err.msg);
+	diag_add_once(diags, DIAG_ERROR, d ? d->file : op->file, d ? d->line : op->line, msg);
+}
+
+/* What PATH inside the sandbox is on the host, by the plan's ops: the
+ * last op mounted at or above it covers what came before, a symlink op
+ * is followed. */
+enum sandbox_path { SANDBOX_PATH_HOST, SANDBOX_PATH_NOTHING, SANDBOX_PATH_UNJUDGED };
+
+static enum sandbox_path sandbox_path_on_host(const struct plan *plan, const char *path,
+					      char **host)
+{
+	char *cur = xstrdup(path);
+	enum sandbox_path rc = SANDBOX_PATH_UNJUDGED;
+	for (int hops = 0; hops < 40; hops++) {
+		const struct fs_op *top = NULL;
+		for (size_t i = 0; i < plan->nops; i++) {
+			const struct fs_op *op = &plan->ops[i];
+			/* A dir or file made inside a mount hides nothing below it. */
+			bool node = op->type == OP_DIR || op->type == OP_FILE;
+			if (op->type != OP_REMOUNT_RO && op->type != OP_CHMOD &&
+			    (node ? strcmp(op->dest, cur) == 0 : path_is_under(cur, op->dest)))
+				top = op;
+		}
+		const char *rest = top ? cur + (strcmp(top->dest, "/") == 0 ? 0
+						 : strlen(top->dest)) : NULL;
+		if (!top || top->type == OP_TMPFS || top->type == OP_DIR ||
+		    (top->type == OP_PRIVATE_TMP && !top->source)) {
+			rc = SANDBOX_PATH_NOTHING;
+		} else if ((op_is_bind(top->type) || top->type == OP_NAME_SERVICE) &&
+			   !strchr(top->source, '%')) {
+			*host = xasprintf("%s%s", strcmp(top->source, "/") == 0 && *rest ? ""
+					  : top->source, rest);
+			rc = SANDBOX_PATH_HOST;
+		} else if (top->type == OP_SYMLINK && !strstr(top->source, "..")) {
+			const char *slash = strrchr(top->dest, '/');
+			char *next = top->source[0] == '/'
+				? xasprintf("%s%s", top->source, rest)
+				: xasprintf("%.*s/%s%s", (int)(slash - top->dest), top->dest,
+					    top->source, rest);
+			free(cur);
+			cur = next;
+			continue;
+		}
+		break;
+	}
+	free(cur);
+	return rc;
+}
+
+/* `command` and `shell` are exec'd inside the sandbox (session_setup.c,
+ * cocoon-launch): the file must be there, a regular file with an
+ * execute bit. Judged through the plan's binds; a path with tokens, or
+ * below a tmpfs home, an overlay or a persistent /tmp, is not. */
+static void check_program(const struct policy *policy, const struct section *s,
+			  const struct plan *plan, enum directive_id id, const char *path,
+			  struct diag_list *diags)
+{
+	char *host = NULL;
+	struct stat st;
+	const char *why = NULL;
+	if (!path || strchr(path, '%'))
+		return;
+	switch (sandbox_path_on_host(plan, path, &host)) {
+	case SANDBOX_PATH_UNJUDGED:
+		return;
+	case SANDBOX_PATH_NOTHING:
+		why = "the sandbox has nothing there (no bind covers it)";
+		break;
+	case SANDBOX_PATH_HOST:
+		if (stat(host, &st) < 0)
+			why = strerror(errno);
+		else if (!S_ISREG(st.st_mode) || !(st.st_mode & 0111))
+			why = "not an executable file";
+		break;
+	}
+	if (why) {
+		const struct directive *d = last_applied(policy, s, id, 0);
+		char msg[2 * PATH_MAX + 256];
+		if (host && strcmp(host, path) != 0)
+			snprintf(msg, sizeof(msg), "%s %s (%s on the host): %s, so every "
+				 "login with it is refused", id == D_COMMAND ? "command" :
+				 "shell", path, host, why);
+		else
+			snprintf(msg, sizeof(msg), "%s %s: %s, so every login with it is "
+				 "refused", id == D_COMMAND ? "command" : "shell", path, why);
+		diag_add_once(diags, DIAG_ERROR, d ? d->file : s->file, d ? d->line : s->line,
+			      msg);
+	}
+	free(host);
+}
+
+static bool profile_named(const struct policy *policy, const struct section *profile)
+{
+	for (size_t i = 0; i < policy->nsections; i++) {
+		const struct section *s = &policy->sections[i];
+		for (size_t k = 0; k < s->ndirs; k++)
+			if (s->dirs[k].spec->id == D_PROFILE &&
+			    strcmp(s->dirs[k].words[0], profile->name) == 0)
+				return true;
+	}
+	return false;
+}
+
+/* Each section's merged plan, profiles too: a bind, skeleton, command or
+ * shell that would refuse every login it applies to, at its line (once
+ * however many rules share it). A profile's command and shell are judged
+ * in the rules that name it, with their binds; alone when none does. */
+static void check_refusals(const struct policy *policy, const struct section *s,
+			   const struct plan *plan, struct diag_list *diags)
+{
+	if (!plan->sandboxed)
+		return;
+	for (size_t i = 0; i < plan->nops; i++) {
+		const struct fs_op *op = &plan->ops[i];
+		if (op_is_bind(op->type))
+			check_bind_source(op, diags);
+		else if (op->type == OP_HOME_TMPFS)
+			check_home_skel(policy, s, op, diags);
+	}
+	if (s->kind == SECTION_PROFILE && profile_named(policy, s))
+		return;
+	check_program(policy, s, plan, D_COMMAND, plan->command ? plan->command[0] : NULL,
+		      diags);
+	check_program(policy, s, plan, D_SHELL, plan->shell, diags);
+}
+
 /* The checks that need a rule's merged plan. */
 static void check_rule_plan(const struct policy *policy, const struct section *s,
 			    struct diag_list *diags)
 {
-	if (s->kind == SECTION_PROFILE)
-		return;
 	struct plan plan;
-	struct diag_list ignored = { 0 };
-	plan_init(&plan);
-	rule_merge(policy, s, &plan, &ignored);
-	diag_free(&ignored);
+	merged_plan(policy, s, &plan);
+	check_refusals(policy, s, &plan, diags);
+	if (s->kind == SECTION_PROFILE) {
+		plan_free(&plan);
+		return;
+	}
 	char title[300];
 	policy_section_title(s, title, sizeof(title));
 	check_unused_settings(s, &plan, title, diags);
@@ -143,10 +379,7 @@ static void check_cgroup_limits(const struct section *s, struct diag_list *diags
 static bool rule_sandboxed(const struct policy *policy, const struct section *s)
 {
 	struct plan plan;
-	struct diag_list ignored = { 0 };
-	plan_init(&plan);
-	rule_merge(policy, s, &plan, &ignored);
-	diag_free(&ignored);
+	merged_plan(policy, s, &plan);
 	bool sandboxed = plan.sandboxed;
 	plan_free(&plan);
 	return sandboxed;

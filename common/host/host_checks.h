@@ -13,4 +13,10 @@
  * would refuse, settings that weaken the sandbox or do nothing. */
 void host_checks_policy(const struct policy *policy, struct diag_list *diags);
 
+/* Whether pam_cocoon would refuse the sessions of rule S (its merged
+ * plan, sources judged as written): -1 with the module's reason in ERR;
+ * 0 for a plan it runs, or one that does not sandbox. */
+int host_checks_service_refusal(const struct policy *policy, const struct section *s,
+				struct cc_error *err);
+
 #endif

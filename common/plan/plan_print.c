@@ -83,14 +83,6 @@ static void json_limit(struct strbuf *out, const char *name, const char *value,
 	sb_add_json_string(out, value);
 }
 
-static bool limits_set(const struct session_limits *l)
-{
-	for (int r = 0; r < RLIM_NLIMITS; r++)
-		if (l->rlimit[r].set)
-			return true;
-	return l->max_session_time || plan_limits_need_cgroup(l);
-}
-
 /* The op as a policy line would say it. */
 static void op_words(const struct fs_op *op, struct strbuf *out)
 {
@@ -366,11 +358,25 @@ static void bwrap_opt(struct strbuf *out, const char *opt, const char *a, const 
 	}
 }
 
+/* A session limit, which bubblewrap has no option for, as a comment
+ * line before the command, with what could stand in for it. */
+static void bwrap_limit(struct strbuf *out, const char *name, const char *value,
+			bool first)
+{
+	(void)first;
+	const char *instead = str_starts_with(name, "rlimit-")
+		? "use prlimit(1) or the shell's ulimit"
+		: strcmp(name, "max-session-time") == 0 ? "use timeout(1) or systemd-run"
+		: "use systemd-run --scope with the cgroup limit";
+	sb_addf(out, "# %s %s: no bwrap equivalent; %s\n", name, value, instead);
+}
+
 int plan_print_bwrap(const struct plan *plan, struct strbuf *out, struct cc_error *err)
 {
 	if (!plan->rule || !plan->sandboxed)
 		return cc_fail(err, "%s is not sandboxed on service %s", plan->who.user,
 			       plan->service);
+	limit_lines(&plan->limits, bwrap_limit, out);
 	sb_addf(out, "bwrap");
 	int fd = 10;
 	for (size_t i = 0; i < plan->nops; i++) {
@@ -442,10 +448,6 @@ int plan_print_bwrap(const struct plan *plan, struct strbuf *out, struct cc_erro
 			break;
 		}
 	}
-	if (limits_set(&plan->limits))
-		return cc_fail(err, "the session limits (rlimit-*, max-session-time, "
-			       "memory-max, pids-max, cpu-max) have no bubblewrap "
-			       "equivalent");
 	static const struct { unsigned flag; const char *opt; } ns[] = {
 		{ NS_PID, "--unshare-pid" }, { NS_NET, "--unshare-net" },
 		{ NS_IPC, "--unshare-ipc" }, { NS_UTS, "--unshare-uts" },

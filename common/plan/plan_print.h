@@ -15,8 +15,9 @@ void plan_print_text(const struct plan *plan, struct strbuf *out);
 void plan_print_session(const struct plan *plan, const char *id, struct strbuf *out);
 void plan_print_json(const struct plan *plan, struct strbuf *out);
 /* bwrap options for the plan, ending in "--"; the caller adds the
- * command. Returns -1 with err when the plan has something bwrap cannot
- * express. */
+ * command. The session limits come first, as "# " comment lines (bwrap
+ * has no option for them). Returns -1 with err when the plan has an op
+ * bwrap cannot express. */
 int plan_print_bwrap(const struct plan *plan, struct strbuf *out,
 		     struct cc_error *err);
 

@@ -83,6 +83,23 @@ like "$json_user" "ccex1$T 1 pid net ipc uts " "--json is valid JSON with the pl
 run "$CTL" explain --bwrap ccex1$T
 like "$OUT" "bwrap --ro-bind /usr /usr --ro-bind /etc /etc --symlink usr/bin /bin" "--bwrap prints a bubblewrap command"
 like "$OUT" "--unshare-pid --unshare-net --unshare-ipc --unshare-uts" "with the namespaces"
+# Session limits have no bwrap option: comment lines before the command.
+policy_write limits.conf <<CONF
+[user ccex1$T]
+profile = default
+max-session-time = 1h
+rlimit-nofile = 512
+[default]
+profile = default
+CONF
+run "$CTL" explain --config "$CONF_DIR/limits.conf" --bwrap ccex1$T
+is "$RC" 0 "--bwrap with session limits prints the command"
+like "$OUT" "# max-session-time 3600s: no bwrap equivalent; use timeout(1) or systemd-run
+" "a limit as a comment line"
+like "$OUT" "# rlimit-nofile 512 512: no bwrap equivalent; use prlimit(1)" "each limit"
+like_re "$OUT" "systemd-run
+bwrap --ro-bind /usr /usr .* --die-with-parent -- " "then the bwrap command"
+rm -f "$CONF_DIR/limits.conf"
 
 run "$CTL" explain --service $SVC ccex1$T
 like "$OUT" "what it does itself (internal-sftp, port forwarding) gets the namespaces only" \
