@@ -205,6 +205,24 @@ static int write_session_info(int dir, const struct plan *plan, const char *id,
 	return rc;
 }
 
+/* Whether /run/cocoon may be made: the mount the plan puts there is
+ * the sandbox's own memory (the root tmpfs, or a `tmpfs`). In a bind of
+ * a host directory the user can write, a directory made there would
+ * stay on the host after the session (cocoon.conf(5), Safe creation). */
+static bool session_info_place(const struct plan *plan)
+{
+	const struct fs_op *holder = NULL;
+	for (size_t i = 0; i < plan->nops; i++) {
+		const struct fs_op *op = &plan->ops[i];
+		bool mounts = op->type != OP_DIR && op->type != OP_FILE &&
+			      op->type != OP_SYMLINK && op->type != OP_CHMOD &&
+			      op->type != OP_REMOUNT_RO;
+		if (mounts && path_is_under("/run/cocoon", op->dest))
+			holder = op;
+	}
+	return !holder || holder->type == OP_TMPFS;
+}
+
 int mounts_session_info(const struct plan *plan, int rootfd, const char *id,
 			struct cc_error *err)
 {
@@ -212,7 +230,10 @@ int mounts_session_info(const struct plan *plan, int rootfd, const char *id,
 			   .err = err };
 	struct cc_error ignored;
 	b.err = &ignored;
-	int dst AUTOCLOSE = tree_open_dest(&b, "/run/cocoon", TREE_MAKE_DIR);
+	int dst AUTOCLOSE = sys_openat2(rootfd, "run/cocoon", O_PATH | O_DIRECTORY |
+					O_CLOEXEC, RESOLVE_IN_ROOT | RESOLVE_SAFE);
+	if (dst < 0 && errno == ENOENT && session_info_place(plan))
+		dst = tree_open_dest(&b, "/run/cocoon", TREE_MAKE_DIR);
 	b.err = err;
 	if (dst < 0)
 		return 0;

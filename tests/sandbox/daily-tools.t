@@ -135,6 +135,16 @@ like "$OUT" "0: 1 windows" "ssh with a pty: tmux works"
 like "$OUT" "1777" "and /run/screen is there for screen"
 sshd_cleanup
 
+# A /run bound from a host directory the user can write: no /run/cocoon
+# is made in it (it would stay on the host).
+mkdir /home/cctool1$T/hostrun && chown cctool1$T /home/cctool1$T/hostrun
+printf '[default]\nsandbox = none\n[user %s]\nprofile = default\nbind = /home/%s/hostrun /run\n' \
+	"cctool1$T" "cctool1$T" | policy_write cocoon.conf
+rm -f "$CONF_DIR/cocoon.d/"*
+inside 'ls /run/cocoon/session'
+like "$OUT" "No such file" "a /run from the host: no session file (why then says not in a session)"
+[ ! -e /home/cctool1$T/hostrun/cocoon ]; ok $? "nothing is made in the host's directory"
+
 # Control: the same sandbox without `unavailable`: sudo's own advice
 # about containers and su's "Authentication failure".
 printf '[default]\nsandbox = none\n[profile bare]\nro-bind = /usr\nro-bind = /etc\nsymlink = usr/bin /bin\nsymlink = usr/lib /lib\nsymlink = usr/lib64 /lib64\nproc = /proc\ndev = /dev\ntmpfs = /tmp\nunshare = pid\n[user %s]\nprofile = bare\n' \
