@@ -65,7 +65,7 @@ COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILDDIR)/%.o) $(BUILDDIR)/gen/default_profile.
 LIB        := $(BUILDDIR)/libcocoon.a
 
 PROGRAMS   := $(BUILDDIR)/cocoonctl $(BUILDDIR)/cocoon-init $(BUILDDIR)/cocoon-shell \
-	      $(BUILDDIR)/cocoon-launch $(BUILDDIR)/pam_cocoon.so
+	      $(BUILDDIR)/cocoon-launch $(BUILDDIR)/pam_cocoon.so $(BUILDDIR)/unavailable
 UNIT_SRC   := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILDDIR)/tests/%)
 MANPAGES   := $(sort $(wildcard man/*.[1-8]))
@@ -78,7 +78,7 @@ TESTS      := $(sort $(filter-out tests/vm/%,$(wildcard tests/*/*.t)))
 
 DEB_PACKAGES := build-essential pkg-config libinih-dev libpam0g-dev libcap-dev \
 	libseccomp-dev libsystemd-dev musl-tools perl groff-base clang libclang-rt-14-dev bubblewrap pamtester openssh-server \
-	openssh-client xauth iproute2 procps util-linux sudo login passwd rsync git tmux bsdextrautils python3 valgrind \
+	openssh-client xauth iproute2 procps util-linux sudo login passwd rsync git tmux screen bsdextrautils python3 valgrind \
 	bash-completion debhelper dpkg-dev fakeroot lintian debootstrap \
 	qemu-system-x86 qemu-utils e2fsprogs strace libcap2-bin \
 	slapd ldap-utils nslcd libnss-ldapd sssd-ldap nscd ansible-core
@@ -245,6 +245,18 @@ $(BUILDDIR)/cocoon-launch: $(LAUNCH_SRC) $(COMMON_HDR) VERSION $(BUILDDIR)/commo
 			$(BUILDDIR)/common/engine/landlock.o $(BUILDDIR)/common/plan/forced_command.o; \
 	fi
 
+# The stub `unavailable` binds over programs that cannot work in a
+# session: static like cocoon-launch, for the same reasons (it runs as
+# the user, on the session's environment, in a tree the user may shape).
+$(BUILDDIR)/unavailable: unavailable/unavailable.c $(INIT_CC_STAMP) | $(MUSL_INC)/.made
+	@mkdir -p $(dir $@)
+	@if [ -n "$(MUSL_CC)" ]; then \
+		set -x; $(MUSL_CC) $(MUSL_FLAGS) -DCOCOON_CTL='"$(PREFIX)/sbin/cocoonctl"' -o $@ $<; \
+	else \
+		set -x; $(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -static \
+			-DCOCOON_CTL='"$(PREFIX)/sbin/cocoonctl"' -o $@ $<; \
+	fi
+
 # Only the pam_sm_* entry points are exported: libcocoon's names
 # (xmalloc...) must neither clash with nor bind to the service's own.
 # libsystemd (sd-bus, for cpu-max on the logind session's scope) is linked
@@ -399,13 +411,15 @@ install: all
 	# Readable by root alone: the kernel makes what it starts undumpable,
 	# so nothing of the user's traces it before it sets the filter.
 	install -m 0711 $(BUILDDIR)/cocoon-launch $(DESTDIR)$(LIBEXECDIR)/cocoon/cocoon-launch
+	install -m 0755 $(BUILDDIR)/unavailable $(DESTDIR)$(LIBEXECDIR)/cocoon/unavailable
 	install -d $(DESTDIR)$(PAMDIR)
 	install -m 0644 $(BUILDDIR)/pam_cocoon.so $(DESTDIR)$(PAMDIR)/pam_cocoon.so
 	# setuid root: it builds the sandbox for the calling user.
 	install -m 4755 $(BUILDDIR)/cocoon-shell $(DESTDIR)$(PREFIX)/bin/cocoon-shell
-	# Never overwrite an administrator's policy.
+	# Never overwrite an administrator's policy. Root's alone: sessions
+	# bind /etc, and its rules are other users' business.
 	[ -e $(DESTDIR)$(SYSCONFDIR)/cocoon/cocoon.conf ] || \
-		install -m 0644 conf/cocoon.conf $(DESTDIR)$(SYSCONFDIR)/cocoon/cocoon.conf
+		install -m 0600 conf/cocoon.conf $(DESTDIR)$(SYSCONFDIR)/cocoon/cocoon.conf
 	for m in $(MANPAGES); do \
 		s=$${m##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \
 		install -m 0644 $(BUILDDIR)/doc/$$m $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; done
@@ -427,7 +441,8 @@ install: all
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/sbin/cocoonctl $(DESTDIR)$(LIBEXECDIR)/cocoon/cocoon-init \
 		$(DESTDIR)$(LIBEXECDIR)/cocoon/cocoon-launch $(DESTDIR)$(PAMDIR)/pam_cocoon.so \
-		$(DESTDIR)$(PREFIX)/bin/cocoon-shell $(DESTDIR)$(LIBEXECDIR)/cocoon/kiosk-menu
+		$(DESTDIR)$(PREFIX)/bin/cocoon-shell $(DESTDIR)$(LIBEXECDIR)/cocoon/kiosk-menu \
+		$(DESTDIR)$(LIBEXECDIR)/cocoon/unavailable
 	rm -rf $(DESTDIR)$(EXAMPLESDIR)
 	-rmdir $(DESTDIR)$(LIBEXECDIR)/cocoon
 	for m in $(MANPAGES); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done

@@ -16,5 +16,6 @@ int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_stop(int argc, char **argv);
 int cmd_enter(int argc, char **argv);
+int cmd_why(int argc, char **argv);
 
 #endif

@@ -21,6 +21,7 @@ void usage(FILE *out)
 		"       cocoonctl list [--json] [--verbose]\n"
 		"       cocoonctl stop [--message TEXT] ID\n"
 		"       cocoonctl enter ID [--root] [-- COMMAND [ARG...]]\n"
+		"       cocoonctl why\n"
 		"       cocoonctl --version\n");
 }
 
@@ -35,6 +36,7 @@ static const struct {
 	{ "list", cmd_list },
 	{ "stop", cmd_stop },
 	{ "enter", cmd_enter },
+	{ "why", cmd_why },
 };
 
 int main(int argc, char **argv)

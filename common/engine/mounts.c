@@ -456,6 +456,41 @@ static int op_tmp_overlay(struct tree_build *b, const struct fs_op *op)
 	return rc;
 }
 
+/* The stub over a program that cannot work in the session. The program
+ * is looked up in the tree built so far without following a symlink: a
+ * missing one, a link (its target is listed on its own) or anything but
+ * a regular file is left alone, so one list serves hosts with and
+ * without each program. The stub is root's and only root may write it,
+ * as for every program bound read-only from the host. */
+static int op_unavailable(struct tree_build *b, const struct fs_op *op)
+{
+	int dst AUTOCLOSE = sys_openat2(b->rootfd, op->dest + 1, O_PATH | O_CLOEXEC,
+					RESOLVE_IN_ROOT | RESOLVE_SAFE);
+	struct stat st;
+	if (dst < 0 && (errno == ENOENT || errno == ELOOP || errno == ENOTDIR))
+		return 0;
+	if (dst < 0 || fstat(dst, &st) < 0)
+		return tree_fail(b, errno, "%s", op->dest);
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	if (creds_fs_root(b->err) < 0)
+		return -1;
+	int stub AUTOCLOSE = sys_open_tree(AT_FDCWD, op->source, OPEN_TREE_CLONE |
+					   OPEN_TREE_CLOEXEC | AT_SYMLINK_NOFOLLOW);
+	int e = errno;
+	if (tree_fs_default(b) < 0)
+		return -1;
+	if (stub < 0 || fstat(stub, &st) < 0)
+		return tree_fail(b, stub < 0 ? e : errno, "open_tree %s", op->source);
+	if (!S_ISREG(st.st_mode) || st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))
+		return tree_fail(b, 0, "%s is not a regular file that only root can "
+				 "write", op->source);
+	if (tree_set_attrs(b, stub, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
+			   op->source) < 0)
+		return -1;
+	return tree_attach(b, stub, dst, op->dest);
+}
+
 static int run_op(struct tree_build *b, const struct fs_op *op)
 {
 	switch (op->type) {
@@ -475,6 +510,7 @@ static int run_op(struct tree_build *b, const struct fs_op *op)
 	case OP_HOME_TMPFS: return mounts_op_home_tmpfs(b, op);
 	case OP_PRIVATE_TMP: return mounts_op_private_tmp(b, op);
 	case OP_NAME_SERVICE: return mounts_op_name_service(b, op);
+	case OP_UNAVAILABLE: return op_unavailable(b, op);
 	}
 	return tree_fail(b, 0, "unknown operation type %d", (int)op->type);
 }

@@ -39,6 +39,16 @@ struct service_setup {
 int mounts_service_setup(const struct plan *plan, int rootfd,
 			 const struct service_setup *s, struct cc_error *err);
 
+/* Run mode, after mounts_build: a read-only tmpfs of root's at
+ * /run/cocoon holding `session` (0444): what confines the session with
+ * id ID (plan_print_session), for `cocoonctl why`, out of the user's
+ * reach to change. /run/cocoon is made only in the sandbox's own
+ * memory (the root tmpfs, or a `tmpfs`); a plan where it is missing
+ * elsewhere, or cannot be made (a read-only /run), gets none. Service mode writes the same file beside
+ * its own (mounts_service_setup). */
+int mounts_session_info(const struct plan *plan, int rootfd, const char *id,
+			struct cc_error *err);
+
 /* Make ROOTFD the root and detach the old one. Afterwards nothing of the
  * host's tree is reachable by path. */
 int mounts_pivot(int rootfd, struct cc_error *err);

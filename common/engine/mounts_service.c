@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* What service mode adds to a built root (mounts_service_setup). */
+/* What service mode adds to a built root (mounts_service_setup), and the
+ * session's description for `cocoonctl why`, in both modes. */
 /* Service mode's additions to a built root (mounts_service_setup): the
  * session record of the host bound in, the host's log socket for root
  * alone, cocoon-launch's settings written, and the launcher bound over
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "credentials.h"
+#include "plan_print.h"
 #include "util.h"
 
 /* Bind the host's PATH at the same place, when the host has it. Missing
@@ -192,6 +194,63 @@ static int bind_host_log(struct tree_build *b, int tmp)
 	return 0;
 }
 
+/* `session` in /run/cocoon (DIR): what `cocoonctl why` shows. */
+static int write_session_info(int dir, const struct plan *plan, const char *id,
+			      struct cc_error *err)
+{
+	struct strbuf text = { 0 };
+	plan_print_session(plan, id, &text);
+	int rc = write_file_at(dir, "session", text.data, text.len, 0444, err);
+	sb_free(&text);
+	return rc;
+}
+
+/* Whether /run/cocoon may be made: the mount the plan puts there is
+ * the sandbox's own memory (the root tmpfs, or a `tmpfs`). In a bind of
+ * a host directory the user can write, a directory made there would
+ * stay on the host after the session (cocoon.conf(5), Safe creation). */
+static bool session_info_place(const struct plan *plan)
+{
+	const struct fs_op *holder = NULL;
+	for (size_t i = 0; i < plan->nops; i++) {
+		const struct fs_op *op = &plan->ops[i];
+		bool mounts = op->type != OP_DIR && op->type != OP_FILE &&
+			      op->type != OP_SYMLINK && op->type != OP_CHMOD &&
+			      op->type != OP_REMOUNT_RO;
+		if (mounts && path_is_under("/run/cocoon", op->dest))
+			holder = op;
+	}
+	return !holder || holder->type == OP_TMPFS;
+}
+
+int mounts_session_info(const struct plan *plan, int rootfd, const char *id,
+			struct cc_error *err)
+{
+	struct tree_build b = { .plan = plan, .who = &plan->who, .rootfd = rootfd,
+			   .err = err };
+	struct cc_error ignored;
+	b.err = &ignored;
+	int dst AUTOCLOSE = sys_openat2(rootfd, "run/cocoon", O_PATH | O_DIRECTORY |
+					O_CLOEXEC, RESOLVE_IN_ROOT | RESOLVE_SAFE);
+	if (dst < 0 && errno == ENOENT && session_info_place(plan))
+		dst = tree_open_dest(&b, "/run/cocoon", TREE_MAKE_DIR);
+	b.err = err;
+	if (dst < 0)
+		return 0;
+	/* Root's, made and written with root's file-system identity; the
+	 * mount as service mode's (one tree for one plan). */
+	if (creds_fs_root(err) < 0)
+		return -1;
+	int tmp AUTOCLOSE = tree_tmpfs_owned(&b, "1m", 0755, "64", 0, 0);
+	int rc = tmp < 0 || tree_attach(&b, tmp, dst, "/run/cocoon") < 0 ||
+		 write_session_info(tmp, plan, id, err) < 0 ||
+		 tree_set_attrs(&b, tmp, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+				MOUNT_ATTR_NODEV, "/run/cocoon") < 0 ? -1 : 0;
+	if (tree_fs_default(&b) < 0)
+		return -1;
+	return rc;
+}
+
 int mounts_service_setup(const struct plan *plan, int rootfd,
 			 const struct service_setup *s, struct cc_error *err)
 {
@@ -218,6 +277,7 @@ int mounts_service_setup(const struct plan *plan, int rootfd,
 	    (s->bpf && write_file_at(tmp, "seccomp.bpf", s->bpf, s->bpf_len, 0644,
 				     err) < 0) ||
 	    (s->id && write_file_at(tmp, "id", s->id, strlen(s->id), 0444, err) < 0) ||
+	    write_session_info(tmp, plan, s->id, err) < 0 ||
 	    write_file_at(tmp, "shell", "", 0, 0644, err) < 0 ||
 	    bind_host_log(&b, tmp) < 0)
 		return -1;

@@ -284,7 +284,9 @@ static int step_build(struct setup *s, struct cc_error *err)
 	    mounts_build(s->plan, s->service ? MOUNTS_SERVICE : 0, s->run->ptys,
 			 &s->rootfd, err) < 0)
 		return -1;
-	if (s->service && mounts_service_setup(s->plan, s->rootfd, s->service, err) < 0)
+	if (s->service ? mounts_service_setup(s->plan, s->rootfd, s->service, err) < 0
+		       : mounts_session_info(s->plan, s->rootfd, s->run->req->session_id,
+					     err) < 0)
 		return -1;
 	return 0;
 }

@@ -165,6 +165,12 @@ void plan_hash(struct plan *plan)
 	snprintf(plan->hash, sizeof(plan->hash), "%016llx", (unsigned long long)h);
 }
 
+bool plan_unavailable_present(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 bool plan_limits_need_cgroup(const struct session_limits *limits)
 {
 	return limits->memory_max || limits->pids_max || limits->cpu_max_percent;

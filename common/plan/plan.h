@@ -30,6 +30,9 @@ enum op_type {
 			 * tmpfs (size), or the persistent instance source */
 	OP_NAME_SERVICE, /* a name-service daemon's directory (source, at the
 			  * same dest), read-only: name_services.h */
+	OP_UNAVAILABLE, /* the stub (source) bound read-only over the program
+			 * at dest, which cannot work in the session; none
+			 * when dest is missing or not a regular file */
 };
 
 struct fs_op {
@@ -109,6 +112,12 @@ enum private_tmp { PRIVATE_TMP_NO, PRIVATE_TMP_SESSION, PRIVATE_TMP_PERSISTENT }
 #define COCOON_STATEDIR "/var/lib/cocoon"
 #endif
 #define COCOON_PRIVATE_TMP_DIR COCOON_STATEDIR "/private-tmp"
+#ifndef COCOON_LIBEXECDIR
+#define COCOON_LIBEXECDIR "/usr/local/libexec/cocoon"
+#endif
+/* What `unavailable` binds over a program: it says so, names the
+ * session policy and exits 126 (unavailable/unavailable.c). */
+#define COCOON_UNAVAILABLE_STUB COCOON_LIBEXECDIR "/unavailable"
 
 struct plan {
 	bool sandboxed; /* false: the policy chose `sandbox = none` */
@@ -188,6 +197,10 @@ int plan_expand(struct plan *plan, const struct identity *who, struct cc_error *
 /* Compute plan->hash from the content (ops and process settings), the
  * name-service endpoints left out: they follow the host's daemons. */
 void plan_hash(struct plan *plan);
+/* Whether this host has a program at PATH that an `unavailable` op
+ * covers: a regular file, not a symlink (the engine judges the
+ * sandbox's own tree the same way; a link leads to a listed target). */
+bool plan_unavailable_present(const char *path);
 /* Replace the forced command with a copy of WORDS (count 0: none). */
 void plan_set_command(struct plan *plan, char *const *words, size_t count);
 

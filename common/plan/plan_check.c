@@ -254,7 +254,7 @@ int plan_check_shape(const struct plan *plan, struct cc_error *err)
 			return refuse_op(op, err, "the destination is not an absolute, "
 				    "normalised path");
 		if ((op_is_bind(op->type) || op->type == OP_HOME_TMPFS ||
-		     op->type == OP_NAME_SERVICE ||
+		     op->type == OP_NAME_SERVICE || op->type == OP_UNAVAILABLE ||
 		     (op->type == OP_PRIVATE_TMP && op->source)) &&
 		    (!op->source || !normalised_absolute(op->source)))
 			return refuse_op(op, err, "the source is not an absolute, normalised path");

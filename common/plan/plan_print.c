@@ -62,6 +62,12 @@ static void limit_lines(const struct session_limits *l,
 	}
 }
 
+void plan_print_session(const struct plan *plan, const char *id, struct strbuf *out)
+{
+	sb_addf(out, "session:     %s\n", id ? id : "(none)");
+	plan_print_text(plan, out);
+}
+
 static void text_limit(struct strbuf *out, const char *name, const char *value,
 		       bool first)
 {
@@ -425,6 +431,12 @@ int plan_print_bwrap(const struct plan *plan, struct strbuf *out, struct cc_erro
 		case OP_NAME_SERVICE:
 			/* bubblewrap's nearest: no noexec, no owner checks. */
 			bwrap_opt(out, "--ro-bind-try", op->source, op->dest);
+			break;
+		case OP_UNAVAILABLE:
+			/* bubblewrap makes a missing destination: only the
+			 * programs this host has. */
+			if (plan_unavailable_present(op->dest))
+				bwrap_opt(out, "--ro-bind", op->source, op->dest);
 			break;
 		case OP_PRIVATE_TMP:
 			if (op->source)

@@ -8,6 +8,11 @@
 #include "util.h"
 
 void plan_print_text(const struct plan *plan, struct strbuf *out);
+/* What the engine writes to a session's SESSION_INFO_PATH for
+ * `cocoonctl why`: the session's id (NULL: none), then the plan as
+ * plan_print_text says it. */
+#define SESSION_INFO_PATH "/run/cocoon/session"
+void plan_print_session(const struct plan *plan, const char *id, struct strbuf *out);
 void plan_print_json(const struct plan *plan, struct strbuf *out);
 /* bwrap options for the plan, ending in "--"; the caller adds the
  * command. The session limits come first, as "# " comment lines (bwrap

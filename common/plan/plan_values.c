@@ -30,6 +30,7 @@ const char *plan_op_type_name(enum op_type type, bool optional)
 	case OP_HOME_TMPFS: return "home-tmpfs";
 	case OP_PRIVATE_TMP: return "private-tmp";
 	case OP_NAME_SERVICE: return "name-service";
+	case OP_UNAVAILABLE: return "unavailable";
 	}
 	return "?";
 }

@@ -63,6 +63,7 @@ static const struct directive_spec directives[] = {
 	{ "pty-max", D_PTY_MAX, 1, 1, BOTH, "COUNT" },
 	{ "pty-max-user", D_PTY_MAX_USER, 1, 1, BOTH, "COUNT|none" },
 	{ "name-services", D_NAME_SERVICES, 1, 1, BOTH, "auto|none" },
+	{ "unavailable", D_UNAVAILABLE, 1, 0, BOTH, "PATH..." },
 };
 
 const struct directive_spec *directive_lookup(const char *name)
@@ -427,6 +428,21 @@ int directive_parse_words(const struct directive_spec *spec, char *const *words,
 		return directive_check_path_word(words[0], "skeleton", err);
 	case D_COMMAND:
 		return directive_check_path_word(words[0], "command", err);
+	case D_UNAVAILABLE:
+		/* Host programs: one path for every user. */
+		for (size_t i = 0; i < count; i++) {
+			if (strchr(words[i], '%'))
+				return cc_fail(err, "unavailable takes no tokens: '%s'",
+					       words[i]);
+			if (words[i][0] != '/')
+				return cc_fail(err, "unavailable takes absolute paths: "
+					       "'%s'", words[i]);
+			if (directive_check_path_word(words[i], "program", err) < 0)
+				return -1;
+			if (strcmp(words[i], "/") == 0)
+				return cc_fail(err, "unavailable takes programs, not '/'");
+		}
+		return 0;
 	}
 	return 0;
 }

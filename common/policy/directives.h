@@ -69,6 +69,8 @@ enum directive_id {
 	D_PTY_MAX_USER,
 	/* The host's name-service daemons reached from inside. */
 	D_NAME_SERVICES,
+	/* Programs that cannot work in the session, covered by a stub. */
+	D_UNAVAILABLE,
 };
 
 /* Bits of where a directive may appear. */

@@ -226,8 +226,9 @@ static int fill_new_file(int fd, const char *tmp, const char *text, size_t len,
 			return cc_fail_errno(err, "writing %s", tmp);
 		done += (size_t)n;
 	}
-	/* Readable by all, like the shipped file; written by root only. */
-	if (fchown(fd, 0, 0) < 0 || fchmod(fd, 0644) < 0 || fsync(fd) < 0)
+	/* Root's alone, like the shipped file: sessions that bind /etc
+	 * would show every user's rules to every confined user. */
+	if (fchown(fd, 0, 0) < 0 || fchmod(fd, 0600) < 0 || fsync(fd) < 0)
 		return cc_fail_errno(err, "preparing %s", tmp);
 	return 0;
 }

@@ -138,6 +138,13 @@ static void apply(struct merge *m, const struct directive *d)
 		take_options(op, &d->value);
 		op->dest = xstrdup(w[1]);
 		break;
+	case D_UNAVAILABLE:
+		for (size_t i = 0; i < d->nwords; i++) {
+			op = new_op(plan, OP_UNAVAILABLE, d);
+			op->source = xstrdup(COCOON_UNAVAILABLE_STUB);
+			op->dest = xstrdup(w[i]);
+		}
+		break;
 	case D_CHDIR: set_string(&plan->chdir, w[0]); break;
 	case D_SHELL: set_string(&plan->shell, w[0]); break;
 	case D_HOSTNAME:

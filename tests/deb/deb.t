@@ -115,6 +115,10 @@ like "$(in_root dpkg-query -W -f='${Conffiles}' cocoon)" "/etc/cocoon/cocoon.con
 is "$(stat -c '%a %U %G' "$ROOT/usr/bin/cocoon-shell")" "4755 root root" "cocoon-shell is 4755 root"
 is "$(stat -c '%a %U' "$ROOT/usr/libexec/cocoon/cocoon-launch")" "711 root" \
 	"cocoon-launch is 0711 (started undumpable; pam_cocoon refuses a readable one)"
+is "$(stat -c '%a %U' "$ROOT/etc/cocoon/cocoon.conf")" "600 root" \
+	"cocoon.conf is root's alone (sessions bind /etc; it holds every user's rules)"
+is "$(stat -c '%a' "$ROOT/usr/libexec/cocoon/unavailable")" "755" \
+	"the stub of unavailable is installed"
 grep -q cocoon-shell "$ROOT/etc/shells"; ok $((! $?)) \
 	"cocoon-shell is not in /etc/shells (a user whose shell is listed may chsh to another)"
 run in_root ls /etc/pam.d

@@ -35,7 +35,7 @@ chmod 0755 "$W/hook.sh"
 host_unlock pam-services
 
 step=0 failures=0 bad=""
-while [ "$step" -lt 40 ]; do
+while [ "$step" -lt 80 ]; do
 	step=$((step + 1))
 	rm -f "$W/open.out"
 	COCOON_FAULT=$step in_chroot bind su - $U -c true >/dev/null 2>&1

@@ -44,7 +44,7 @@ before=$(leftovers)
 inject() {
 	local name=$1 step=0 failures=0 bad=""
 	shift
-	while [ "$step" -lt 40 ]; do
+	while [ "$step" -lt 80 ]; do
 		step=$((step + 1))
 		local mark
 		mark=$(cat "$work/syslog" 2>/dev/null | wc -l)

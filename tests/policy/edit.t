@@ -68,7 +68,7 @@ EDIT_ACTION=append EDITOR=$ed run "$CTL" edit
 is "$RC" 0 "a good edit is installed"
 like "$(cat "$CONF_DIR/cocoon.conf")" "[group ccedg]
 profile = default" "with the new text"
-is "$(stat -c '%U %a' "$CONF_DIR/cocoon.conf")" "root 644" "root-owned, 0644"
+is "$(stat -c '%U %a' "$CONF_DIR/cocoon.conf")" "root 600" "root-owned, 0600"
 is "$(ls -A "$CONF_DIR" | grep -c '\.edit\.\|\.new\.')" 0 "no temporary copy is left"
 run "$CTL" check
 is "$RC" 0 "and it passes check"

@@ -8,8 +8,8 @@
 # path inside its file system) and the entries of the root tmpfs (type,
 # path, a link's target). Run mode's two entry points build the same
 # tree; pam_cocoon's differs only where pam_cocoon(8) says it must (ONE
-# TREE): /run/cocoon, the launcher over the login shell and /bin/sh, the
-# host's login records.
+# TREE): what /run/cocoon holds beside the session's description, the
+# launcher over the login shell and /bin/sh, the host's login records.
 . "$(dirname "$0")/../lib.sh"
 U=ccone1$T
 SERVICE=cocoon-test-onetree-$T
@@ -63,9 +63,11 @@ is "$(diff "$W/shell" "$W/run")" "" "cocoon-shell and cocoonctl run build the sa
 # real paths), the host's utmp and wtmp, btmp and lastlog with the
 # /var/log made for them.
 shell_real=$(readlink -f /bin/bash) sh_real=$(readlink -f /bin/sh)
-pam_only="^(mount (/run/cocoon|/run/cocoon/.*|$shell_real|$sh_real|/run/utmp|/var/log/(wtmp|btmp|lastlog)) |entry [a-z] /var/log(/(wtmp|btmp|lastlog))? )"
+pam_only="^(mount (/run/cocoon/.*|$shell_real|$sh_real|/run/utmp|/var/log/(wtmp|btmp|lastlog)) |entry [a-z] /var/log(/(wtmp|btmp|lastlog))? )"
 added=$(grep -E "$pam_only" "$W/pam")
-like "$added" "mount /run/cocoon ro,nosuid,nodev" "pam_cocoon adds /run/cocoon"
+like "$(cat "$W/pam")" "mount /run/cocoon ro,nosuid,nodev" "pam_cocoon has /run/cocoon"
+like "$(cat "$W/run")" "mount /run/cocoon ro,nosuid,nodev" "and run mode too (cocoonctl why)"
+like "$added" "mount /run/cocoon/shell ro,nosuid,nodev" "pam_cocoon binds the real shell in it"
 like "$added" "mount $shell_real ro,nosuid,nodev" "and covers the login shell with the launcher"
 like "$added" "mount $sh_real ro,nosuid,nodev" "and /bin/sh"
 is "$(grep -Ev "$pam_only" "$W/pam" | diff - "$W/run")" "" \

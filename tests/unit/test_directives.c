@@ -96,6 +96,17 @@ static void test_paths(void)
 	expect("home-skel", "/srv/%u", "home-skel takes no tokens: one skeleton serves "
 	       "every user", "home-skel takes no tokens");
 	expect("home-skel", "skel", "skeleton 'skel' " NOT_ABSOLUTE, "home-skel's path");
+	expect("unavailable", "/usr/bin/su /usr/bin/sudo", "ok", "unavailable: programs");
+	expect("unavailable", "/usr/bin/su sudo", "unavailable takes absolute paths: 'sudo'",
+	       "unavailable: each path absolute");
+	expect("unavailable", "/usr/../bin/su", "program '/usr/../bin/su' has a '.' or '..' "
+	       "component", "unavailable: no '..'");
+	expect("unavailable", "%h/bin/x", "unavailable takes no tokens: '%h/bin/x'",
+	       "unavailable: host programs, no tokens");
+	expect("unavailable", "/", "unavailable takes programs, not '/'",
+	       "unavailable: not the root");
+	expect("unavailable", "", "'unavailable' takes PATH... (got 0 words)",
+	       "unavailable: at least one");
 }
 
 static void test_options(void)

@@ -431,6 +431,37 @@ static void test_name_service(void)
 	plan_free(&plan);
 }
 
+/* A program made unavailable: bwrap binds the stub over it only where
+ * this host has it (bubblewrap would make a missing one). */
+static void test_unavailable(void)
+{
+	struct plan plan;
+	base_plan(&plan, "shell", "[user ann] at t.conf:1");
+	plan_add_op(&plan, OP_UNAVAILABLE, COCOON_UNAVAILABLE_STUB, "/usr/bin/env", POLICY_FILE,
+		    3);
+	plan_add_op(&plan, OP_UNAVAILABLE, COCOON_UNAVAILABLE_STUB, "/nonexistent/su",
+		    POLICY_FILE, 3);
+	char *t = text_of(&plan), *j = json_of(&plan), *b = bwrap_of(&plan);
+	tap_like(t, "  unavailable /usr/bin/env                                   "
+		 "# /etc/cocoon/cocoon.conf:3\n", "unavailable: text");
+	tap_like(j, "{\"op\":\"unavailable\",\"source\":\"" COCOON_UNAVAILABLE_STUB
+		 "\",\"dest\":\"/usr/bin/env\"", "unavailable: JSON, with the stub");
+	tap_like(b, " --ro-bind " COCOON_UNAVAILABLE_STUB " /usr/bin/env ",
+		 "unavailable: bwrap binds the stub over a program the host has");
+	tap_ok(!strstr(b, "/nonexistent/su"), "and leaves out one it lacks");
+	free(t);
+	free(j);
+	free(b);
+	char before[sizeof(plan.hash)];
+	plan_hash(&plan);
+	memcpy(before, plan.hash, sizeof(before));
+	free(plan.ops[1].dest);
+	plan.ops[1].dest = xstrdup("/nonexistent/sudo");
+	plan_hash(&plan);
+	tap_ok(strcmp(before, plan.hash) != 0, "unavailable: its path is in the hash");
+	plan_free(&plan);
+}
+
 int main(void)
 {
 	expect_outputs(full_plan, full_text, full_json, full_bwrap, "every op and setting");
@@ -439,5 +470,6 @@ int main(void)
 	test_no_sandbox();
 	test_bwrap_limits();
 	test_name_service();
+	test_unavailable();
 	return tap_done();
 }

@@ -418,16 +418,16 @@ static void test_install(void)
 	struct cc_error err;
 	struct stat st;
 	tap_ok(policy_install_text(target, "[default]\n", 10, &err) == 0 &&
-	       stat(target, &st) == 0 && st.st_uid == 0 && (st.st_mode & 07777) == 0644,
-	       "a new file is root's, mode 0644");
+	       stat(target, &st) == 0 && st.st_uid == 0 && (st.st_mode & 07777) == 0600,
+	       "a new file is root's, mode 0600");
 	char *text = NULL;
 	size_t len = 0;
 	tap_ok(read_trusted_file(target, 100, &text, &len, &err) == 0 && len == 10 &&
 	       strcmp(text, "[default]\n") == 0, "and holds the text");
 	free(text);
-	chmod(target, 0600);
+	chmod(target, 0644);
 	tap_ok(policy_install_text(target, "x", 1, &err) == 0 && stat(target, &st) == 0 &&
-	       st.st_size == 1 && (st.st_mode & 07777) == 0644, "a second install replaces it");
+	       st.st_size == 1 && (st.st_mode & 07777) == 0600, "a second install replaces it");
 	unlink(target);
 	tap_ok(policy_install_text("new.conf", "x", 1, &err) < 0 &&
 	       strcmp(err.msg, "new.conf: not an absolute path") == 0,

@@ -62,7 +62,7 @@ printf '%s\n' "$OUT" | grep -E 'fatal|FAILED' | sed 's/^/# /'
 run vm "dpkg-query -W -f='\${Package}=\${Version} ' cocoon libpam-cocoon cocoon-shell"
 is "$OUT" "cocoon=$VERSION cocoon-shell=$VERSION libpam-cocoon=$VERSION " "the packages are installed"
 run vm 'stat -c "%U %a" /etc/cocoon/cocoon.d/50-lab.conf; cat /etc/cocoon/cocoon.d/50-lab.conf'
-like "$OUT" "root 644" "the drop-in is in place, root's, 0644"
+like "$OUT" "root 600" "the drop-in is in place, root's, 0600"
 like "$OUT" "[group ccanlab]
 profile = default" "with the play's rule"
 run vm 'grep -nE "^session" /etc/pam.d/sshd'
