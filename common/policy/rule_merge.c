@@ -200,6 +200,10 @@ static void apply(struct merge *m, const struct directive *d)
 	case D_MAX_SESSION_TIME: case D_MEMORY_MAX: case D_PIDS_MAX: case D_CPU_MAX:
 		directive_limit_store(d->spec->id, v->number, &plan->limits);
 		break;
+	case D_SESSION_TIME_WARNINGS:
+		memcpy(plan->limits.time_warnings, v->durations, sizeof(v->durations));
+		plan->limits.ntime_warnings = v->ndurations;
+		break;
 	case D_COMMAND:
 		/* A setting: the last `command` replaces any before. */
 		plan_set_command(plan, w, d->nwords);
