@@ -73,8 +73,8 @@ static int warnings_parse(char *text, struct session_init_notices *notices)
 {
 	if (strcmp(text, "-") == 0)
 		return 0;
-	for (char *save = NULL, *w = strtok_r(text, ",", &save); w;
-	     w = strtok_r(NULL, ",", &save)) {
+	/* strsep, not strtok: an empty field is an error, not skipped. */
+	for (char *w; (w = strsep(&text, ","));) {
 		long long s = number(w, LLONG_MAX / 1000);
 		if (s <= 0 || notices->nwarnings == SESSION_INIT_WARNINGS_MAX)
 			return -1;
