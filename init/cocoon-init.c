@@ -6,13 +6,19 @@
  * the same work without an exec (common/engine/session_init.c).
  *
  * Usage (by the engine only):
- *     cocoon-init hold FD DEADLINE NAMESPACES READY | cocoon-init --version
+ *     cocoon-init hold FD DEADLINE NAMESPACES READY [WARNINGS ID]
+ *     | cocoon-init --version
  * (and the older "hold FD [DEADLINE]", whose caller made the namespaces)
  *
  * DEADLINE (max-session-time): a CLOCK_BOOTTIME second at which the
  * session ends: SIGHUP to every process of the namespace, two seconds
  * for them to go, then the end (the kernel kills what is left when pid 1
  * exits); 0 for none.
+ *
+ * WARNINGS (session-time-warnings): seconds before DEADLINE at which the
+ * session's terminals are told, comma-separated, or "-" for none; ID:
+ * the session's id, the reference in those lines and in the one that
+ * says the session ended (session_init.h).
  *
  * NAMESPACES: the CLONE_NEW* flags of the namespaces to create first
  * (net, ipc, uts, cgroup), while the session process, pid 2, builds the
@@ -62,6 +68,21 @@ static long long number(const char *s, long long max)
 	return *end || n < 0 || n > max ? -1 : n;
 }
 
+/* "-", or at most SESSION_INIT_WARNINGS_MAX seconds, comma-separated. */
+static int warnings_parse(char *text, struct session_init_notices *notices)
+{
+	if (strcmp(text, "-") == 0)
+		return 0;
+	/* strsep, not strtok: an empty field is an error, not skipped. */
+	for (char *w; (w = strsep(&text, ","));) {
+		long long s = number(w, LLONG_MAX / 1000);
+		if (s <= 0 || notices->nwarnings == SESSION_INIT_WARNINGS_MAX)
+			return -1;
+		notices->warnings[notices->nwarnings++] = (unsigned long long)s;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	/* The engine never passes it: its arguments are numbers. */
@@ -76,20 +97,23 @@ int main(int argc, char **argv)
 	 * upgrade left loaded in a long-running service (cron forks without
 	 * exec): its pid 1 made the namespaces and told the session process
 	 * before the exec. */
-	bool hold = argc >= 3 && argc <= 6 && argc != 5 && strcmp(argv[1], "hold") == 0;
+	bool hold = argc >= 3 && argc <= 8 && argc != 5 && argc != 7 &&
+		    strcmp(argv[1], "hold") == 0;
 	bool older = argc < 6;
 	long long service = hold ? number(argv[2], 65535) : -1;
 	long long deadline = !hold ? -1 : argc >= 4 ? number(argv[3], LLONG_MAX) : 0;
 	long long namespaces = !hold ? -1 : older ? 0 : number(argv[4], INT_MAX);
 	long long ready = !hold ? -1 : older ? 0 : number(argv[5], 65535);
+	struct session_init_notices notices = { .id = argc == 8 && strcmp(argv[7], "-") ? argv[7] : "", .end_line = true };
 	if (service < 0 || deadline < 0 || namespaces < 0 || ready < 0 ||
+	    (argc == 8 && warnings_parse(argv[6], &notices) < 0) ||
 	    (!older && ready == service) || getpid() != 1) {
 		session_init_close_all_but(-1);
 		return 127;
 	}
 	if (older) {
 		session_init_close_all_but((int)service);
-		session_init(-1, (int)service, deadline, -1);
+		session_init(-1, (int)service, deadline, NULL, -1);
 	}
 	/* On failure pid 2 reports the reason and the service ends the
 	 * session (killing this process). */
@@ -99,5 +123,5 @@ int main(int argc, char **argv)
 	if (write((int)ready, said, strlen(said)) != (ssize_t)strlen(said))
 		return 127;
 	session_init_close_all_but((int)service);
-	session_init(-1, (int)service, deadline, -1);
+	session_init(-1, (int)service, deadline, &notices, -1);
 }

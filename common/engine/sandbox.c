@@ -140,6 +140,14 @@ int sandbox_limits_prepare(struct run *run, bool make_cgroup, struct cc_error *e
 	return make_cgroup ? cgroup_create(l, run->req->session_id, &run->cgroup, err) : 0;
 }
 
+void sandbox_init_warnings(const struct plan *plan, struct session_init_notices *notices)
+{
+	const struct session_limits *l = &plan->limits;
+	notices->nwarnings = 0;
+	for (unsigned i = 0; i < l->ntime_warnings && i < SESSION_INIT_WARNINGS_MAX; i++)
+		notices->warnings[notices->nwarnings++] = l->time_warnings[i];
+}
+
 _Noreturn void sandbox_child_fail(const struct run *run, const struct cc_error *err)
 {
 	report_error(run->sock, err);

@@ -96,6 +96,9 @@ struct run {
 	unsigned ptys;
 };
 
+/* The plan's session-time-warnings, for pid 1. */
+void sandbox_init_warnings(const struct plan *plan, struct session_init_notices *notices);
+
 /* Run mode's (sandbox_run.c): the caller supervises the session, and
  * the session process goes on from the pivot to the command. */
 struct run_supervised {

@@ -277,12 +277,19 @@ static pid_t start_helper(struct run_service *svc, int caller_sock)
 		sandbox_child_fail(run, &err);
 	}
 	char service_fd[24], deadline[24], namespaces[24], ready_fd[24];
+	char warnings[SESSION_INIT_WARNINGS_MAX * 24 + 2] = "-", id[40];
+	struct session_init_notices notices = { 0 };
+	sandbox_init_warnings(run->plan, &notices);
+	for (size_t i = 0, n = 0; i < notices.nwarnings; i++)
+		n += (size_t)snprintf(warnings + n, sizeof(warnings) - n, "%s%llu", i ? "," : "",
+				      notices.warnings[i]);
+	snprintf(id, sizeof(id), "%s", run->req->session_id ? run->req->session_id : "-");
 	snprintf(service_fd, sizeof(service_fd), "%d", svc->service_pidfd);
 	snprintf(deadline, sizeof(deadline), "%lld", run->deadline);
 	snprintf(namespaces, sizeof(namespaces), "%lu", run->late_ns);
 	snprintf(ready_fd, sizeof(ready_fd), "%d", x.ready[1]);
 	char *argv[] = { (char *)"cocoon-init", (char *)"hold", service_fd, deadline,
-			 namespaces, ready_fd, NULL };
+			 namespaces, ready_fd, warnings, id, NULL };
 	x.argv = argv;
 	int pidfd = -1;
 	pid_t pid = clone(exec_init, stack + guard + INIT_STACK_SIZE,

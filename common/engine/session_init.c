@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
@@ -15,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "session_terminals.h"
 #include "util.h"
 
 /* 128+N for a signal, like a shell. */
@@ -74,7 +76,58 @@ static long long now_ms(void)
 struct ending {
 	long long deadline_ms; /* max-session-time (0: none) */
 	long long kill_ms;     /* the end of the grace (0: not hung up) */
+	const struct session_init_notices *notices; /* NULL: none */
+	bool warned[SESSION_INIT_WARNINGS_MAX]; /* told, or past at the start */
+	bool told_end;
 };
+
+/* The end line goes out this long before the hang-up: sshd does not
+ * drain a pty whose shell is gone, and a line written just before the
+ * SIGHUP was lost about every other time (tests/limits/warnings.t). */
+#define END_LINE_LEAD_MS 500
+
+/* " (max-session-time; reference ID)" and the like: where the line's
+ * reference goes. */
+static void notice(const struct ending *e, const char *what, const char *after)
+{
+	char line[160];
+	const char *id = e->notices->id;
+	snprintf(line, sizeof(line), "cocoon: %s (%s%sreference %s).", what, after,
+		 *after ? "; " : "", id && *id ? id : "unknown");
+	session_terminals_write(0, line);
+}
+
+/* Each warning whose time has come, once; the lines say the time left
+ * as the policy gave it, in minutes when it is whole ones. */
+static void warn_due(struct ending *e, long long t)
+{
+	const struct session_init_notices *n = e->notices;
+	for (unsigned i = 0; n && e->deadline_ms && i < n->nwarnings; i++) {
+		if (e->warned[i] || t < e->deadline_ms - (long long)n->warnings[i] * 1000)
+			continue;
+		e->warned[i] = true;
+		unsigned long long s = n->warnings[i];
+		bool minutes = s % 60 == 0;
+		unsigned long long count = minutes ? s / 60 : s;
+		char what[96];
+		snprintf(what, sizeof(what), "this session ends in %llu %s%s", count,
+			 minutes ? "minute" : "second", count == 1 ? "" : "s");
+		notice(e, what, "max-session-time");
+	}
+}
+
+/* The next warning's time (0: none left). */
+static long long next_warning(const struct ending *e)
+{
+	long long next = 0;
+	const struct session_init_notices *n = e->notices;
+	for (unsigned i = 0; n && e->deadline_ms && i < n->nwarnings; i++) {
+		long long at = e->deadline_ms - (long long)n->warnings[i] * 1000;
+		if (!e->warned[i] && (!next || at < next))
+			next = at;
+	}
+	return next;
+}
 
 static void hang_up(struct ending *e)
 {
@@ -92,9 +145,24 @@ static int ending_step(struct ending *e, int status)
 	long long t = now_ms();
 	if (e->kill_ms && t >= e->kill_ms)
 		end_all(status);
+	bool end_line = e->notices && e->notices->end_line && e->deadline_ms;
+	if (!e->kill_ms)
+		warn_due(e, t);
+	if (!e->kill_ms && end_line && !e->told_end && t >= e->deadline_ms - END_LINE_LEAD_MS) {
+		/* Same words as the entry points' (audit_user_notice): the
+		 * engine cannot reach the session layer. */
+		notice(e, "session ended: max-session-time reached", "");
+		e->told_end = true;
+	}
 	if (!e->kill_ms && e->deadline_ms && t >= e->deadline_ms)
 		hang_up(e);
+	long long warning = e->kill_ms ? 0 : next_warning(e);
+	if (!e->kill_ms && end_line && !e->told_end &&
+	    (!warning || e->deadline_ms - END_LINE_LEAD_MS < warning))
+		warning = e->deadline_ms - END_LINE_LEAD_MS;
 	long long next = e->kill_ms ? e->kill_ms : e->deadline_ms;
+	if (warning && warning < next)
+		next = warning;
 	if (!next)
 		return -1;
 	long long left = next - now_ms();
@@ -104,7 +172,7 @@ static int ending_step(struct ending *e, int status)
 }
 
 _Noreturn void session_init(pid_t main_pid, int service_fd, long long deadline,
-			    int status_fd)
+			    const struct session_init_notices *notices, int status_fd)
 {
 	bool hold = main_pid < 0;
 	status_out = status_fd;
@@ -143,7 +211,14 @@ _Noreturn void session_init(pid_t main_pid, int service_fd, long long deadline,
 
 	int main_status = 0;
 	bool main_alive = !hold;
-	struct ending ending = { deadline > 0 ? deadline * 1000 : 0, 0 };
+	struct ending ending = { deadline > 0 ? deadline * 1000 : 0, 0, notices, { false } };
+	/* Warnings already past at the start are skipped, not all told at
+	 * once. */
+	long long start = now_ms();
+	for (unsigned i = 0; notices && ending.deadline_ms && i < notices->nwarnings &&
+	     i < SESSION_INIT_WARNINGS_MAX; i++)
+		ending.warned[i] = start >= ending.deadline_ms -
+			(long long)notices->warnings[i] * 1000;
 	for (;;) {
 		for (;;) {
 			int status;

@@ -7,6 +7,7 @@
 #define COCOON_SESSION_INIT_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <sys/types.h>
 
 /* Sent to pid 1 (only root can): the login is over, end the session as
@@ -15,22 +16,36 @@
 #define SESSION_INIT_END SIGUSR1
 #define SESSION_INIT_GRACE_MS 2000
 
+/* What pid 1 tells the session's terminals (session_terminals.h) before
+ * its deadline ends it: "this session ends in ..." WARNINGS seconds
+ * before it (session-time-warnings; one already past at the start is
+ * skipped), and with END_LINE, at the hang-up, that it ended. ID (the
+ * session's, "" for none) is the reference in each line. */
+#define SESSION_INIT_WARNINGS_MAX 8
+struct session_init_notices {
+	const char *id;
+	unsigned long long warnings[SESSION_INIT_WARNINGS_MAX];
+	unsigned nwarnings;
+	bool end_line;
+};
+
 /* Reap every process of the namespace, relay TERM, HUP, INT and QUIT to
  * MAIN_PID and end with its status (128+N when killed by signal N), first
  * killing whatever is left. MAIN_PID -1 holds instead: no main process,
  * the end comes with SIGKILL or when the process behind the pidfd
  * SERVICE_FD ends. DEADLINE: a CLOCK_BOOTTIME second at which the session
- * is hung up and, SESSION_INIT_GRACE_MS later, ended (0: none);
- * SESSION_INIT_END does the same at once. STATUS_FD (-1:
+ * is hung up and, SESSION_INIT_GRACE_MS later, ended (0: none), told
+ * beforehand as NOTICES say (NULL: nothing);
+ * SESSION_INIT_END does the same at once, untold. STATUS_FD (-1:
  * none): the status, one byte, is written there once every other process
  * is reaped, before this one's own end, which takes a while (its mount
  * namespace is torn down).
  *
  * The caller is pid 1, has every signal blocked (none sent meanwhile is
  * lost) and holds no descriptor but SERVICE_FD and STATUS_FD. Never
- * returns; reads no file. */
+ * returns; reads no file but the session's own /proc, for its notices. */
 _Noreturn void session_init(pid_t main_pid, int service_fd, long long deadline,
-			    int status_fd);
+			    const struct session_init_notices *notices, int status_fd);
 
 /* Close every descriptor but KEEP (-1: all), as pid 1 does before
  * session_init; close_range where both C libraries have the number. */

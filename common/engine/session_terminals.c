@@ -6,13 +6,14 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "util.h"
+
+/* Terminals written to at most: pty-max's ceiling, and the consoles. */
+#define TERMINALS_MAX 256
 
 /* Pty slaves (UNIX98_PTY_SLAVE_MAJOR and the 7 after it) and ttys (4:
  * virtual consoles, serial lines). Not 5 (/dev/tty, the console, ptmx):
@@ -49,21 +50,26 @@ static int open_terminal(const char *path, dev_t rdev)
 int session_terminals_write(pid_t session_pid, const char *text)
 {
 	char pid[24];
-	snprintf(pid, sizeof(pid), "%d", (int)session_pid);
+	if (session_pid > 0)
+		snprintf(pid, sizeof(pid), "%d", (int)session_pid);
+	else
+		snprintf(pid, sizeof(pid), "self");
 	ino_t ns = pidns_of(pid);
 	DIR *proc = ns ? opendir("/proc") : NULL;
 	if (!proc)
 		return 0;
 	/* On a line of its own, whatever the cursor was doing; \r for a
-	 * terminal in raw mode. */
-	char *line = xasprintf("\r\n%s\r\n", text);
-	dev_t *done = NULL;
-	size_t ndone = 0, cap = 0;
+	 * terminal in raw mode. No allocation of its own and nothing of
+	 * util: cocoon-init, pid 1 of PAM sessions, links this file alone. */
+	char line[512];
+	snprintf(line, sizeof(line), "\r\n%.500s\r\n", text);
+	dev_t done[TERMINALS_MAX];
+	size_t ndone = 0;
 	struct dirent *d;
-	while ((d = readdir(proc))) {
+	while (ndone < TERMINALS_MAX && (d = readdir(proc))) {
 		if (d->d_name[0] < '1' || d->d_name[0] > '9' || pidns_of(d->d_name) != ns)
 			continue;
-		for (int n = 0; n <= 2; n++) {
+		for (int n = 0; n <= 2 && ndone < TERMINALS_MAX; n++) {
 			char path[64];
 			struct stat st;
 			snprintf(path, sizeof(path), "/proc/%s/fd/%d", d->d_name, n);
@@ -76,12 +82,10 @@ int session_terminals_write(pid_t session_pid, const char *text)
 			if (fd < 0)
 				continue;
 			if (write(fd, line, strlen(line)) > 0)
-				*ARRAY_PUSH(done, ndone, cap) = st.st_rdev;
+				done[ndone++] = st.st_rdev;
 			close(fd);
 		}
 	}
 	closedir(proc);
-	free(line);
-	free(done);
 	return (int)ndone;
 }

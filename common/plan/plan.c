@@ -30,6 +30,9 @@ void plan_init(struct plan *plan)
 	plan->pty_max = COCOON_DEFAULT_PTY_MAX;
 	plan->pty_max_user = COCOON_DEFAULT_PTY_MAX_USER;
 	plan->name_services = true;
+	plan->limits.time_warnings[0] = 5 * 60;
+	plan->limits.time_warnings[1] = 60;
+	plan->limits.ntime_warnings = 2;
 	plan->uid_min = 1000; /* login.defs' own default; policy_resolve reads it */
 }
 
@@ -159,6 +162,14 @@ void plan_hash(struct plan *plan)
 	hash_u64(&h, lim->memory_max);
 	hash_u64(&h, lim->pids_max);
 	hash_u64(&h, lim->cpu_max_percent);
+	/* Only when not the default (5m 1m), as name-services. */
+	if (lim->ntime_warnings != 2 || lim->time_warnings[0] != 300 ||
+	    lim->time_warnings[1] != 60) {
+		hash_str(&h, "session-time-warnings");
+		for (unsigned i = 0; i < lim->ntime_warnings; i++)
+			hash_u64(&h, lim->time_warnings[i]);
+		hash_u64(&h, lim->ntime_warnings);
+	}
 	for (char **w = plan->command; w && *w; w++)
 		hash_str(&h, *w);
 	hash_u64(&h, plan->command != NULL);

@@ -74,12 +74,17 @@ struct plan_rlimit {
 	bool set;
 	rlim_t soft, hard; /* RLIM_INFINITY: unlimited */
 };
+#define PLAN_TIME_WARNINGS_MAX 8
 struct session_limits {
 	struct plan_rlimit rlimit[RLIM_NLIMITS]; /* by RLIMIT_* number */
 	unsigned long long max_session_time; /* seconds */
 	unsigned long long memory_max;       /* bytes */
 	unsigned long long pids_max;
 	unsigned cpu_max_percent;            /* 100: one CPU */
+	/* Seconds before max-session-time at which the session's terminals
+	 * are told (session-time-warnings, as given; 0 of them: none). */
+	unsigned long long time_warnings[PLAN_TIME_WARNINGS_MAX];
+	unsigned ntime_warnings;
 };
 /* True when the plan needs a cgroup of its own. */
 bool plan_limits_need_cgroup(const struct session_limits *limits);

@@ -28,7 +28,7 @@ static void limit_lines(const struct session_limits *l,
 			void (*line)(struct strbuf *, const char *, const char *, bool),
 			struct strbuf *out)
 {
-	char v[64], soft[24], hard[24];
+	char v[192], soft[24], hard[24];
 	bool first = true;
 	for (int r = 0; r < RLIM_NLIMITS; r++) {
 		if (!l->rlimit[r].set || !plan_rlimit_name(r))
@@ -45,6 +45,12 @@ static void limit_lines(const struct session_limits *l,
 		snprintf(v, sizeof(v), "%llus", l->max_session_time);
 		line(out, "max-session-time", v, first);
 		first = false;
+		/* Only with a deadline: without one nothing is warned of. */
+		size_t n = 0;
+		for (unsigned i = 0; i < l->ntime_warnings; i++)
+			n += (size_t)snprintf(v + n, sizeof(v) - n, "%s%llus", i ? " " : "",
+					      l->time_warnings[i]);
+		line(out, "session-time-warnings", l->ntime_warnings ? v : "none", first);
 	}
 	if (l->memory_max) {
 		snprintf(v, sizeof(v), "%llu", l->memory_max);
@@ -367,6 +373,8 @@ static void bwrap_limit(struct strbuf *out, const char *name, const char *value,
 	const char *instead = str_starts_with(name, "rlimit-")
 		? "use prlimit(1) or the shell's ulimit"
 		: strcmp(name, "max-session-time") == 0 ? "use timeout(1) or systemd-run"
+		: strcmp(name, "session-time-warnings") == 0 ? "a timer running wall(1) can"
+		" stand in"
 		: "use systemd-run --scope with the cgroup limit";
 	sb_addf(out, "# %s %s: no bwrap equivalent; %s\n", name, value, instead);
 }

@@ -53,6 +53,8 @@ static const struct directive_spec directives[] = {
 	{ "rlimit-core", D_RLIMIT_CORE, 1, 2, BOTH, "SOFT [HARD] (sizes, or unlimited)" },
 	{ "rlimit-memlock", D_RLIMIT_MEMLOCK, 1, 2, BOTH, "SOFT [HARD] (sizes, or unlimited)" },
 	{ "max-session-time", D_MAX_SESSION_TIME, 1, 1, BOTH, "DURATION|none" },
+	{ "session-time-warnings", D_SESSION_TIME_WARNINGS, 1, PLAN_TIME_WARNINGS_MAX, BOTH,
+	  "DURATION... (at most 8)|none" },
 	{ "memory-max", D_MEMORY_MAX, 1, 1, BOTH, "SIZE|none" },
 	{ "pids-max", D_PIDS_MAX, 1, 1, BOTH, "COUNT|none" },
 	{ "cpu-max", D_CPU_MAX, 1, 1, BOTH, "PERCENT%|none" },
@@ -103,6 +105,27 @@ int directive_limit_parse(enum directive_id id, const char *word, unsigned long 
 		return cc_fail(err, "memory-max %s is too small to set up a session (at "
 			       "least %lluM)", word, MEMORY_MAX_FLOOR >> 20);
 	*out = id == D_CPU_MAX ? percent : v;
+	return 0;
+}
+
+/* session-time-warnings: each word a positive DURATION, or none alone. */
+static int warnings_parse(char *const *words, size_t count,
+			  struct directive_value *value, struct cc_error *err)
+{
+	value->ndurations = 0;
+	if (count == 1 && strcmp(words[0], "none") == 0)
+		return 0;
+	for (size_t i = 0; i < count; i++) {
+		unsigned long long v = 0;
+		if (strcmp(words[i], "none") == 0)
+			return cc_fail(err, "session-time-warnings takes none alone");
+		if (directive_parse_duration(words[i], &v, err) < 0)
+			return -1;
+		if (!v)
+			return cc_fail(err, "session-time-warnings %s is not a positive "
+				       "duration", words[i]);
+		value->durations[value->ndurations++] = v;
+	}
 	return 0;
 }
 
@@ -408,6 +431,8 @@ int directive_parse_words(const struct directive_spec *spec, char *const *words,
 					      words, count, &v->rlimit, err);
 	case D_MAX_SESSION_TIME: case D_MEMORY_MAX: case D_PIDS_MAX: case D_CPU_MAX:
 		return directive_limit_parse(spec->id, words[0], &v->number, err);
+	case D_SESSION_TIME_WARNINGS:
+		return warnings_parse(words, count, v, err);
 	case D_SANDBOX:
 		if (strcmp(words[0], "none") != 0)
 			return cc_fail(err, "sandbox takes only 'none' (to leave matching "

@@ -56,6 +56,7 @@ enum directive_id {
 	D_RLIMIT_CORE,
 	D_RLIMIT_MEMLOCK,
 	D_MAX_SESSION_TIME,
+	D_SESSION_TIME_WARNINGS,
 	D_MEMORY_MAX,
 	D_PIDS_MAX,
 	D_CPU_MAX,
@@ -128,6 +129,9 @@ struct directive_value {
 	unsigned bits;               /* unshare: NS_*; landlock-scope: LL_SCOPE_* */
 	unsigned long long number;   /* *-size; session limits (directive_limit_parse) */
 	unsigned count;              /* pty-max, pty-max-user (0: none) */
+	/* session-time-warnings: seconds before the end (ndurations 0: none) */
+	unsigned long long durations[PLAN_TIME_WARNINGS_MAX];
+	unsigned ndurations;
 	enum home_mode home;
 	enum private_tmp private_tmp;
 	enum seccomp_mode seccomp;   /* SECCOMP_FILE: the file is the word */

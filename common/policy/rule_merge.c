@@ -207,6 +207,11 @@ static void apply(struct merge *m, const struct directive *d)
 	case D_MAX_SESSION_TIME: case D_MEMORY_MAX: case D_PIDS_MAX: case D_CPU_MAX:
 		directive_limit_store(d->spec->id, v->number, &plan->limits);
 		break;
+	case D_SESSION_TIME_WARNINGS:
+		memcpy(plan->limits.time_warnings, v->durations, sizeof(v->durations));
+		plan->limits.ntime_warnings = v->ndurations;
+		m->time_warnings_at = (struct place){ d->file, d->line };
+		break;
 	case D_COMMAND:
 		/* A setting: the last `command` replaces any before. */
 		plan_set_command(plan, w, d->nwords);
@@ -258,6 +263,18 @@ static void check_merged(struct merge *m)
 		merge_error(m, m->stack[0]->file, m->stack[0]->line,
 			    "'max-session-time' needs a pid namespace (unshare = pid ...): "
 			    "the session's pid 1 ends it");
+	/* Past when the session starts, so never told: a typo, likely. */
+	const struct session_limits *l = &plan->limits;
+	for (unsigned i = 0; l->max_session_time && m->time_warnings_at.file &&
+	     i < l->ntime_warnings; i++)
+		if (l->time_warnings[i] >= l->max_session_time) {
+			char msg[200];
+			snprintf(msg, sizeof(msg), "session-time-warnings %llus is not shorter "
+				 "than max-session-time %llus: it is never given",
+				 l->time_warnings[i], l->max_session_time);
+			diag_add_once(m->diags, DIAG_WARNING, m->time_warnings_at.file,
+				      m->time_warnings_at.line, msg);
+		}
 }
 
 /* What a rule's (or profile's) own directives took away from the

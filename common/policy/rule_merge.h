@@ -23,6 +23,7 @@ struct merge {
 	const struct section *stack[MAX_PROFILE_DEPTH];
 	size_t depth;
 	struct place hostname_at;
+	struct place time_warnings_at; /* the last session-time-warnings */
 	struct place home_at, private_tmp_at;
 	struct place name_services_at; /* the last name-services line */
 };

@@ -35,6 +35,11 @@ init_run 1 hold 3 0 32768 4
 is "$SAID" "e22" "a namespace it cannot make: 'e' and the error number (EINVAL)"
 is "$RC" 0 "and it holds on (the service ends the session)"
 
+init_run 1 hold 3 0 0 4 300,60 0123abcd
+is "$RC$SAID" "0n" "with WARNINGS and ID (session-time-warnings): accepted"
+init_run 1 hold 3 0 0 4 - -
+is "$RC$SAID" "0n" "with no warning and no id: accepted"
+
 init_run 1 hold 3
 is "$RC" 0 "the older form, hold FD: accepted"
 is "$SAID" "" "and nothing written (its caller made the namespaces)"
@@ -42,7 +47,9 @@ init_run 1 hold 3 5
 is "$RC" 0 "the older form with a deadline: accepted"
 
 for args in "hold 3 0 0" "hold 3 0 0 4 5" "hold x 0 0 4" "hold 3 0 0 3" \
-	"hold 3 -1 0 4" "hold 3 0 0x10 4" "hold 3 0 0 99999" "keep 3 0 0 4" ""; do
+	"hold 3 -1 0 4" "hold 3 0 0x10 4" "hold 3 0 0 99999" "keep 3 0 0 4" "" \
+	"hold 3 0 0 4 x id" "hold 3 0 0 4 0 id" "hold 3 0 0 4 60,,1 id" \
+	"hold 3 0 0 4 1,2,3,4,5,6,7,8,9 id" "hold 3 0 0 4 60 id extra"; do
 	# shellcheck disable=SC2086 # the words are the arguments
 	init_run 1 $args
 	is "$RC" 127 "refused at once: '$args'"

@@ -186,6 +186,17 @@ static void test_choices(void)
 	       "an rlimit goes to directive_rlimit_parse");
 	expect("max-session-time", "1y", "'1y' is not a duration (a number, then s, m, h "
 	       "or d)", "max-session-time");
+	expect("session-time-warnings", "5m 1m", "ok", "session-time-warnings 5m 1m");
+	expect("session-time-warnings", "none", "ok", "session-time-warnings none");
+	expect("session-time-warnings", "5m none", "session-time-warnings takes none alone",
+	       "none among durations");
+	expect("session-time-warnings", "5m 0", "duration '0' is out of range",
+	       "a zero warning");
+	expect("session-time-warnings", "1 2 3 4 5 6 7 8 9",
+	       "'session-time-warnings' takes DURATION... (at most 8)|none (got 9 words)",
+	       "at most 8 warnings");
+	expect("session-time-warnings", "5x", "'5x' is not a duration (a number, then s, m, "
+	       "h or d)", "a warning that is no duration");
 	expect("memory-max", "1M", "memory-max 1M is too small to set up a session (at "
 	       "least 32M)", "a memory-max below the floor");
 	expect("pids-max", "none", "ok", "pids-max none");
@@ -302,6 +313,22 @@ static void test_limits(void)
 		       "a byte under the floor's K");
 }
 
+static void test_warnings(void)
+{
+	const struct directive_spec *spec = directive_lookup("session-time-warnings");
+	char *words[] = { (char *)"10m", (char *)"90", (char *)"1m" };
+	struct directive_value v;
+	struct cc_error err;
+	tap_ok(spec && directive_parse_words(spec, words, 3, &v, &err) == 0 &&
+	       v.ndurations == 3 && v.durations[0] == 600 && v.durations[1] == 90 &&
+	       v.durations[2] == 60, "session-time-warnings: seconds, in the order given");
+	struct plan plan;
+	plan_init(&plan);
+	tap_ok(plan.limits.ntime_warnings == 2 && plan.limits.time_warnings[0] == 300 &&
+	       plan.limits.time_warnings[1] == 60, "the default warns 5m and 1m before");
+	plan_free(&plan);
+}
+
 static void test_ptys(void)
 {
 	unsigned v = 7;
@@ -390,6 +417,7 @@ int main(void)
 	test_choices();
 	test_numbers();
 	test_limits();
+	test_warnings();
 	test_ptys();
 	test_values();
 	test_word_checks();

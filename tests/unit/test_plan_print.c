@@ -141,6 +141,7 @@ static const char limits_text[] =
 	"  rlimit-core      0 0\n"
 	"  rlimit-nofile    1024 unlimited\n"
 	"  max-session-time 3600s\n"
+	"  session-time-warnings 300s 60s\n"
 	"  memory-max       1073741824\n"
 	"  pids-max         100\n"
 	"  cpu-max          150%\n";
@@ -160,7 +161,7 @@ static const char limits_json[] =
 	"\"tmp_size\":268435456,\"root_size\":16777216,"
 	"\"tmpfs_size\":268435456,\"pty_max\":32,\"pty_max_user\":null,"
 	"\"limits\":{\"rlimit-core\":\"0 0\","
-	"\"rlimit-nofile\":\"1024 unlimited\",\"max-session-time\":\"3600s\","
+	"\"rlimit-nofile\":\"1024 unlimited\",\"max-session-time\":\"3600s\",\"session-time-warnings\":\"300s 60s\","
 	"\"memory-max\":\"1073741824\",\"pids-max\":\"100\",\"cpu-max\":\"150%\"},"
 	"\"command\":null}\n";
 
@@ -295,6 +296,8 @@ static const char limits_bwrap[] =
 	"# rlimit-nofile 1024 unlimited: no bwrap equivalent; use prlimit(1) or the "
 	"shell's ulimit\n"
 	"# max-session-time 3600s: no bwrap equivalent; use timeout(1) or systemd-run\n"
+	"# session-time-warnings 300s 60s: no bwrap equivalent; a timer running wall(1) can "
+	"stand in\n"
 	"# memory-max 1073741824: no bwrap equivalent; use systemd-run --scope with "
 	"the cgroup limit\n"
 	"# pids-max 100: no bwrap equivalent; use systemd-run --scope with the cgroup "

@@ -371,6 +371,13 @@ static void test_limits(void)
 	       "t.conf:4: error: '5w' is not a duration", "a bad duration unit");
 	expect(DEFAULT_RULE "[profile p]\nmax-session-time = 0\n",
 	       "t.conf:4: error: duration '0' is out of range", "a zero duration");
+	expect(DEFAULT_RULE "max-session-time = 4m\nsession-time-warnings = 5m 1m\n",
+	       "t.conf:4: warning: session-time-warnings 300s is not shorter than "
+	       "max-session-time 240s: it is never given", "a warning past at the start");
+	expect_clean(DEFAULT_RULE "max-session-time = 4m\nsession-time-warnings = 3m 1m\n",
+		     "warnings shorter than max-session-time");
+	expect_clean(DEFAULT_RULE "max-session-time = 4m\n",
+		     "the default warnings are not judged");
 	expect(DEFAULT_RULE "[profile p]\ncpu-max = 50\n",
 	       "t.conf:4: error: '50' is not a percentage", "cpu-max needs a %");
 	expect(DEFAULT_RULE "[profile p]\npids-max = -1\n",

@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# session-time-warnings: before max-session-time ends a session, its pid 1
+# tells the session's terminals, in order, then (PAM mode) that it ended;
+# through cocoon-shell on a pty and pam_cocoon in a real sshd with ssh -tt.
+# `none` tells nothing; a session without a terminal still ends.
+. "$(dirname "$0")/../lib.sh"
+SSHD_SERVICE=cocoon-test-sshd-warn-$T
+SSHD_PORTS=42500-42599
+work=$(mktemp -d /run/cocoon-warn-test.XXXXXX)
+chmod 0755 "$work"
+cleanup() {
+	sshd_cleanup
+	policy_reset; cleanup_users; rm -rf "$work"
+}
+trap cleanup EXIT
+
+add_user ccw1$T
+add_user ccw2$T
+limits_policy "[user ccw1$T]
+profile = default
+max-session-time = 8s
+session-time-warnings = 5s 2s
+[user ccw2$T]
+profile = default
+max-session-time = 4s
+session-time-warnings = none"
+
+W5='cocoon: this session ends in 5 seconds \(max-session-time; reference [0-9a-f]{32}\)\.'
+W2='cocoon: this session ends in 2 seconds \(max-session-time; reference [0-9a-f]{32}\)\.'
+END='cocoon: session ended: max-session-time reached \(reference [0-9a-f]{32}\)\.'
+
+# in_order TEXT RE...: 0 when each RE matches a line of TEXT after the
+# previous one's.
+in_order() {
+	local text=$1 re line=0 n; shift
+	for re in "$@"; do
+		n=$(printf '%s\n' "$text" | grep -nE -- "$re" | cut -d: -f1 |
+			awk -v after="$line" '$1 > after { print; exit }')
+		[ -n "$n" ] || return 1
+		line=$n
+	done
+	return 0
+}
+
+explained=$("$CTL" explain ccw1$T 2>&1)
+like "$explained" "session-time-warnings 5s 2s" "explain shows the warnings"
+
+# ---- cocoon-shell on a pty: run mode's pid 1 writes the warnings ----
+in_pty() { run runuser -u "$1" -- script -qec "$SHELL_BIN -c '$2'" /dev/null < /dev/null; OUT=$(printf '%s' "$OUT" | tr -d '\r'); }
+in_pty ccw1$T 'sleep 30; echo survived'
+unlike "$OUT" "survived" "cocoon-shell: the session is ended"
+ok $(in_order "$OUT" "$W5" "$W2" "$END"; echo $?) \
+	"cocoon-shell: 5 s, then 2 s before, then the end, in that order"
+is "$(printf '%s\n' "$OUT" | grep -cE "$W5|$W2")" 2 "cocoon-shell: each warning once"
+ok $(wait_gone ccw1$T; echo $?) "cocoon-shell: nothing is left"
+
+in_pty ccw2$T 'sleep 30; echo survived'
+unlike "$OUT" "survived" "control: session-time-warnings = none still ends the session"
+unlike "$OUT" "this session ends in" "control: none warns of nothing"
+ok $(wait_gone ccw2$T; echo $?) "control: nothing is left"
+
+# ---- pam_cocoon: cocoon-init (hold mode) writes to ssh's pty ----
+sshd_start "session required $PAMDIR/pam_cocoon.so" || bail_out "sshd"
+sed -i "0,/^session/s||session required $PAMDIR/pam_cocoon.so return\n&|" /etc/pam.d/$SSHD_SERVICE
+sshd_allow ccw1$T
+sshd_allow ccw2$T
+run ssh_as ccw1$T -tt 'cat /proc/1/comm; sleep 30; echo survived'
+OUT=$(printf '%s' "$OUT" | tr -d '\r')
+like "$OUT" "cocoon-init" "PAM: the session ran in the sandbox"
+unlike "$OUT" "survived" "PAM: the session is ended at the deadline"
+ok $(in_order "$OUT" "$W5" "$W2" "$END"; echo $?) \
+	"PAM: 5 s, then 2 s before, then the end line, on the ssh client's terminal"
+ok $(wait_gone ccw1$T; echo $?) "PAM: no process of the user is left"
+
+run ssh_as ccw2$T -tt 'sleep 30; echo survived'
+OUT=$(printf '%s' "$OUT" | tr -d '\r')
+unlike "$OUT" "this session ends in" "PAM control: none warns of nothing"
+like_re "$OUT" "$END" "PAM control: the end line still comes"
+
+start=$SECONDS
+run ssh_as ccw1$T 'sleep 30; echo survived'
+unlike "$OUT" "survived" "PAM without a terminal: the session still ends"
+unlike "$OUT" "this session ends in" "PAM without a terminal: nothing is written"
+ok $([ $((SECONDS - start)) -le 14 ] && echo 0 || echo 1) \
+	"PAM without a terminal: at the deadline ($((SECONDS - start)) s)"
+ok $(wait_gone ccw1$T; echo $?) "PAM without a terminal: nothing is left"
+
+done_testing
