@@ -15,10 +15,14 @@ sysctl_tiocsti=""
 cleanup() {
 	escape_kill_hostpids
 	[ -n "$sysctl_tiocsti" ] && echo "$sysctl_tiocsti" > /proc/sys/dev/tty/legacy_tiocsti
-	rm -rf "$secret" "$rwusr" "$locked" "$rootlink" "$work_file"
+	rm -rf "$secret" "$rwusr" "$locked" "$rootlink" "$work_file" "$log"
+	syslog_release
 	policy_reset; cleanup_users
 }
+log=$(mktemp /tmp/ccesc-syslog.XXXXXX)
 trap cleanup EXIT
+# Refusals show the user a reference; the reason is in the log.
+syslog_capture "$log" || log=""
 
 escape_begin
 cc -o "$H/t/int80" "$HERE/int80.c" && chown $U "$H/t/int80"
@@ -355,7 +359,7 @@ like "$OUT" "TOPSECRET" "control: the symlink reaches the secret on the host"
 inside "cat /data/f; echo ESCAPED"
 unlike "$OUT" "TOPSECRET" "the next login does not mount the symlink's target"
 unlike "$OUT" "ESCAPED" "the login is refused"
-like "$OUT" "refusing symlinks" "and says why"
+refusal_logged "$log" "refusing symlinks" "and says why, in the log"
 rm -f "$H/data"
 runuser -u $U -- ln -s /etc "$H/data"
 inside "touch /data/ccesc-x; echo ESCAPED"
@@ -381,7 +385,7 @@ like "$OUT" "LOCKED-$$" "control: a bind of the link resolved by root hands it t
 inside "cat /data; echo ESCAPED"
 unlike "$OUT" "LOCKED" "inside, the file is not bound"
 unlike "$OUT" "ESCAPED" "the login is refused"
-like "$OUT" "refusing symlinks" "and says why"
+refusal_logged "$log" "refusing symlinks" "and says why, in the log"
 policy_reset
 
 # --- 10. hostile environment, limits and closed descriptors
@@ -413,12 +417,21 @@ lim_case() { # lim_case LIMIT WANT-IN-LOG WANT-OUTPUT NAME
 	outside "$1; $SHELL_BIN -c '{ $confined; } > $H/t/lim.out 2>&1'"
 	is "$(cat "$H/t/lim.out" 2>/dev/null)" "$3" "$4"
 	if [ -z "$2" ]; then is "$OUT" "" "$4: nothing on the caller's terminal"
-	else like_re "$OUT" "$2" "$4: what the caller sees"; fi
+	else lim_reason "$2" "$4"; fi
+}
+# A refusal shows the caller a reference, and the log has the reason;
+# a failure before cocoon-shell's code runs (the loader's) has no record.
+lim_reason() { # lim_reason REGEX NAME
+	local ref
+	ref=$(printf '%s\n' "$OUT" | grep -oE 'reference [0-9a-f]{32}' | grep -oE '[0-9a-f]{32}' | head -1)
+	if [ -z "$ref" ]; then like_re "$OUT" "$1" "$2: what the caller sees"
+	elif [ -z "$log" ]; then skip "/dev/log is taken: syslog not captured"
+	else syslog_wait "$log" "session=$ref"; like_re "$(grep -F "session=$ref" "$log")" "$1" "$2: the log says why"; fi
 }
 # Where root may raise the limit (CAP_SYS_RESOURCE: Debian's VM, not this
 # kind of machine), setup runs and the session's own limit of 4 makes its
 # Landlock wall fail: refused either way, with the cause.
-lim_case "ulimit -n 4" "cocoon-shell: (the caller's open files limit \(4, and cocoon-shell may not raise it\) is below the 64 it needs|landlock: Too many open files)" \
+lim_case "ulimit -n 4" "(the caller's open files limit \(4, and cocoon-shell may not raise it\) is below the 64 it needs|landlock: Too many open files)" \
 	"" "ulimit -n 4: refused with the reason, no session"
 is "$RC" "1" "ulimit -n 4: cocoon-shell exits 1"
 lim_case "ulimit -u 1" "" "$confined_out" "ulimit -u 1: the session runs confined"
@@ -437,7 +450,7 @@ before=$(ls -A "$records" 2>/dev/null | wc -l)
 outside "ulimit -f 0; $SHELL_BIN -c '$confined' 2>&1; echo RC=\$?"
 case "$OUT" in
 *cocoon-init*) like "$OUT" "MARK" "ulimit -f 0: raised, and the session runs confined" ;;
-*) like "$OUT" "file size limit (0, and cocoon-shell may not raise it)" "ulimit -f 0: refused with the reason" ;;
+*) lim_reason "file size limit \\(0, and cocoon-shell may not raise it\\)" "ulimit -f 0: refused with the reason" ;;
 esac
 is "$(ls -A "$records" 2>/dev/null | wc -l)" "$before" "ulimit -f 0: no record is left behind"
 

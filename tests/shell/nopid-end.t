@@ -15,9 +15,13 @@ OUTF=$(mktemp /tmp/revnp.XXXXXX)
 cleanup() {
 	[ -n "$P" ] && kill -KILL "$P" 2>/dev/null
 	pkill -KILL -u "$U" 2>/dev/null
-	policy_reset; cleanup_users; rm -f "$OUTF"
+	syslog_release
+	policy_reset; cleanup_users; rm -f "$OUTF" "$log"
 }
+log=$(mktemp /tmp/revnp-syslog.XXXXXX)
 trap cleanup EXIT
+# Refusals show the user a reference; the reason is in the log.
+syslog_capture "$log" || log=""
 add_user $U -s "$SHELL_BIN" || bail_out "useradd $U"
 policy_reset
 profile='[profile nopid]\nro-bind = /usr\nsymlink = usr/bin /bin\nsymlink = usr/lib /lib\nsymlink = usr/lib64 /lib64\nunshare = ipc\n[default]\nsandbox = none\n'
@@ -49,6 +53,6 @@ is "$LEFT" 0 "control: with a cgroup, killing the login ends the sleep that igno
 login ''
 is "$STARTED" 0 "without a pid namespace or a cgroup, the login is refused"
 is "$LEFT" 0 "nothing of it outlives the login"
-like "$OUT" "needs a cgroup" "the refusal says why"
+refusal_logged "$log" "needs a cgroup" "the refusal says why, in the log"
 
 done_testing

@@ -16,9 +16,13 @@ PARENT=""
 cleanup() {
 	[ -n "$PARENT" ] && kill -KILL "$PARENT" 2>/dev/null
 	pkill -KILL -u "$U" 2>/dev/null
+	syslog_release
 	policy_reset; cleanup_users; rm -rf "$W"
 }
 trap cleanup EXIT
+# Refusals show the user a reference; the reason is in the log.
+log=$W/syslog
+syslog_capture "$log" || log=""
 add_user $U -s "$SHELL_BIN" || bail_out "useradd $U"
 policy_reset
 uid=$(id -u $U) gid=$(id -g $U)
@@ -42,7 +46,8 @@ pkill -KILL -u $U; wait_gone $U
 setsid -f sh -c "sleep 0.5; exec $as_user $SHELL_BIN -c '$cmd' </dev/null >$W/orphan.out 2>&1"
 sleep 3
 is "$(sleeps)" 0 "orphaned before it started (its parent pid 1), the login is refused"
-like "$(cat "$W/orphan.out")" "the login is over" "and says why"
+OUT=$(cat "$W/orphan.out")
+refusal_logged "$log" "the login is over" "and says why, in the log"
 pkill -KILL -u $U; wait_gone $U
 
 done_testing
