@@ -262,8 +262,7 @@ void audit_user_notice(enum audit_notice what, const char *id, const char *text,
 		       struct strbuf *out)
 {
 	static const char *const sentence[] = {
-		[AUDIT_NOTICE_REFUSED] = "this login was refused by the session policy of "
-					 "this host",
+		[AUDIT_NOTICE_REFUSED] = "this login was refused by the session policy of this host",
 		[AUDIT_NOTICE_EXPIRED] = "session ended: max-session-time reached",
 		[AUDIT_NOTICE_STOPPED] = "session ended by the administrator",
 	};
