@@ -18,7 +18,11 @@
 #   "Default: yes" that is not listed in /var/lib/pam/seen (the profiles
 #   an administrator has already been offered). Listing sss, ldap and
 #   pwquality there first keeps common-* as they are; the profiles stay
-#   available to `pam-auth-update --enable`.
+#   available to `pam-auth-update --enable`. Where debconf already lists
+#   them as chosen (libpam-runtime/profiles, kept from an earlier install
+#   on the image) pam-auth-update enables them anyway: the ones enabled
+#   during the install are disabled again with `pam-auth-update --disable`,
+#   which rewrites common-* from its own record and remembers the choice.
 # - postinsts start their daemons through invoke-rc.d: a policy-rc.d that
 #   exits 101 refuses it (made only when the host has none, removed
 #   after), and any daemon started anyway is stopped by its pid.
@@ -61,12 +65,32 @@ if [ -d /var/lib/pam ]; then
 	done
 fi
 
+# pam-auth-update's record of what common-* hold: "Module: NAME" lines.
+enabled_profiles() {
+	cat /var/lib/pam/auth /var/lib/pam/account /var/lib/pam/password \
+		/var/lib/pam/session /var/lib/pam/session-noninteractive 2>/dev/null |
+		sed -n 's/^Module: //p' | sort -u
+}
+enabled_profiles > "$work/profiles-before"
+
 cp -p /etc/nsswitch.conf "$work/nsswitch.conf"
 for f in /etc/pam.d/common-*; do cp -p "$f" "$work/${f##*/}"; done
 pidof $DAEMONS 2>/dev/null | tr ' ' '\n' | sort > "$work/before" || true
 
 apt-get update -qq
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"
+
+newly_enabled=""
+for p in $PAM_PROFILES; do
+	if enabled_profiles | grep -qx "$p" && ! grep -qx "$p" "$work/profiles-before"; then
+		newly_enabled="$newly_enabled $p"
+	fi
+done
+if [ -n "$newly_enabled" ]; then
+	echo "make deps: disabling the PAM profiles the install enabled:$newly_enabled"
+	# shellcheck disable=SC2086 # a list of profile names
+	pam-auth-update --package --disable $newly_enabled
+fi
 
 status=0
 for pid in $(pidof $DAEMONS 2>/dev/null | tr ' ' '\n' | sort | comm -13 "$work/before" -); do
