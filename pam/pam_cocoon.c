@@ -24,6 +24,7 @@
 #include "cgroup.h"
 #include "environment.h"
 #include "pam_args.h"
+#include "pam_stack.h"
 #include "records.h"
 #include "rlimits.h"
 #include "sandbox.h"
@@ -122,27 +123,20 @@ static void free_item(pam_handle_t *pamh, void *data, int error_status)
 	free(data);
 }
 
-static struct admission_request request_for(pam_handle_t *pamh, const struct pam_args *args,
-					    bool args_ok);
-
-static void set_systemd_limits(pam_handle_t *pamh, const struct pam_args *args)
+/* What the front door let in confined hands its limits to pam_systemd;
+ * what it refuses or lets in unconfined needs nothing. */
+static void set_systemd_limits(pam_handle_t *pamh, const struct admission *a)
 {
 	if (!cgroup_under_systemd())
 		return;
-	struct admission_request req = request_for(pamh, args, true);
-	req.entry_check = NULL; /* the main line checks what this line hands over */
-	struct admission a;
-	admission_decide(&req, &a);
 	struct systemd_scope_item items[3];
-	/* What the main line refuses or lets in unconfined needs nothing. */
-	bool confined = a.have_plan && a.plan.sandboxed &&
-			(a.verdict == VERDICT_SANDBOXED || a.verdict == VERDICT_AUDIT);
-	size_t n = confined ? systemd_scope_items(&a.plan.limits, items) : 0;
+	bool confined = a->have_plan && a->plan.sandboxed &&
+			(a->verdict == VERDICT_SANDBOXED || a->verdict == VERDICT_AUDIT);
+	size_t n = confined ? systemd_scope_items(&a->plan.limits, items) : 0;
 	for (size_t i = 0; i < n; i++)
 		if (pam_set_data(pamh, items[i].name, xasprintf("%llu", items[i].value),
 				 free_item) != PAM_SUCCESS)
 			pam_syslog(pamh, LOG_ERR, "pam_set_data %s failed", items[i].name);
-	admission_free(&a);
 }
 
 static bool handed_to_systemd(void *data, const char *name)
@@ -358,13 +352,72 @@ static int carry_out(pam_handle_t *pamh, int flags, const struct pam_args *args,
 	return refuse(pamh, flags, &r);
 }
 
+/* ---- The return line's open ----
+ * First in the session stack, it runs before the modules that show the
+ * user something (pam_motd, pam_mail, pam_lastlog): it asks the front
+ * door with the confining line's arguments, read from the service's
+ * stack as libpam reads it, hands the plan's limits to pam_systemd, and
+ * shows a refusal there, so that the user's line comes before the motd.
+ * The confining line then refuses too, never letting in a login the user
+ * was told was refused; the one refuse record is this line's. */
+#define REFUSED_NAME "pam_cocoon_refused"
+
+static int open_return_line(pam_handle_t *pamh, int flags, const struct pam_args *own)
+{
+	const char *service = item(pamh, PAM_SERVICE);
+	struct pam_stack_cocoon stack;
+	pam_stack_cocoon_read(COCOON_PAM_DIR, service && *service ? service : PAM_STACK_OTHER,
+			      &stack);
+	/* No confining line found (a stack libpam reads from elsewhere):
+	 * the limits as this line's own arguments say, the refusal left to
+	 * the confining line. */
+	struct pam_args args = *own;
+	bool args_ok = true;
+	struct cc_error err;
+	if (stack.confining)
+		args_ok = pam_args_parse(stack.confining->argc,
+					 (const char **)stack.confining->argv, &args, &err) == 0;
+	struct admission_request req = request_for(pamh, &args, args_ok);
+	req.entry_check = NULL; /* the confining line checks what this line hands over */
+	struct admission a;
+	admission_decide(&req, &a);
+	set_systemd_limits(pamh, &a);
+	int status = PAM_IGNORE;
+	if (stack.confining && a.verdict == VERDICT_REFUSED) {
+		journal_fd(pamh);
+		struct audit_record r;
+		char id[33] = "";
+		audit_init(&r, "refuse");
+		r.user = item(pamh, PAM_USER);
+		if (a.known_account)
+			r.uid = a.who.uid;
+		r.plan = a.have_plan ? &a.plan : NULL;
+		r.result = a.result;
+		r.reason = a.reason[0] ? a.reason : NULL;
+		if (record_session_id_new(id, &err) == 0)
+			r.session = id;
+		status = refuse(pamh, flags, &r);
+		if (pam_set_data(pamh, REFUSED_NAME, xstrdup(id), free_item) != PAM_SUCCESS)
+			pam_syslog(pamh, LOG_ERR, "pam_set_data %s failed", REFUSED_NAME);
+	}
+	admission_free(&a);
+	pam_stack_cocoon_free(&stack);
+	return status;
+}
+
 int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **argv)
 {
 	struct pam_args args;
 	bool args_ok = read_args(pamh, argc, argv, &args);
-	if (args_ok && args.return_only) {
-		set_systemd_limits(pamh, &args);
-		return PAM_IGNORE;
+	if (args_ok && args.return_only)
+		return open_return_line(pamh, flags, &args);
+	/* The return line refused this login and told the user so. */
+	const void *refused = NULL;
+	if (pam_get_data(pamh, REFUSED_NAME, &refused) == PAM_SUCCESS && refused) {
+		if (args.debug)
+			pam_syslog(pamh, LOG_DEBUG, "refused by the return line (session=%s)",
+				   (const char *)refused);
+		return PAM_SESSION_ERR;
 	}
 	/* Before anything can move the service into a session. */
 	journal_fd(pamh);

@@ -20,7 +20,7 @@ cleanup() {
 	sshd_cleanup
 	syslog_release
 	restore
-	rm -rf "$backups"
+	rm -rf "$backups" "${motd_dir:-}"
 	policy_reset; cleanup_users
 }
 trap cleanup EXIT
@@ -93,6 +93,44 @@ echo "$OUT" | sed 's/^/# ssh -tt: /'
 run timeout 60 script -qec "ssh -tt $(SSH_OPTS) -l ccrf2$T 127.0.0.1 'echo RAN-PTY'" /dev/null
 like "$OUT" "RAN-PTY" "ssh -tt control: a login let in runs"
 unlike "$OUT" "cocoon:" "ssh -tt control: no such line"
+
+# The line comes before the motd: the return line, first in the stack,
+# refuses there. A pam_motd line of the test's own right after it stands
+# for the stack's. Control: without the return line the confining line,
+# last, refuses after the motd was shown.
+# pam_motd reads it as the user: a directory of its own, readable.
+motd_dir=$(mktemp -d /run/cocoon-refusal-motd.XXXXXX)
+chmod 0755 "$motd_dir"
+printf 'MOTD-%s\n' "$T" > "$motd_dir/motd"
+chmod 0644 "$motd_dir/motd"
+sed -i "0,/pam_cocoon.so return\$/s||&\nsession optional pam_motd.so motd=$motd_dir/motd noupdate|" \
+	/etc/pam.d/$SSHD_SERVICE
+motd_order() { # motd_order: "line-first", "motd-first" or "missing"
+	local line motd
+	line=$(printf '%s\n' "$OUT" | grep -n 'cocoon: this login was refused' | head -1 | cut -d: -f1)
+	motd=$(printf '%s\n' "$OUT" | grep -n "MOTD-$T" | head -1 | cut -d: -f1)
+	if [ -z "$line" ] || [ -z "$motd" ]; then echo missing
+	elif [ "$line" -lt "$motd" ]; then echo line-first
+	else echo motd-first; fi
+}
+run timeout 60 script -qec "ssh -tt $(SSH_OPTS) -l ccrf1$T 127.0.0.1 'echo RAN-PTY'" /dev/null
+OUT=$(tr -d '\r' <<<"$OUT")
+is "$(motd_order)" line-first "ssh -tt: the line comes before the motd"
+refused "ssh -tt, refused at the top of the stack"
+if [ -n "$have_syslog" ]; then
+	ref=$(printf '%s\n' "$OUT" | grep -oE 'reference [0-9a-f]{32}' | head -1 | cut -d' ' -f2)
+	is "$(grep -c "user=ccrf1$T .*session=$ref" "$backups/syslog")" 1 \
+		"one refuse record for the login, not one per line"
+else
+	skip "/dev/log is taken: no syslog to read"
+fi
+grep -v 'pam_cocoon.so return$' /etc/pam.d/$SSHD_SERVICE > "$backups/stack"
+cat "$backups/stack" > /etc/pam.d/$SSHD_SERVICE
+run timeout 60 script -qec "ssh -tt $(SSH_OPTS) -l ccrf1$T 127.0.0.1 'echo RAN-PTY'" /dev/null
+OUT=$(tr -d '\r' <<<"$OUT")
+is "$(motd_order)" motd-first "control: without the return line the motd comes first"
+unlike "$OUT" "RAN-PTY" "control: and the login is still refused"
+sed -i "0,/^session/s||session required $PAMDIR/pam_cocoon.so return\n&|" /etc/pam.d/$SSHD_SERVICE
 
 run su ccrf1$T -c 'echo RAN-SU'
 refused "su"

@@ -12,7 +12,7 @@ if ! command -v valgrind >/dev/null || ! command -v pamtester >/dev/null; then
 	exit 0
 fi
 cleanup() {
-	rm -f "/etc/pam.d/$SERVICE"
+	rm -f "/etc/pam.d/$SERVICE" "/etc/pam.d/$SERVICE-ret"
 	policy_reset; cleanup_users
 }
 trap cleanup EXIT
@@ -42,5 +42,15 @@ vg "a user no rule covers" ccvg1$T 0
 printf '[default]\nprofile = nosuch\n' | policy_write cocoon.conf
 vg "a broken policy" ccvg1$T 1
 vg "an exempt user, broken policy" ccvg2$T 0
+
+# The return line first: it reads the stack and asks the front door.
+{
+	echo "session required $PAMDIR/pam_cocoon.so return"
+	cat "/etc/pam.d/$SERVICE"
+} > "/etc/pam.d/$SERVICE-ret"
+SERVICE=$SERVICE-ret vg "a broken policy, refused at the return line" ccvg1$T 1
+SERVICE=$SERVICE-ret vg "an exempt user, with the return line" ccvg2$T 0
+printf '[default]\nservice = sshd\nprofile = default\n' | policy_write cocoon.conf
+SERVICE=$SERVICE-ret vg "a user no rule covers, with the return line" ccvg1$T 0
 
 done_testing
