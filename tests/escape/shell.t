@@ -253,18 +253,19 @@ priv_session() {
 	runuser -u $U -- "$SHELL_BIN" -c "while [ ! -e $H/t/go ]; do sleep 0.1; done
 		$H/priv/setuid; $H/priv/filecap; /proc/self/fd/0; grep NoNewPrivs /proc/self/status" \
 		< "$H/priv/setuid" > "$H/t/priv.out" 2>&1 &
-	local sp=$! pid="" p i host_ns
+	local sp=$! p i host_ns done=""
 	host_ns=$(readlink /proc/self/ns/mnt)
+	# Any of the session's processes will do, but the loop's sleeps end
+	# at once: one that is gone before nsenter opens it is tried again.
 	for i in $(seq 100); do
 		for p in $(pgrep -u $U); do
-			[ "$(readlink /proc/$p/ns/mnt 2>/dev/null)" != "$host_ns" ] && pid=$p && break 2
+			[ "$(readlink /proc/$p/ns/mnt 2>/dev/null)" != "$host_ns" ] || continue
+			nsenter -t "$p" -m sh -c "mount --bind $H/priv $H/priv &&
+				mount -o remount,bind,suid $H/priv" 2>/dev/null && done=yes && break 2
 		done
 		sleep 0.1
 	done
-	if [ -n "$pid" ]; then
-		nsenter -t "$pid" -m sh -c "mount --bind $H/priv $H/priv && mount -o remount,bind,suid $H/priv" ||
-			echo "# could not remount $H/priv in the session"
-	fi
+	[ -n "$done" ] || echo "# could not remount $H/priv in the session"
 	touch "$H/t/go"
 	wait $sp
 	OUT=$(cat "$H/t/priv.out")
