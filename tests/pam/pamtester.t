@@ -33,7 +33,17 @@ PAM
 # log_since MARK: what was logged after line MARK. setcred(4) is PAM_DELETE_CRED,
 # which pamtester has no name for.
 log_lines() { wc -l < "$work/syslog"; }
-log_since() { sleep 0.3; tail -n "+$(($1 + 1))" "$work/syslog"; }
+# The receiver writes a moment after the line is sent: up to 10 s (a busy
+# host) for the service's first line after MARK, then 0.3 s for the rest.
+log_since() {
+	local i
+	for i in $(seq 100); do
+		tail -n "+$(($1 + 1))" "$work/syslog" | grep -qF "($SERVICE:" && break
+		sleep 0.1
+	done
+	sleep 0.3
+	tail -n "+$(($1 + 1))" "$work/syslog"
+}
 # refused LINES NAME REASON: under the default profile plus LINES, the
 # session is refused, and syslog says REASON.
 refused() {
