@@ -48,7 +48,15 @@ like "$OUT" "su: not available in this session" "su - other: the policy's messag
 unlike "$OUT" "Authentication failure" "and not su's own"
 if [ -e /usr/bin/crontab ]; then
 	inside 'crontab -l'
-	like "$OUT" "crontab: not available in this session" "crontab -l: the policy's message"
+	is "$RC" 126 "crontab -l: exit 126"
+	like "$OUT" "crontab: not available in this session: this host's session policy (cocoon)" \
+		"crontab -l: the message names the session policy"
+	inside 'echo "* * * * * true" | crontab -'
+	is "$RC" 126 "crontab -: exit 126"
+	like "$OUT" "crontab: not available in this session: this host's session policy (cocoon)" \
+		"crontab -: the message names the session policy"
+	unlike "$OUT" "/var/spool/cron" "and not crontab's own about its spool"
+	[ ! -e /var/spool/cron/crontabs/cctool1$T ]; ok $? "and no crontab is installed for the user"
 else
 	inside 'crontab -l; echo "rc=$?"; test -e /usr/bin/crontab || echo absent'
 	like "$OUT" "absent" "a program the host lacks (crontab) is skipped: the session starts without it"
@@ -153,5 +161,11 @@ inside 'sudo -n true'
 like "$OUT" "If sudo is running in a container" "control: without it sudo gives its container advice"
 inside "su - cctool2$T -c true </dev/null"
 like "$OUT" "Authentication failure" "control: and su blames the password"
+if [ -e /usr/bin/crontab ]; then
+	inside 'echo "* * * * * true" | crontab -'
+	ok $([ "$RC" != 0 ]; echo $?) "control: crontab - fails without it too ($RC)"
+	like "$OUT" "/var/spool/cron" "but with crontab's own words about its spool"
+	unlike "$OUT" "session policy" "and nothing of the session policy"
+fi
 
 done_testing
