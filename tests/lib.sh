@@ -382,7 +382,8 @@ SSHD_SERVICE=${SSHD_SERVICE:-cocoon-test-sshd-$T}
 
 # sshd_start [PAM-SESSION-LINES]: extra lines go at the end of the test
 # service's PAM file (a copy of Debian's sshd stack). Its port is a free
-# one of SSHD_PORTS (20000-29999 unless the test names a range).
+# one of SSHD_PORTS (20000-29999 unless the test names a range; the
+# tests that name one take the caller's SSHD_PORTS first).
 sshd_start() {
 	# Not under /run: a systemd host mounts it noexec, and the copy of
 	# sshd runs from here.

@@ -6,7 +6,7 @@
 # login on a pty; controls: no such line where the login is let in.
 . "$(dirname "$0")/../lib.sh"
 SSHD_SERVICE=cocoon-test-sshd-refusal-$T
-SSHD_PORTS=42100-42199
+SSHD_PORTS=${SSHD_PORTS:-42100-42199}
 pam_services_lock
 backups=$(mktemp -d /run/cocoon-refusal.XXXXXX)
 services="su login"

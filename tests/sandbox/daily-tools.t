@@ -128,7 +128,7 @@ like "$OUT" "[user cctool3$T]" "and cocoon-shell, set-user-ID root, still reads 
 add_user cctool4$T
 printf '[user %s]\nprofile = default\nro-bind = %s/usr\n' "cctool4$T" "$COCOON_ROOT" |
 	policy_write cocoon.d/tool4.conf
-SSHD_PORTS=42400-42499 sshd_start "session required $PAMDIR/pam_cocoon.so" ||
+SSHD_PORTS=${SSHD_PORTS:-42400-42499} sshd_start "session required $PAMDIR/pam_cocoon.so" ||
 	bail_out "sshd"
 sed -i "0,/^session/s||session required $PAMDIR/pam_cocoon.so return\n&|" /etc/pam.d/$SSHD_SERVICE
 sshd_allow cctool4$T
