@@ -165,6 +165,34 @@ pam_services_lock() {
 	host_lock pam-services || bail_out "another copy of the suite holds su's and login's PAM files"
 }
 
+# pam_services_edit DIR SERVICE...: back up each /etc/pam.d/SERVICE in
+# DIR, then put pam_cocoon around its session stack (the return line
+# first, the session's line last). pam_services_restore, from the test's
+# EXIT trap, puts back every file backed up, however the test ends.
+# Hold pam_services_lock first.
+PAM_BACKUPS=""
+PAM_EDITED=""
+pam_services_edit() {
+	local s
+	PAM_BACKUPS=$1; shift
+	for s in "$@"; do
+		cp -p "/etc/pam.d/$s" "$PAM_BACKUPS/pam.$s" || bail_out "backup of /etc/pam.d/$s"
+		PAM_EDITED="$PAM_EDITED $s"
+		{
+			printf 'session required %s/pam_cocoon.so return\n' "$PAMDIR"
+			cat "$PAM_BACKUPS/pam.$s"
+			printf 'session required %s/pam_cocoon.so\n' "$PAMDIR"
+		} > "/etc/pam.d/$s"
+	done
+}
+pam_services_restore() {
+	local s
+	for s in $PAM_EDITED; do
+		[ -f "$PAM_BACKUPS/pam.$s" ] && cat "$PAM_BACKUPS/pam.$s" > "/etc/pam.d/$s"
+	done
+	PAM_EDITED=""
+}
+
 # ---- the installed tree
 
 CTL=$COCOON_ROOT/usr/sbin/cocoonctl
@@ -354,7 +382,8 @@ SSHD_SERVICE=${SSHD_SERVICE:-cocoon-test-sshd-$T}
 
 # sshd_start [PAM-SESSION-LINES]: extra lines go at the end of the test
 # service's PAM file (a copy of Debian's sshd stack). Its port is a free
-# one of SSHD_PORTS (20000-29999 unless the test names a range).
+# one of SSHD_PORTS (20000-29999 unless the test names a range; the
+# tests that name one take the caller's SSHD_PORTS first).
 sshd_start() {
 	# Not under /run: a systemd host mounts it noexec, and the copy of
 	# sshd runs from here.

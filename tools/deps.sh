@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # deps.sh PACKAGE...: make deps. Installs Debian packages without a
 # question and leaves the host as it was: the directory servers the tests
-# run (slapd, nslcd, nscd, sssd) neither configured nor started,
+# run (slapd, nslcd, nscd, sssd) neither configured nor started, nor cron
+# (installed for its crontab, which the sandbox tests refuse),
 # /etc/nsswitch.conf and /etc/pam.d/common-* unchanged.
 #
 # What the packages would do otherwise, and what stops it:
@@ -30,7 +31,7 @@ set -eu
 [ "$(id -u)" = 0 ] || { echo "make deps: run as root" >&2; exit 1; }
 
 PAM_PROFILES="sss ldap pwquality"
-DAEMONS="slapd nslcd nscd sssd sssd_nss sssd_be"
+DAEMONS="slapd nslcd nscd sssd sssd_nss sssd_be cron"
 work=$(mktemp -d /run/cocoon-deps.XXXXXX)
 made_policy=""
 finish() {

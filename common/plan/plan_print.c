@@ -23,10 +23,11 @@ static const char *seccomp_name(const struct plan *plan)
 	return "?";
 }
 
-/* The session limits, one "name value" line each through LINE. */
+/* The session limits, one "name value" line each through LINE, which
+ * gets CTX. */
 static void limit_lines(const struct session_limits *l,
-			void (*line)(struct strbuf *, const char *, const char *, bool),
-			struct strbuf *out)
+			void (*line)(void *, const char *, const char *, bool),
+			void *out)
 {
 	char v[192], soft[24], hard[24];
 	bool first = true;
@@ -74,15 +75,32 @@ void plan_print_session(const struct plan *plan, const char *id, struct strbuf *
 	plan_print_text(plan, out);
 }
 
-static void text_limit(struct strbuf *out, const char *name, const char *value,
-		       bool first)
+/* The limits as text: the label column as wide as the widest label
+ * printed, so that no name (session-time-warnings) pushes its value out
+ * of line. */
+struct text_limits {
+	struct strbuf *out;
+	int width;
+};
+
+static void limit_label_width(void *ctx, const char *name, const char *value, bool first)
 {
-	sb_addf(out, "%s  %-16s %s\n", first ? "limits:\n" : "", name, value);
+	(void)value; (void)first;
+	struct text_limits *t = ctx;
+	int n = (int)strlen(name);
+	if (n > t->width)
+		t->width = n;
 }
 
-static void json_limit(struct strbuf *out, const char *name, const char *value,
-		       bool first)
+static void text_limit(void *ctx, const char *name, const char *value, bool first)
 {
+	struct text_limits *t = ctx;
+	sb_addf(t->out, "%s  %-*s %s\n", first ? "limits:\n" : "", t->width, name, value);
+}
+
+static void json_limit(void *ctx, const char *name, const char *value, bool first)
+{
+	struct strbuf *out = ctx;
 	sb_addf(out, "%s", first ? "" : ",");
 	sb_add_json_string(out, name);
 	sb_addf(out, ":");
@@ -215,7 +233,9 @@ void plan_print_text(const struct plan *plan, struct strbuf *out)
 		sb_addf(out, "%u per user\n", plan->pty_max_user);
 	else
 		sb_addf(out, "no total per user\n");
-	limit_lines(&plan->limits, text_limit, out);
+	struct text_limits limits = { .out = out };
+	limit_lines(&plan->limits, limit_label_width, &limits);
+	limit_lines(&plan->limits, text_limit, &limits);
 	if (plan->command) {
 		sb_addf(out, "  command     ");
 		for (char **w = plan->command; *w; w++) {
@@ -366,10 +386,10 @@ static void bwrap_opt(struct strbuf *out, const char *opt, const char *a, const 
 
 /* A session limit, which bubblewrap has no option for, as a comment
  * line before the command, with what could stand in for it. */
-static void bwrap_limit(struct strbuf *out, const char *name, const char *value,
-			bool first)
+static void bwrap_limit(void *ctx, const char *name, const char *value, bool first)
 {
 	(void)first;
+	struct strbuf *out = ctx;
 	const char *instead = str_starts_with(name, "rlimit-")
 		? "use prlimit(1) or the shell's ulimit"
 		: strcmp(name, "max-session-time") == 0 ? "use timeout(1) or systemd-run"

@@ -2,15 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # session-time-warnings: before max-session-time ends a session, its pid 1
 # tells the session's terminals, in order, then (PAM mode) that it ended;
-# through cocoon-shell on a pty and pam_cocoon in a real sshd with ssh -tt.
+# through cocoon-shell on a pty, pam_cocoon in a real sshd with ssh -tt,
+# and pam_cocoon in su's and login's stacks on a pty.
 # `none` tells nothing; a session without a terminal still ends.
 . "$(dirname "$0")/../lib.sh"
 SSHD_SERVICE=cocoon-test-sshd-warn-$T
-SSHD_PORTS=42500-42599
+SSHD_PORTS=${SSHD_PORTS:-42500-42599}
+pam_services_lock
 work=$(mktemp -d /run/cocoon-warn-test.XXXXXX)
 chmod 0755 "$work"
 cleanup() {
 	sshd_cleanup
+	pam_services_restore
 	policy_reset; cleanup_users; rm -rf "$work"
 }
 trap cleanup EXIT
@@ -85,5 +88,45 @@ unlike "$OUT" "this session ends in" "PAM without a terminal: nothing is written
 ok $([ $((SECONDS - start)) -le 14 ] && echo 0 || echo 1) \
 	"PAM without a terminal: at the deadline ($((SECONDS - start)) s)"
 ok $(wait_gone ccw1$T; echo $?) "PAM without a terminal: nothing is left"
+sshd_cleanup
+
+# ---- pam_cocoon in su's and login's stacks, on a pty ----
+pam_services_edit "$work" su login
+
+# Three sessions at once, each on its own pty, to keep the run short:
+# su and login for ccw1, su for ccw2 (none). Each terminal gets its own
+# session's lines only.
+# su on the pty of script: the command's descriptors are that pty.
+timeout 30 script -qec "su ccw1$T -c 'cat /proc/1/comm; sleep 30; echo survived'" /dev/null \
+	</dev/null > "$work/su.out" 2>&1 &
+su_pid=$!
+timeout 30 script -qec "su ccw2$T -c 'sleep 30; echo survived'" /dev/null \
+	</dev/null > "$work/su-none.out" 2>&1 &
+none_pid=$!
+# login -f on a pty, the shell's commands typed in (the terminal echoes
+# them: "survived" only as the output of the last); an empty line every
+# half second until login's terminal is gone, which ends the writer.
+{
+	sleep 1
+	echo 'cat /proc/1/comm; sleep 30; echo sur""vived'
+	for _ in $(seq 40); do sleep 0.5; echo || break; done
+} | timeout 30 script -qec "login -f ccw1$T" /dev/null > "$work/login.out" 2>&1
+wait "$su_pid" "$none_pid"
+
+for how in su login; do
+	OUT=$(tr -d '\r' < "$work/$how.out")
+	like "$OUT" "cocoon-init" "$how: the session ran in the sandbox"
+	unlike "$OUT" "survived" "$how: the session is ended at the deadline"
+	ok $(in_order "$OUT" "$W5" "$W2" "$END"; echo $?) \
+		"$how: 5 s, then 2 s before, then the end line, on $how's terminal"
+	is "$(printf '%s\n' "$OUT" | grep -cE "$W5|$W2|$END")" 3 \
+		"$how: each line once, none of the other sessions'"
+done
+ok $(wait_gone ccw1$T; echo $?) "su and login: no process of the user is left"
+
+OUT=$(tr -d '\r' < "$work/su-none.out")
+unlike "$OUT" "this session ends in" "su control: none warns of nothing"
+like_re "$OUT" "$END" "su control: the end line still comes"
+ok $(wait_gone ccw2$T; echo $?) "su control: nothing is left"
 
 done_testing

@@ -6,32 +6,18 @@
 # login on a pty; controls: no such line where the login is let in.
 . "$(dirname "$0")/../lib.sh"
 SSHD_SERVICE=cocoon-test-sshd-refusal-$T
-SSHD_PORTS=42100-42199
+SSHD_PORTS=${SSHD_PORTS:-42100-42199}
 pam_services_lock
 backups=$(mktemp -d /run/cocoon-refusal.XXXXXX)
-services="su login"
-restore() {
-	local s
-	for s in $services; do
-		[ -f "$backups/$s" ] && cat "$backups/$s" > "/etc/pam.d/$s"
-	done
-}
 cleanup() {
 	sshd_cleanup
 	syslog_release
-	restore
+	pam_services_restore
 	rm -rf "$backups" "${motd_dir:-}"
 	policy_reset; cleanup_users
 }
 trap cleanup EXIT
-for s in $services; do
-	cp -p "/etc/pam.d/$s" "$backups/$s" || bail_out "backup of /etc/pam.d/$s"
-	{
-		printf 'session required %s/pam_cocoon.so return\n' "$PAMDIR"
-		cat "$backups/$s"
-		printf 'session required %s/pam_cocoon.so\n' "$PAMDIR"
-	} > "/etc/pam.d/$s"
-done
+pam_services_edit "$backups" su login
 
 add_user ccrf1$T
 add_user ccrf2$T

@@ -6,24 +6,9 @@
 # session is left afterwards.
 . "$(dirname "$0")/../lib.sh"
 pam_services_lock
-services="login runuser-l sudo-i"
 backups=$(mktemp -d /run/cocoon-pam-services.XXXXXX)
-restore() {
-	local s
-	for s in $services; do
-		[ -f "$backups/$s" ] && cat "$backups/$s" > "/etc/pam.d/$s"
-	done
-	rm -rf "$backups"
-}
-trap 'restore; policy_reset; cleanup_users' EXIT
-for s in $services; do
-	cp -p "/etc/pam.d/$s" "$backups/$s" || { echo "Bail out! backup of /etc/pam.d/$s"; exit 1; }
-	{
-		printf 'session required %s/pam_cocoon.so return\n' "$PAMDIR"
-		cat "$backups/$s"
-		printf 'session required %s/pam_cocoon.so\n' "$PAMDIR"
-	} > "/etc/pam.d/$s"
-done
+trap 'pam_services_restore; rm -rf "$backups"; policy_reset; cleanup_users' EXIT
+pam_services_edit "$backups" login runuser-l sudo-i
 
 add_user ccsvc1$T
 policy_reset

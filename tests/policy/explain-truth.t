@@ -8,7 +8,7 @@
 . "$(dirname "$0")/../lib.sh"
 SVC=cocoon-test-explain-$T
 SSHD_SERVICE=cocoon-test-explain-ssh-$T
-SSHD_PORTS=44000-44999
+SSHD_PORTS=${SSHD_PORTS:-44000-44999}
 work=$(mktemp -d /run/cocoon-explain-test.XXXXXX)
 chmod 0755 "$work"
 cleanup() {

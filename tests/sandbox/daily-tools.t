@@ -48,7 +48,15 @@ like "$OUT" "su: not available in this session" "su - other: the policy's messag
 unlike "$OUT" "Authentication failure" "and not su's own"
 if [ -e /usr/bin/crontab ]; then
 	inside 'crontab -l'
-	like "$OUT" "crontab: not available in this session" "crontab -l: the policy's message"
+	is "$RC" 126 "crontab -l: exit 126"
+	like "$OUT" "crontab: not available in this session: this host's session policy (cocoon)" \
+		"crontab -l: the message names the session policy"
+	inside 'echo "* * * * * true" | crontab -'
+	is "$RC" 126 "crontab -: exit 126"
+	like "$OUT" "crontab: not available in this session: this host's session policy (cocoon)" \
+		"crontab -: the message names the session policy"
+	unlike "$OUT" "/var/spool/cron" "and not crontab's own about its spool"
+	[ ! -e /var/spool/cron/crontabs/cctool1$T ]; ok $? "and no crontab is installed for the user"
 else
 	inside 'crontab -l; echo "rc=$?"; test -e /usr/bin/crontab || echo absent'
 	like "$OUT" "absent" "a program the host lacks (crontab) is skipped: the session starts without it"
@@ -120,7 +128,7 @@ like "$OUT" "[user cctool3$T]" "and cocoon-shell, set-user-ID root, still reads 
 add_user cctool4$T
 printf '[user %s]\nprofile = default\nro-bind = %s/usr\n' "cctool4$T" "$COCOON_ROOT" |
 	policy_write cocoon.d/tool4.conf
-SSHD_PORTS=42400-42499 sshd_start "session required $PAMDIR/pam_cocoon.so" ||
+SSHD_PORTS=${SSHD_PORTS:-42400-42499} sshd_start "session required $PAMDIR/pam_cocoon.so" ||
 	bail_out "sshd"
 sed -i "0,/^session/s||session required $PAMDIR/pam_cocoon.so return\n&|" /etc/pam.d/$SSHD_SERVICE
 sshd_allow cctool4$T
@@ -153,5 +161,11 @@ inside 'sudo -n true'
 like "$OUT" "If sudo is running in a container" "control: without it sudo gives its container advice"
 inside "su - cctool2$T -c true </dev/null"
 like "$OUT" "Authentication failure" "control: and su blames the password"
+if [ -e /usr/bin/crontab ]; then
+	inside 'echo "* * * * * true" | crontab -'
+	ok $([ "$RC" != 0 ]; echo $?) "control: crontab - fails without it too ($RC)"
+	like "$OUT" "/var/spool/cron" "but with crontab's own words about its spool"
+	unlike "$OUT" "session policy" "and nothing of the session policy"
+fi
 
 done_testing

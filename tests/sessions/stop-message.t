@@ -9,7 +9,7 @@
 . "$(dirname "$0")/../lib.sh"
 pam_services_lock
 SSHD_SERVICE=cocoon-test-sshd-stopmsg-$T
-SSHD_PORTS=42100-42199
+SSHD_PORTS=${SSHD_PORTS:-42100-42199}
 work=$(mktemp -d /var/lib/cocoon-stopmsg-test.XXXXXX)
 chmod 0755 "$work"
 BG_PIDS=""

@@ -138,13 +138,13 @@ static const char limits_text[] =
 	"  name-services auto\n"
 	"  ptys         32 per session, no total per user\n"
 	"limits:\n"
-	"  rlimit-core      0 0\n"
-	"  rlimit-nofile    1024 unlimited\n"
-	"  max-session-time 3600s\n"
+	"  rlimit-core           0 0\n"
+	"  rlimit-nofile         1024 unlimited\n"
+	"  max-session-time      3600s\n"
 	"  session-time-warnings 300s 60s\n"
-	"  memory-max       1073741824\n"
-	"  pids-max         100\n"
-	"  cpu-max          150%\n";
+	"  memory-max            1073741824\n"
+	"  pids-max              100\n"
+	"  cpu-max               150%\n";
 
 static const char limits_json[] =
 	"{\"user\":\"ann\",\"uid\":4242,\"gid\":4242,\"groups\":[\"ann\",\"dev\"],"
@@ -465,6 +465,30 @@ static void test_unavailable(void)
 	plan_free(&plan);
 }
 
+/* The limits' label column is as wide as the widest label printed:
+ * every value starts in the same column, with or without the long
+ * session-time-warnings. */
+static void test_limit_column(void)
+{
+	struct plan plan;
+	base_plan(&plan, "shell", "[user ann] at t.conf:1");
+	plan_add_op(&plan, OP_TMPFS, NULL, "/", POLICY_FILE, 2);
+	plan.limits.rlimit[RLIMIT_NOFILE] = (struct plan_rlimit){ true, 64, 64 };
+	plan.limits.pids_max = 10;
+	char *t = text_of(&plan);
+	tap_like(t, "limits:\n  rlimit-nofile 64 64\n  pids-max      10\n",
+		 "limits without a deadline: the column fits rlimit-nofile");
+	free(t);
+	plan.limits.max_session_time = 60;
+	plan.limits.ntime_warnings = 0;
+	t = text_of(&plan);
+	tap_like(t, "limits:\n  rlimit-nofile         64 64\n  max-session-time      60s\n"
+		 "  session-time-warnings none\n  pids-max              10\n",
+		 "with a deadline: the column fits session-time-warnings");
+	free(t);
+	plan_free(&plan);
+}
+
 int main(void)
 {
 	expect_outputs(full_plan, full_text, full_json, full_bwrap, "every op and setting");
@@ -474,5 +498,6 @@ int main(void)
 	test_bwrap_limits();
 	test_name_service();
 	test_unavailable();
+	test_limit_column();
 	return tap_done();
 }
