@@ -12,9 +12,11 @@
 #     na      ID SECTION LABEL REASON
 #     slope   ID SECTION LABEL ID-A ID-B N-A N-B   (B - A) / (N-B - N-A)
 #     diff    ID SECTION LABEL UNIT ID-A ID-B      B - A, round by round
-#     target  LABEL NUM-ID DEN-ID|- OP THRESHOLD   OP: <= < or info
+#     target  LABEL NUM-ID DEN-ID|- OP THRESHOLD   OP: <= < or info;
+#             NUM-ID "ID.failed" is how many runs of figure ID failed
 #     plot    SERIES X ID
 #   meta.tsv      KEY, VALUE per line (machine, versions, mode)
+#   failures.tsv  ID, STATUS, STDERR per failed run (bench-timer's)
 #   hyperfine-*.json  hyperfine's exports (a cross-check, optional)
 #   profile.txt   optional, linked from the README when present
 use strict;
@@ -57,6 +59,26 @@ sub median {
 }
 
 my %meta = map { $_->[0] => $_->[1] } read_tsv("$raw/meta.tsv");
+
+# ---- failed runs ----
+# Messages differing only in numbers (pids, ports, session ids) are one.
+sub message_kind {
+	my ($m) = @_;
+	$m =~ s/\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b/X/g;
+	$m =~ s/\d+/N/g;
+	return $m;
+}
+my (@failure_runs, %failure_kinds);
+if (-e "$raw/failures.tsv") {
+	for my $r (read_tsv("$raw/failures.tsv")) {
+		my ($id, $status, $stderr) = @$r;
+		push @failure_runs, { id => $id, status => $status, stderr => $stderr // '' };
+		my $k = $failure_kinds{$id}{ message_kind($stderr // '') } //= { count => 0, statuses => {} };
+		$k->{count}++;
+		$k->{statuses}{$status}++;
+		$k->{example} //= $stderr;
+	}
+}
 
 # ---- figures ----
 my (@figures, %fig, @targets, %plot);
@@ -131,7 +153,12 @@ for my $t (@targets) {
 	my $num = $fig{ $t->{num} };
 	my $den = $t->{den} ne '-' ? $fig{ $t->{den} } : undef;
 	my $value;
-	if ($num && defined $num->{median}) {
+	my ($counted) = $t->{num} =~ /^(.*)\.failed$/;
+	if (!$num && $counted && $fig{$counted}) {
+		my $f = $fig{$counted};
+		$value = $f->{failed} if $f->{n} + $f->{failed} > 0;
+		$t->{unit} = 'failed of ' . ($f->{n} + $f->{failed});
+	} elsif ($num && defined $num->{median}) {
 		if (!$den) {
 			$value = $num->{median};
 		} elsif (defined $den->{median} && $den->{median} > 0) {
@@ -179,18 +206,23 @@ sub ratio_text {
 			  grep { defined $f->{ratios}{$_} } @{ $f->{refs} });
 }
 
+sub target_unit {
+	my ($t, $goal) = @_;
+	return '×' if $t->{den} ne '-';
+	return '' if $goal && $t->{unit};
+	return ' ' . ($t->{unit} // ($fig{ $t->{num} } ? $fig{ $t->{num} }{unit} : ''));
+}
+
 sub target_value_text {
 	my ($t) = @_;
 	return '—' unless defined $t->{value};
-	my $unit = $t->{den} ne '-' ? '×' : ' ' . ($fig{ $t->{num} }{unit} // '');
-	return num($t->{value}) . $unit;
+	return ($t->{unit} ? $t->{value} : num($t->{value})) . target_unit($t);
 }
 
 sub target_goal_text {
 	my ($t) = @_;
 	return 'reported' if $t->{op} eq 'info';
-	my $unit = $t->{den} ne '-' ? '×' : ' ' . ($fig{ $t->{num} }{unit} // '');
-	return "$t->{op} $t->{threshold}$unit";
+	return "$t->{op} $t->{threshold}" . target_unit($t, 1);
 }
 
 my @table_head = ('section', 'figure', 'median', 'min', 'max', 'unit', 'n', 'ratio (of medians)');
@@ -228,6 +260,14 @@ for my $f (@figures) {
 		printf "  %-7s %-62s %s (goal %s)\n", $t->{status}, $t->{label},
 		       target_value_text($t), target_goal_text($t);
 	}
+	for my $f (grep { $failure_kinds{ $_->{id} } } @figures) {
+		printf "\nFailed: %s, %d of %d\n", $f->{label}, $f->{failed}, $f->{n} + $f->{failed};
+		my $kinds = $failure_kinds{ $f->{id} };
+		for my $k (sort { $kinds->{$b}{count} <=> $kinds->{$a}{count} || $a cmp $b } keys %$kinds) {
+			printf "  %5d  status %s: %s\n", $kinds->{$k}{count},
+			       join(',', sort keys %{ $kinds->{$k}{statuses} }), $kinds->{$k}{example};
+		}
+	}
 	print "\n";
 }
 
@@ -255,6 +295,13 @@ sub csv {
 			      $t->{label}, $t->{den} ne '-' ? 'x' : $fig{ $t->{num} }{unit},
 			      defined $t->{value} ? sprintf('%.4f', $t->{value}) : '', '', '', '', '',
 			      "$t->{status} (goal " . target_goal_text($t) . ')');
+	}
+	for my $id (sort keys %failure_kinds) {
+		my $kinds = $failure_kinds{$id};
+		for my $k (sort keys %$kinds) {
+			print $fh csv('failure', '', $id, $kinds->{$k}{example}, 'runs', $kinds->{$k}{count}, '', '', '', '',
+				      'status ' . join(',', sort keys %{ $kinds->{$k}{statuses} }));
+		}
 	}
 	close $fh;
 }
@@ -286,6 +333,16 @@ for my $file (sort glob("$raw/hyperfine-*.json")) {
 		} @figures ],
 		targets => [ map { +{ %$_ } } @targets ],
 		hyperfine_crosscheck => \@hyperfine,
+		failures => {
+			runs => \@failure_runs,
+			kinds => [ map {
+				my $id = $_;
+				map { +{ id => $id, message => $_, count => $failure_kinds{$id}{$_}{count},
+					 statuses => $failure_kinds{$id}{$_}{statuses},
+					 example => $failure_kinds{$id}{$_}{example} } }
+				    sort keys %{ $failure_kinds{$id} }
+			} sort keys %failure_kinds ],
+		},
 	);
 	open(my $fh, '>', "$out/results.json") or die "$out/results.json: $!\n";
 	print $fh $json->encode(\%doc);
@@ -413,6 +470,23 @@ sub POSIX_ceil { my $v = shift; my $i = int $v; return $i < $v ? $i + 1 : $i }
 		push @md, '| ' . join(' | ', map { my $c = $_; $c =~ s/\|/\\|/g; $c } @$r) . ' |';
 	}
 	push @md, '';
+	if (my @failing = grep { $failure_kinds{ $_->{id} } } @figures) {
+		push @md, '## Failed runs', '';
+		push @md, 'Every failed run is in `results.json` (`failures.runs`: its figure, exit',
+			  'status and first lines of stderr). By message, numbers taken as one:', '';
+		push @md, '| figure | failed | count | status | message (an example) |', '|---|---:|---:|---|---|';
+		for my $f (@failing) {
+			my $kinds = $failure_kinds{ $f->{id} };
+			my $failed = "$f->{failed} of " . ($f->{n} + $f->{failed});
+			for my $k (sort { $kinds->{$b}{count} <=> $kinds->{$a}{count} || $a cmp $b } keys %$kinds) {
+				(my $msg = $kinds->{$k}{example}) =~ s/\|/\\|/g;
+				push @md, "| $f->{label} | $failed | $kinds->{$k}{count} | " .
+					  join(', ', sort keys %{ $kinds->{$k}{statuses} }) . " | `$msg` |";
+				$failed = '';
+			}
+		}
+		push @md, '';
+	}
 	if ($svg_name) {
 		push @md, '## Setup time against the number of binds', '';
 		push @md, "![setup time against the number of binds, cocoon beside bubblewrap]($svg_name)", '';
@@ -434,11 +508,15 @@ sub POSIX_ceil { my $v = shift; my $i = int $v; return $i < $v ? $i + 1 : $i }
 	push @md, '## How it measures', '';
 	push @md, split /\n/, <<'EOT';
 - A small C timer (`tests/bench/timer.c`) forks and execs each command with
-  stdin, stdout and stderr on /dev/null and takes the wall time from fork to
-  reap (CLOCK_MONOTONIC). Commands compared with each other run interleaved:
-  every round runs each of them once, in a new random order (fixed seed), so
-  each follows each other equally often (the kernel finishes tearing down a
-  network namespace in a worker after its last process is gone, which costs
+  stdin and stdout on /dev/null and stderr in a memory file, and takes the
+  wall time from fork to reap (CLOCK_MONOTONIC). A run that fails (exit
+  status not 0) is left out of its figure and counted ("n (k failed)");
+  its status and first lines of stderr go to `results.json`
+  (`failures.runs`) and the table of failed runs above. Commands
+  compared with each other run interleaved: every round runs each of
+  them once, in a new random order (fixed seed), so each follows each
+  other equally often (the kernel finishes tearing down a network
+  namespace in a worker after its last process is gone, which costs
   whatever runs next); warm-up rounds are dropped. The timer is the
   subreaper of what it runs: what a command leaves behind (bubblewrap's
   pid 1 ends after bwrap returns) is reaped before the next one starts, and

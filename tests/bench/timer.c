@@ -32,8 +32,15 @@
  * with its groups, a login-like environment (HOME, USER, LOGNAME, SHELL,
  * PATH) and its home as working directory, the way sshd starts a command.
  * Root's commands get the same minimal environment with HOME=/root.
- * Standard output and error go to /dev/null; standard input is
- * /dev/null. */
+ * Standard input and output are /dev/null; standard error goes to an
+ * anonymous memory file, made before the clock starts.
+ *
+ * Failures are kept (alt and burst): with BENCH_FAILURES=FILE, each run
+ * that fails adds "ID<TAB>STATUS<TAB>STDERR" to FILE, STDERR being the
+ * first lines of its standard error joined by " / ". With
+ * BENCH_EXPECT=TEXT, standard output goes to a memory file too and a run
+ * whose output lacks TEXT fails (STATUS "no-marker") even if it exits 0:
+ * an ssh login counts when its command has answered. */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -45,7 +52,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -149,15 +158,123 @@ static int parse_cmds(char **argv, struct cmd *cmds)
 	return n;
 }
 
-static pid_t start(const struct cmd *c)
+/* ---- What a run printed, kept for its failure ---- */
+
+/* One run's standard error, and its output when a marker is expected;
+ * -1 when not captured. */
+struct capture {
+	int err;
+	int out;
+};
+
+static const char *expect_text; /* BENCH_EXPECT */
+static FILE *failures;		/* BENCH_FAILURES */
+
+static void capture_setup(void)
+{
+	expect_text = getenv("BENCH_EXPECT");
+	if (expect_text && !*expect_text)
+		expect_text = NULL;
+	const char *path = getenv("BENCH_FAILURES");
+	if (path && *path && !(failures = fopen(path, "a")))
+		die("cannot open BENCH_FAILURES");
+	if (failures)
+		setvbuf(failures, NULL, _IOLBF, 0);
+}
+
+/* Made before the clock starts: its cost is not the command's. */
+static void capture_open(struct capture *cap)
+{
+	cap->err = memfd_create("bench-stderr", MFD_CLOEXEC);
+	cap->out = expect_text ? memfd_create("bench-stdout", MFD_CLOEXEC) : -1;
+	if (cap->err < 0 || (expect_text && cap->out < 0))
+		die("memfd_create");
+}
+
+static void capture_close(struct capture *cap)
+{
+	if (cap->err >= 0)
+		close(cap->err);
+	if (cap->out >= 0)
+		close(cap->out);
+	cap->err = cap->out = -1;
+}
+
+/* Up to SIZE - 1 bytes of FD from its start, NUL-terminated. */
+static size_t capture_read(int fd, char *buf, size_t size)
+{
+	size_t n = 0;
+	while (fd >= 0 && n < size - 1) {
+		ssize_t r = pread(fd, buf + n, size - 1 - n, (off_t)n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+/* The first lines of standard error on one line, into OUT: tabs and
+ * line ends would break the TSV; empty lines are dropped. */
+#define KEEP_LINES 4
+static void flatten_stderr(const char *in, char *out, size_t size)
+{
+	size_t w = 0;
+	int lines = 0;
+	bool at_start = true;
+	for (const char *r = in; *r && lines < KEEP_LINES; r++) {
+		if (*r == '\n' || *r == '\r') {
+			if (!at_start)
+				lines++;
+			at_start = true;
+			continue;
+		}
+		if (w + 4 >= size)
+			break;
+		if (at_start && w > 0) {
+			memcpy(out + w, " / ", 3);
+			w += 3;
+			if (w + 1 >= size)
+				break;
+		}
+		at_start = false;
+		out[w++] = *r == '\t' || !isprint((unsigned char)*r) ? ' ' : *r;
+	}
+	out[w] = '\0';
+}
+
+/* The status a sample gets: the exit status, or "no-marker" when the
+ * output lacks BENCH_EXPECT's text; a failure is written down. */
+static const char *capture_verdict(const char *id, int rc, const struct capture *cap,
+				   char *status, size_t size)
+{
+	snprintf(status, size, "%d", rc);
+	if (rc == 0 && expect_text) {
+		char out[4096];
+		capture_read(cap->out, out, sizeof(out));
+		if (!strstr(out, expect_text))
+			snprintf(status, size, "no-marker");
+	}
+	if (strcmp(status, "0") != 0 && failures) {
+		char raw[1024], err[1024];
+		capture_read(cap->err, raw, sizeof(raw));
+		flatten_stderr(raw, err, sizeof(err));
+		fprintf(failures, "%s\t%s\t%s\n", id, status, *err ? err : "(no stderr)");
+	}
+	return status;
+}
+
+static pid_t start(const struct cmd *c, const struct capture *cap)
 {
 	pid_t pid = fork();
 	if (pid != 0)
 		return pid;
 	int null = open("/dev/null", O_RDWR);
 	dup2(null, 0);
-	dup2(null, 1);
-	dup2(null, 2);
+	dup2(cap->out >= 0 ? cap->out : null, 1);
+	dup2(cap->err >= 0 ? cap->err : null, 2);
 	if (null > 2)
 		close(null);
 	if (c->uid != 0) {
@@ -226,10 +343,13 @@ static void reap_all(void)
 	    " s; killed them");
 }
 
-static int run_one(const struct cmd *c, double *ms)
+/* One run of C: its time in *MS, its status written into STATUS. */
+static void run_one(const struct cmd *c, double *ms, char *status, size_t size)
 {
+	struct capture cap;
+	capture_open(&cap);
 	double a = now_ms();
-	pid_t pid = start(c);
+	pid_t pid = start(c, &cap);
 	if (pid < 0)
 		die("fork");
 	int st;
@@ -240,7 +360,8 @@ static int run_one(const struct cmd *c, double *ms)
 	reap_all();
 	if (c->tree)
 		*ms = now_ms() - a;
-	return status_code(st);
+	capture_verdict(c->id, status_code(st), &cap, status, size);
+	capture_close(&cap);
 }
 
 static int mode_alt(int argc, char **argv)
@@ -271,9 +392,10 @@ static int mode_alt(int argc, char **argv)
 		for (int k = 0; k < ncmds; k++) {
 			const struct cmd *c = &cmds[order[k]];
 			double ms;
-			int rc = run_one(c, &ms);
+			char status[16];
+			run_one(c, &ms, status, sizeof(status));
 			if (round >= 0)
-				printf("%s\t%.4f\t%d\n", c->id, ms, rc);
+				printf("%s\t%.4f\t%s\n", c->id, ms, status);
 		}
 	}
 	return 0;
@@ -293,13 +415,24 @@ static int mode_burst(int argc, char **argv)
 		die("PR_SET_CHILD_SUBREAPER");
 	pid_t *pids = calloc((size_t)k, sizeof(pid_t));
 	double *t0 = calloc((size_t)k, sizeof(double));
-	if (!pids || !t0)
+	struct capture *caps = calloc((size_t)k, sizeof(struct capture));
+	if (!pids || !t0 || !caps)
 		die("out of memory");
+	/* Two memory files a copy: K of 500 passes the usual 1024. */
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < (rlim_t)k * 2 + 64) {
+		rl.rlim_cur = rl.rlim_max < (rlim_t)k * 2 + 64 ? rl.rlim_max : (rlim_t)k * 2 + 64;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	char id_each[256];
+	snprintf(id_each, sizeof(id_each), "%s.each", cmds[0].id);
 	for (int r = 0; r < rounds; r++) {
+		for (int i = 0; i < k; i++)
+			capture_open(&caps[i]);
 		double all = now_ms();
 		for (int i = 0; i < k; i++) {
 			t0[i] = now_ms();
-			if ((pids[i] = start(&cmds[0])) < 0)
+			if ((pids[i] = start(&cmds[0], &caps[i])) < 0)
 				die("fork");
 		}
 		int left = k, failed = 0;
@@ -314,9 +447,12 @@ static int mode_burst(int argc, char **argv)
 			double t = now_ms();
 			for (int i = 0; i < k; i++)
 				if (pids[i] == pid) {
-					int rc = status_code(st);
-					failed += rc != 0;
-					printf("%s.each\t%.4f\t%d\n", cmds[0].id, t - t0[i], rc);
+					char status[16];
+					capture_verdict(id_each, status_code(st), &caps[i], status,
+							sizeof(status));
+					capture_close(&caps[i]);
+					failed += strcmp(status, "0") != 0;
+					printf("%s\t%.4f\t%s\n", id_each, t - t0[i], status);
 					pids[i] = 0;
 					left--;
 				}
@@ -484,9 +620,10 @@ static int mode_idle(int argc, char **argv)
 	if (!pids || !mains)
 		die("out of memory");
 	const char *id = cmds[0].id;
+	const struct capture no_capture = { -1, -1 };
 	for (int r = 0; r < rounds; r++) {
 		for (int i = 0; i < k; i++)
-			if ((pids[i] = start(&cmds[0])) < 0)
+			if ((pids[i] = start(&cmds[0], &no_capture)) < 0)
 				die("fork");
 		double deadline = now_ms() + 30000;
 		int up = 0;
@@ -566,6 +703,7 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		die("usage: bench-timer alt|burst|idle ...");
 	signal(SIGPIPE, SIG_IGN);
+	capture_setup();
 	if (strcmp(argv[1], "alt") == 0)
 		return mode_alt(argc - 2, argv + 2);
 	if (strcmp(argv[1], "burst") == 0)
