@@ -16,6 +16,11 @@
 #             NUM-ID "ID.failed" is how many runs of figure ID failed
 #     plot    SERIES X ID
 #   meta.tsv      KEY, VALUE per line (machine, versions, mode)
+#   noise.tsv     WHEN, LOAD1, BUSY%, STEAL%, RUNNABLE per line: "start"
+#                 and "end" (load average, then over 2 s in which the bench
+#                 ran nothing the CPU time and the mean runnable tasks),
+#                 "run" ("-" for LOAD1 and RUNNABLE: the CPU time from
+#                 start to end)
 #   failures.tsv  ID, STATUS, STDERR per failed run (bench-timer's)
 #   hyperfine-*.json  hyperfine's exports (a cross-check, optional)
 #   profile.txt   optional, linked from the README when present
@@ -59,6 +64,63 @@ sub median {
 }
 
 my %meta = map { $_->[0] => $_->[1] } read_tsv("$raw/meta.tsv");
+
+# ---- the machine's own noise ----
+# When was the machine not quiet enough for the table to stand as a
+# reference: more than half a task per CPU wanting to run (the 1-min load
+# average at the start; the tasks runnable in the bench's 2 s pauses at
+# the start and end), CPUs busy with others' work in those pauses, or
+# time stolen by the hypervisor. The end's load average is shown but not
+# judged: the bench's own last minute (its 100 concurrent sessions) is
+# in it.
+my %quiet_limit = (load_per_cpu => 0.5, busy_pct => 25, steal_pct => 3);
+my (%noise, @noisy);
+if (-e "$raw/noise.tsv") {
+	my $value = sub { defined $_[0] && $_[0] ne '-' && $_[0] ne 'nan' ? ($_[1] => $_[0] + 0) : () };
+	for my $r (read_tsv("$raw/noise.tsv")) {
+		my ($when, $load, $busy, $steal, $runnable) = @$r;
+		$noise{$when} = { $value->($load, 'load1'), $value->($busy, 'busy_pct'),
+				  $value->($steal, 'steal_pct'), $value->($runnable, 'runnable') };
+	}
+	my $cpus = $meta{nproc} || 1;
+	if (my $n = $noise{start}) {
+		push @noisy, sprintf('load average %.2f at the start (%.2f per CPU, above %s)', $n->{load1},
+				     $n->{load1} / $cpus, $quiet_limit{load_per_cpu})
+			if defined $n->{load1} && $n->{load1} / $cpus > $quiet_limit{load_per_cpu};
+	}
+	for my $when (qw(start end)) {
+		my $n = $noise{$when} or next;
+		push @noisy, sprintf('%.1f tasks runnable in a 2 s pause at the %s (%.2f per CPU, above %s)',
+				     $n->{runnable}, $when, $n->{runnable} / $cpus, $quiet_limit{load_per_cpu})
+			if defined $n->{runnable} && $n->{runnable} / $cpus > $quiet_limit{load_per_cpu};
+	}
+	for my $when (qw(start end)) {
+		my $n = $noise{$when} or next;
+		push @noisy, sprintf('CPUs %.0f%% busy with other work in a 2 s pause at the %s (above %d%%)',
+				     $n->{busy_pct}, $when, $quiet_limit{busy_pct})
+			if defined $n->{busy_pct} && $n->{busy_pct} > $quiet_limit{busy_pct};
+	}
+	for my $when (qw(start end run)) {
+		my $n = $noise{$when} or next;
+		push @noisy, sprintf('%.1f%% of CPU time stolen by the hypervisor %s (above %d%%)', $n->{steal_pct},
+				     $when eq 'run' ? 'during the run' : "at the $when", $quiet_limit{steal_pct})
+			if defined $n->{steal_pct} && $n->{steal_pct} > $quiet_limit{steal_pct};
+	}
+}
+my $quiet = %noise ? (@noisy ? JSON::PP::false : JSON::PP::true) : undef;
+sub noise_text {
+	my ($w, $key, $fmt) = @_;
+	my $n = $noise{$w};
+	return $n && defined $n->{$key} ? sprintf($fmt, $n->{$key}) : '?';
+}
+# One line for the README and stdout: quiet, or why not.
+sub noise_verdict {
+	return undef unless %noise;
+	return 'The machine was quiet: load average, CPU use by others and steal time within bounds at both ends.'
+		unless @noisy;
+	return '**The machine was not quiet** (' . join('; ', @noisy) .
+	       '): these figures were taken under load and are no reference; a slower figure here is not a regression.';
+}
 
 # ---- failed runs ----
 # Messages differing only in numbers (pids, ports, session ids) are one.
@@ -255,6 +317,10 @@ for my $f (@figures) {
 	print "\n", $fmt->(@table_head);
 	print $fmt->(map { '-' x $_ } @w);
 	print $fmt->(@$_) for @table_rows;
+	if (my $v = noise_verdict()) {
+		(my $plain = $v) =~ s/\*\*//g;
+		print "\n$plain\n";
+	}
 	print "\nTargets\n";
 	for my $t (@targets) {
 		printf "  %-7s %-62s %s (goal %s)\n", $t->{status}, $t->{label},
@@ -296,6 +362,17 @@ sub csv {
 			      defined $t->{value} ? sprintf('%.4f', $t->{value}) : '', '', '', '', '',
 			      "$t->{status} (goal " . target_goal_text($t) . ')');
 	}
+	for my $w (qw(start end run)) {
+		my $n = $noise{$w} or next;
+		for my $key (qw(load1 runnable busy_pct steal_pct)) {
+			next unless defined $n->{$key};
+			print $fh csv('noise', '', "noise.$w.$key", "$key " . ($w eq 'run' ? 'during the run' : "at the $w"),
+				      $key eq 'load1' || $key eq 'runnable' ? 'tasks' : '%', $n->{$key}, '', '', '', '',
+				      $key eq 'load1' || $w eq 'run' ? '' : 'over a 2 s pause');
+		}
+	}
+	print $fh csv('noise', '', 'noise.quiet', 'the machine was quiet', '', $quiet ? 1 : 0, '', '', '', '',
+		      join('; ', @noisy)) if %noise;
 	for my $id (sort keys %failure_kinds) {
 		my $kinds = $failure_kinds{$id};
 		for my $k (sort keys %$kinds) {
@@ -333,6 +410,8 @@ for my $file (sort glob("$raw/hyperfine-*.json")) {
 		} @figures ],
 		targets => [ map { +{ %$_ } } @targets ],
 		hyperfine_crosscheck => \@hyperfine,
+		(%noise ? (noise => { %noise, quiet => $quiet, not_quiet_because => \@noisy,
+				       limits => \%quiet_limit }) : ()),
 		failures => {
 			runs => \@failure_runs,
 			kinds => [ map {
@@ -450,10 +529,21 @@ sub POSIX_ceil { my $v = shift; my $i = int $v; return $i < $v ? $i + 1 : $i }
 	push @md, "| kernel | " . $m->('kernel') . ' |';
 	push @md, "| memory | " . $m->('memory') . ' |';
 	push @md, "| system | " . $m->('os') . ' |';
-	push @md, "| load average (1 min) | " . $m->('load') . ' |';
+	push @md, '| load average (1 min) | ' . noise_text('start', 'load1', '%.2f') . ' at the start, ' .
+		  noise_text('end', 'load1', '%.2f') . ' at the end (the bench\'s own last minute in it) |';
+	push @md, '| tasks runnable (2 s pause) | ' . noise_text('start', 'runnable', '%.1f') . ' at the start, ' .
+		  noise_text('end', 'runnable', '%.1f') . ' at the end |';
+	push @md, '| CPU busy with other work (2 s pause) | ' . noise_text('start', 'busy_pct', '%.0f%%') .
+		  ' at the start, ' . noise_text('end', 'busy_pct', '%.0f%%') . ' at the end |';
+	push @md, '| CPU time stolen by the hypervisor | ' . noise_text('start', 'steal_pct', '%.1f%%') .
+		  ' at the start, ' . noise_text('end', 'steal_pct', '%.1f%%') . ' at the end, ' .
+		  noise_text('run', 'steal_pct', '%.1f%%') . ' during the run |';
 	push @md, "| cocoon | " . $m->('cocoon') . ' |';
 	push @md, "| compared with | " . $m->('tools') . ' |';
 	push @md, '';
+	if (my $v = noise_verdict()) {
+		push @md, $v, '';
+	}
 	push @md, '## Targets', '';
 	push @md, '| target | value | goal | result |', '|---|---|---|---|';
 	for my $t (@targets) {
@@ -553,6 +643,14 @@ sub POSIX_ceil { my $v = shift; my $i = int $v; return $i < $v ? $i + 1 : $i }
   to run whatever their stacks. Each half first checks that the session
   through the module is sandboxed (its pid 1 is `cocoon-init`) and the
   other is not.
+- Noise: at the start and at the end the bench records the 1-min load
+  average and, over 2 s in which it runs nothing, the tasks runnable and
+  the CPU time busy and stolen (`/proc/stat`), and the time stolen over
+  the whole run. The machine counts as not quiet with more than half a
+  runnable task per CPU (the load average at the start, the pauses at
+  both ends: the load average at the end holds the bench's own last
+  minute), CPUs more than 25% busy in a pause, or more than 3% of the
+  time stolen; the report then says so above the targets.
 - Growth: the bwrap-readme policy (seccomp none) plus N `ro-bind`s of
   generated root-owned directories onto `/b/dN`; bubblewrap runs the same
   plan from `explain --bwrap`. Concurrency: K `cocoonctl run` (or bwrap)
