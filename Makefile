@@ -382,7 +382,8 @@ fuzz-short:
 # Benchmarks beside bubblewrap, firejail and bare namespaces; writes
 # tests/bench/{README.md,results.csv,results.json,setup-vs-binds.svg}.
 # The tree under test sits under /run like the tests'. BENCH_FLAGS=--quick
-# (short) or --profile. Not part of `make check`: figures, not verdicts.
+# (short) or --profile; SSHD_PORTS=LO-HI picks its sshds' ports. Not part
+# of `make check`: figures, not verdicts.
 BENCH_ROOT := /run/cocoon-bench.$(TREE_ID)
 bench: check-deps
 	$(MAKE) BUILDDIR=build/bench PREFIX=$(BENCH_ROOT)/usr SYSCONFDIR=$(BENCH_ROOT)/etc LOCALSTATEDIR=$(BENCH_ROOT)/var \

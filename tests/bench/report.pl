@@ -643,6 +643,16 @@ sub POSIX_ceil { my $v = shift; my $i = int $v; return $i < $v ? $i + 1 : $i }
   to run whatever their stacks. Each half first checks that the session
   through the module is sandboxed (its pid 1 is `cocoon-init`) and the
   other is not.
+- Login storm: 100 `ssh 127.0.0.1 echo MARKER` (one user, the same key)
+  started at once against one of the two sshds, then against the other,
+  which goes first alternating, half the rounds on each sshd as above.
+  "Until all answered" is the time until the last of the 100 is reaped,
+  over the rounds in which none failed; a login fails when ssh exits
+  with another status than 0 or its output lacks the marker. Both sshds
+  have `MaxStartups 200`: the default (10:30:100) drops connections at
+  random from the eleventh one not yet authenticated. The storm's ssh
+  waits up to 120 s for the connection and key exchange (`ConnectTimeout`):
+  a slow login is slow, not failed.
 - Noise: at the start and at the end the bench records the 1-min load
   average and, over 2 s in which it runs nothing, the tasks runnable and
   the CPU time busy and stolen (`/proc/stat`), and the time stolen over
