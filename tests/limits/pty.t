@@ -72,6 +72,24 @@ hold() {
 recorded() {
 	grep -l "^user=$1$" "$RECORDS"/* 2>/dev/null | xargs -r grep -h '^ptys=' | sort
 }
+# live_sessions USER N: wait (20 s at most) until N of USER's records name
+# a live process. A session ends a moment after its caller is killed, or
+# after ssh returns (sshd closes the PAM session then): on a busy host
+# that moment is seconds, and the next session would count it.
+live_sessions() {
+	local i f n pid
+	for i in $(seq 200); do
+		n=0
+		for f in $(grep -l "^user=$1$" "$RECORDS"/* 2>/dev/null); do
+			pid=$(sed -n 's/^pid=//p' "$f" 2>/dev/null)
+			[ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && n=$((n + 1))
+		done
+		[ "$n" = "$2" ] && return 0
+		sleep 0.1
+	done
+	echo "# $1 has $n live sessions, not $2"
+	return 1
+}
 
 hold ptyu1$T 30
 first=$!
@@ -90,16 +108,19 @@ like "$OUT" "cocoonctl run: ptyu1$T's 2 live sessions hold 6 ptys, and pty-max-u
 run "$CTL" run --user ptyu2$T -- /bin/sh -c "$DEVPTS_MAX"
 is "$OUT" "max=128" "another user's session is not counted against ptyu1$T's"
 kill -KILL "$second"; wait "$second" 2>/dev/null
+live_sessions ptyu1$T 1
 run "$CTL" run --user ptyu1$T -- /bin/sh -c "$DEVPTS_MAX"
 is "$OUT" "max=2" "once the second ends, its grant is free again"
 # A session whose caller is killed (SIGKILL: nobody removes its record)
 # leaves a record naming a pid that is gone: it counts for nothing.
 kill -KILL "$first"; wait "$first" 2>/dev/null
+live_sessions ptyu1$T 0
 is "$(recorded ptyu1$T)" "ptys=4" "a session killed with its caller leaves its record behind"
 hold ptyu1$T 30
 third=$!
 is "$(cat "$work/hold.3")" "max=4" "that stale record counts for nothing: the whole pty-max"
 kill -KILL "$third"; wait "$third" 2>/dev/null
+live_sessions ptyu1$T 0
 
 # Logins at once: pty-max 1, pty-max-user 3, eight sessions started
 # together: the lock lets exactly three in, each with its one pty. The
@@ -147,6 +168,7 @@ is "$(cat "$work/ssh.1")" "max=4" "pam_cocoon: an ssh session gets the whole pty
 run ssh_as ptyu1$T /usr/bin/python3 -c "'$OPEN'"
 is "$OUT" "stopped: No space left on device
 opened 2" "a second ssh session gets what is left: two ptys"
+live_sessions ptyu1$T 1
 run "$CTL" run --user ptyu1$T -- /usr/bin/python3 -c "$OPEN"
 is "$OUT" "stopped: No space left on device
 opened 2" "cocoonctl run counts the ssh session's grant too"
