@@ -44,6 +44,9 @@ pkill -KILL -u $U; wait_gone $U
 
 # The orphan: the parent gone before cocoon-shell's exec.
 setsid -f sh -c "sleep 0.5; exec $as_user $SHELL_BIN -c '$cmd' </dev/null >$W/orphan.out 2>&1"
+# Until cocoon-shell has said something (a busy host takes seconds to
+# start it), then the 3 s a session that got in would need to show.
+for i in $(seq 300); do [ -s "$W/orphan.out" ] && break; sleep 0.1; done
 sleep 3
 is "$(sleeps)" 0 "orphaned before it started (its parent pid 1), the login is refused"
 OUT=$(cat "$W/orphan.out")
