@@ -138,7 +138,8 @@ static bool check_service(const char *dir, const char *service,
 				diag_add(diags, DIAG_WARNING, l->file, l->line,
 					 "service %s: the 'return' line of " MODULE_NAME
 					 " is not the first session line: the modules above "
-					 "it close inside the sandbox", service);
+					 "it close inside the sandbox, and a refusal is told "
+					 "after what they show", service);
 			continue;
 		}
 		mains++;
@@ -196,7 +197,7 @@ static bool check_service(const char *dir, const char *service,
 		diag_add(diags, DIAG_WARNING, main_line->file, main_line->line,
 			 "service %s has no 'session required " MODULE_NAME " return' "
 			 "first line: the other modules' close hooks run inside the "
-			 "sandbox", service);
+			 "sandbox, and a refused user is told after the motd", service);
 	pam_stack_free(&s);
 	return true;
 }
