@@ -34,6 +34,9 @@ on_pty() { # on_pty OUT COMMAND: COMMAND on a pty of its own, in the background
 	LAST=$!
 }
 gone() { local i; for i in $(seq 100); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done; return 1; }
+# until FILE shows "up": the record exists once the session opened, a
+# moment before its command runs (seconds on a busy host).
+is_up() { local i; for i in $(seq 300); do grep -q up "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
 
 on_pty "$work/ssh1" "ssh -tt $(SSH_OPTS) -l ccsm1$T 127.0.0.1 'echo up; sleep 60'"
 ssh1=$LAST
@@ -41,6 +44,7 @@ on_pty "$work/ssh2" "ssh -tt $(SSH_OPTS) -l ccsm2$T 127.0.0.1 'echo up; sleep 60
 ssh2=$LAST
 id1=$(session_id_of ccsm1$T); ok $? "the ssh -tt session is recorded"
 id2=$(session_id_of ccsm2$T); ok $? "and the control's"
+is_up "$work/ssh1"; is_up "$work/ssh2"
 
 esc=$(printf '\033[2J\033]0;owned\007')
 run "$CTL" stop --message "disk swap at 14:00${esc}, back at 15:00" "$id1"
@@ -69,6 +73,7 @@ like "$(tr -d '\r' < "$work/ssh2")" "cocoon: session ended by the administrator 
 on_pty "$work/su" "su - ccsm3$T -c 'echo up; sleep 60'"
 su=$LAST
 id3=$(session_id_of ccsm3$T); ok $? "the cocoon-shell session is recorded"
+is_up "$work/su"
 run "$CTL" stop --message "maintenance" "$id3"
 is "$RC" 0 "stop --message ends it"
 gone "$su"; ok $? "su returns"
