@@ -25,6 +25,8 @@
 #define RECORD_MAX 16384
 /* Bits of the keys every record has (parse_field's first fifteen). */
 #define RECORD_KEYS_NEEDED ((1u << 15) - 1)
+/* How long a writer may take from record_prepare to record_publish. */
+#define RECORD_WRITE_MAX_S 60
 
 int record_session_id_new(char id[33], struct cc_error *err)
 {
@@ -294,8 +296,24 @@ int record_remove_if_stale(int dir, const struct live_record *rec, struct cc_err
 	return remove_if_stale(dir, rec->id, rec, err);
 }
 
-/* Remove every record, published or not, whose session is gone. One
- * being written belongs to a live pid 1 and stays. */
+/* Whether the file NAME in DIR is one being written (".ID.new") by a
+ * writer that may still be at it. Its writer publishes or removes it
+ * itself, even when its session ends first (a command that exits at once
+ * does, before its record is published): taken from under it, its publish
+ * would fail, and a read while it is written may see half a record. Only
+ * one left by a writer killed half way is the sweep's: a writer is done
+ * within milliseconds, not minutes. */
+static bool being_written(int dir, const char *name)
+{
+	struct stat st;
+	if (name[0] != '.')
+		return false;
+	return fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
+	       time(NULL) - st.st_mtime <= RECORD_WRITE_MAX_S;
+}
+
+/* Remove every published record whose session is gone, and every one
+ * left unpublished by a writer long gone. */
 static void sweep_stale(int dir)
 {
 	DIR *d AUTOCLOSEDIR = dir_stream(dir);
@@ -306,15 +324,11 @@ static void sweep_stale(int dir)
 		char id[RECORD_ID_MAX + 1];
 		struct live_record rec;
 		struct cc_error err;
-		if (!entry_id(e->d_name, id))
+		if (!entry_id(e->d_name, id) || being_written(dir, e->d_name))
 			continue;
 		if (read_named(dir, e->d_name, id, &rec, &err) < 0) {
-			/* Never finished (its writer killed half way): a writer
-			 * publishes within milliseconds, not minutes. */
-			struct stat st;
-			if (e->d_name[0] == '.' &&
-			    fstatat(dir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-			    S_ISREG(st.st_mode) && time(NULL) - st.st_mtime > 60)
+			/* Never finished: its writer was killed half way. */
+			if (e->d_name[0] == '.')
 				unlinkat(dir, e->d_name, 0);
 			continue;
 		}

@@ -269,17 +269,23 @@ like "$OUT" "removed the stale record deadbeef02" "and that of a dead pid"
 ok $? "both files are gone"
 
 # --- a record prepared but never published (its writer killed between
-# the two steps) is swept when a session ends, and so is a published one
-# whose session is gone (killed with its service); one whose pid 1 lives
-# (a session being set up) stays.
+# the two steps, a minute ago) is swept when a session ends, and so is a
+# published one whose session is gone (killed with its service); one
+# whose pid 1 lives (a session being set up) stays, and so does a fresh
+# one of a dead pid 1 (a command that ended at once: its writer still
+# publishes it, then removes it).
 forge deadbeef04 "$dead"
 forge deadbeef06 "$dead"
+forge deadbeef09 "$dead"
 mv "$RECORDS/deadbeef04" "$RECORDS/.deadbeef04.new"
+touch -d '-2 minutes' "$RECORDS/.deadbeef04.new"
+mv "$RECORDS/deadbeef09" "$RECORDS/.deadbeef09.new"
 forge deadbeef05 "$unrelated"
 sed -i -e "s/^start=.*/start=$(cut -d' ' -f22 "/proc/$unrelated/stat")/" \
 	-e "s/^pidns=.*/pidns=$(stat -L -c %i "/proc/$unrelated/ns/pid")/" \
 	-e "s/^mntns=.*/mntns=$(stat -L -c %i "/proc/$unrelated/ns/mnt")/" "$RECORDS/deadbeef05"
 mv "$RECORDS/deadbeef05" "$RECORDS/.deadbeef05.new"
+touch -d '-2 minutes' "$RECORDS/.deadbeef05.new"
 # Empty: its writer killed before the first byte (a file size limit).
 : > "$RECORDS/.deadbeef07.new"
 touch -d '-2 minutes' "$RECORDS/.deadbeef07.new"
@@ -296,7 +302,9 @@ ok $? "control: one whose pid 1 lives stays"
 ok $? "an empty unpublished record minutes old is swept"
 [ -e "$RECORDS/.deadbeef08.new" ]
 ok $? "control: a fresh one (being written) stays"
-rm -f "$RECORDS/.deadbeef05.new" "$RECORDS/.deadbeef08.new"
+[ -e "$RECORDS/.deadbeef09.new" ]
+ok $? "and a fresh one of a dead pid 1, whose writer publishes it yet"
+rm -f "$RECORDS/.deadbeef05.new" "$RECORDS/.deadbeef08.new" "$RECORDS/.deadbeef09.new"
 
 # --- forged records and a loosened directory
 forge deadbeef03 "$unrelated"

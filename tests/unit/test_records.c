@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "records.h"
@@ -26,6 +27,28 @@ static void put(const char *name, const char *text, mode_t mode)
 	if (fd < 0 || write_full(fd, text, strlen(text)) < 0 || fchmod(fd, mode) < 0)
 		abort();
 	close(fd);
+}
+
+/* TEXT with the 16-digit id ID in place of its own. */
+static char *with_id(const char *text, const char *id)
+{
+	char *copy = xstrdup(text);
+	memcpy(strstr(copy, "id=") + 3, id, 16);
+	return copy;
+}
+
+/* Put TEXT in NAME, last written AGE seconds ago. */
+static void put_aged(const char *name, const char *text, time_t age)
+{
+	put(name, text, 0600);
+	struct timespec times[2] = { { time(NULL) - age, 0 }, { time(NULL) - age, 0 } };
+	if (utimensat(dir, name, times, 0) < 0)
+		abort();
+}
+
+static bool present(const char *name)
+{
+	return faccessat(dir, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
 static int try_read(const char *name, const char *text, mode_t mode,
@@ -116,6 +139,32 @@ int main(void)
 		       "of a pid that is gone counts for nothing)");
 		tap_ok(records_ptys_held(dir, 1001, &held, &sessions, &err) == 0 && held == 0 &&
 		       sessions == 0, "and nothing of another uid's");
+
+		/* The sweep at a session's end. A record being written stays
+		 * while its writer may be at it, even once its pid is gone (a
+		 * command that ends at once): its writer publishes it, then
+		 * removes it. One a minute old was left by a writer killed. */
+		const char *names[] = { "2123456789abcdef", ".3123456789abcdef.new",
+					".4123456789abcdef.new", ".5123456789abcdef.new" };
+		for (size_t i = 0; i < 2; i++) {
+			char *copy = with_id(gone, names[i] + (names[i][0] == '.'));
+			put_aged(names[i], copy, i == 1 ? 61 : 0);
+			free(copy);
+		}
+		put_aged(names[2], "v=1\nid=4123", 0);
+		put_aged(names[3], "v=1\nid=5123", 61);
+		struct record_pending ending = { .dir = dup(dir), .published = true };
+		snprintf(ending.id, sizeof(ending.id), "6123456789abcdef");
+		record_end(&ending, NULL);
+		tap_ok(present(".1123456789abcdef.new"), "the sweep leaves a record being "
+		       "written of a pid that is gone");
+		tap_ok(present(names[2]), "and one being written that is not whole yet");
+		tap_ok(!present(names[0]), "it removes a published record of a pid that is gone");
+		tap_ok(!present(names[1]) && !present(names[3]), "and those being written for "
+		       "a minute, whole or not");
+		tap_ok(present("0123456789abcdef"), "a live session's record stays");
+		for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+			unlinkat(dir, names[i], 0);
 		unlinkat(dir, ".1123456789abcdef.new", 0);
 		free(live);
 		free(gone);
