@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,8 @@
 #define RECORD_KEYS_NEEDED ((1u << 15) - 1)
 /* How long a writer may take from record_prepare to record_publish. */
 #define RECORD_WRITE_MAX_S 60
+/* How long a process already in its exit is given to end. */
+#define RECORD_EXIT_WAIT_MS 1000
 
 int record_session_id_new(char id[33], struct cc_error *err)
 {
@@ -91,7 +94,12 @@ int record_dir_open(bool create, struct cc_error *err)
 struct proc_facts {
 	unsigned long long start_ticks, pidns, mntns;
 	bool zombie;
+	bool exiting; /* in its exit, never to run its code again */
 };
+
+/* PF_EXITING of the flags in /proc/PID/stat: set as exit begins, before
+ * the namespaces go (whose links then fail) and long before a zombie. */
+#define PROC_FLAG_EXITING 0x4ull
 
 static int read_facts(pid_t pid, struct proc_facts *f, struct cc_error *err)
 {
@@ -112,9 +120,14 @@ static int read_facts(pid_t pid, struct proc_facts *f, struct cc_error *err)
 	if (f->zombie)
 		return 0;
 	p += 2;
-	for (int field = 3; field < 22 && p; field++)
+	unsigned long long flags = 0;
+	for (int field = 3; field < 22 && p; field++) {
 		if ((p = strchr(p, ' ')))
 			p++;
+		if (p && field + 1 == 9 && sscanf(p, "%llu", &flags) != 1)
+			p = NULL;
+	}
+	f->exiting = flags & PROC_FLAG_EXITING;
 	if (!p || sscanf(p, "%llu", &f->start_ticks) != 1)
 		return cc_fail(err, "%s: no start time", path);
 	const char *names[] = { "pid", "mnt" };
@@ -127,6 +140,20 @@ static int read_facts(pid_t pid, struct proc_facts *f, struct cc_error *err)
 		*inodes[i] = (unsigned long long)st.st_ino;
 	}
 	return 0;
+}
+
+bool record_process_over(pid_t pid, int pidfd)
+{
+	struct pollfd ended = { pidfd, POLLIN, 0 };
+	if (poll(&ended, 1, 0) == 1)
+		return true;
+	/* Half way through its exit, its namespaces may be gone already
+	 * (the facts fail, but not before its flags are read): it is a
+	 * zombie within moments, having run nothing more. */
+	struct proc_facts f = { 0 };
+	struct cc_error ignored;
+	read_facts(pid, &f, &ignored);
+	return f.exiting && poll(&ended, 1, RECORD_EXIT_WAIT_MS) == 1;
 }
 
 /* ---- Writing ---- */

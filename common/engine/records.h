@@ -75,6 +75,11 @@ void record_discard(struct record_pending *pending);
 void record_end(struct record_pending *pending, const char *id);
 void record_remove(const char *id);
 
+/* Whether the process PID, pinned by PIDFD, has ended or is in its
+ * exit (then waited for): a session whose first process is over needs
+ * no record, as nothing of it runs any more. */
+bool record_process_over(pid_t pid, int pidfd);
+
 /* The record directory, opened after checking that it is a
  * directory of root's with mode 0700 below a trusted path; CREATE makes
  * it when missing. */

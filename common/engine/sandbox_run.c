@@ -280,6 +280,19 @@ static enum msg_result read_message(struct supervisor *s)
 	return MSG_DONE;
 }
 
+/* The session's record could not be written or published (why in
+ * S->record_err): the session is killed before anything more of it runs.
+ * One whose first process has already ended (a command that exits at
+ * once can, before its record is written) has nothing left to record or
+ * kill: that is no failure of the session, and its status stands. */
+static void record_failed(struct supervisor *s, pid_t pid, int pidfd)
+{
+	if (record_process_over(pid, pidfd))
+		s->record_err.msg[0] = '\0';
+	else
+		sys_pidfd_send_signal(pidfd, SIGKILL);
+}
+
 /* Wait for the child while relaying messages and signals; returns its
  * wait status. With STATUS_FD (-1: none), the status pid 1 reports there
  * once every other process is reaped ends the wait: pid 1's own end,
@@ -306,7 +319,7 @@ static int supervise(struct run_supervised *sup, struct supervisor *s, pid_t pid
 				     &s->record, &s->record_err) == 0;
 	pty_quota_release(s->quota);
 	if (!s->prepared)
-		sys_pidfd_send_signal(pidfd, SIGKILL);
+		record_failed(s, pid, pidfd);
 	while (!exited) {
 		for (size_t i = 0; i < 5; i++)
 			pfd[i].revents = 0;
@@ -353,7 +366,7 @@ static int supervise(struct run_supervised *sup, struct supervisor *s, pid_t pid
 					      pty_quota_publish(s->who->uid, &s->record,
 								&s->record_err) == 0;
 				if (!s->recorded)
-					sys_pidfd_send_signal(pidfd, SIGKILL);
+					record_failed(s, pid, pidfd);
 			}
 		}
 		if (pfd[2].fd >= 0 && pfd[2].revents) {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "records.h"
+#include "syscalls.h"
 #include "tap.h"
 #include "util.h"
 
@@ -200,6 +201,32 @@ int main(void)
 	b->pid = child;
 	tap_ok(record_attach(b, &pidfd, &err) == 0 && pidfd < 0, "an ended pid is stale");
 	records_free(&list);
+
+	/* Whether a session's first process is over: a live one is not (at
+	 * once, not after waiting), one that has ended is, reaped or not. */
+	int ready[2];
+	if (pipe(ready) < 0)
+		abort();
+	child = fork();
+	if (child == 0) {
+		char c;
+		close(ready[1]);
+		_exit(read(ready[0], &c, 1) == 1 ? 0 : 1);
+	}
+	close(ready[0]);
+	pidfd = sys_pidfd_open(child, 0);
+	time_t began = time(NULL);
+	tap_ok(pidfd >= 0 && !record_process_over(child, pidfd) && time(NULL) - began < 1,
+	       "a live first process is not over");
+	if (write(ready[1], "x", 1) != 1)
+		abort();
+	close(ready[1]);
+	siginfo_t info;
+	waitid(P_PID, (id_t)child, &info, WEXITED | WNOWAIT);
+	tap_ok(record_process_over(child, pidfd), "one that has ended is over");
+	waitpid(child, NULL, 0);
+	tap_ok(record_process_over(child, pidfd), "and still once reaped");
+	close(pidfd);
 
 	free(text);
 	unlinkat(dir, "0123456789abcdef", 0);
