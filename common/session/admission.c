@@ -356,6 +356,22 @@ int admission_decide(const struct admission_request *req, struct admission *out)
 	return 0;
 }
 
+int admission_entry_check(const struct admission_request *req, struct admission *a)
+{
+	/* The rung runs for a plan every other PAM check passed: a sandbox,
+	 * or mode=audit's "not applied". */
+	bool reached = a->have_plan &&
+		       (a->verdict == VERDICT_SANDBOXED ||
+			(a->verdict == VERDICT_AUDIT && strcmp(a->result, "unconfined") == 0));
+	struct cc_error err;
+	if (req->kind != ENTRY_PAM || !req->entry_check || !reached ||
+	    req->entry_check(req->entry_check_data, &a->plan, !req->audit, &err) == 0)
+		return a->verdict == VERDICT_REFUSED ? -1 : 0;
+	/* A would-refuse keeps its reason whole; the cut stays as it was
+	 * (audit, never sandboxed). */
+	return refuse_unless_audit(req, a, &err);
+}
+
 void admission_free(struct admission *a)
 {
 	environment_free(a->argv);

@@ -105,6 +105,12 @@ struct admission {
 int admission_decide(const struct admission_request *req, struct admission *out);
 void admission_free(struct admission *a);
 
+/* A PAM decision made without REQ's entry check (pam_cocoon's return
+ * line decides before pam_systemd has run), finished with it: A becomes
+ * what admission_decide with the check answers. Returns -1 when the
+ * verdict is VERDICT_REFUSED, else 0. */
+int admission_entry_check(const struct admission_request *req, struct admission *a);
+
 /* The verdict as a word: refused, exempt, unconfined, audit, sandboxed. */
 const char *admission_verdict_name(enum verdict verdict);
 

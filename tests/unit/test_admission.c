@@ -147,6 +147,28 @@ static void test_pam(void)
 	expect(r, NONE, &ann, "unconfined", "PAM: the check is not asked for sandbox = none");
 	tap_ok(checked == 2, "PAM: (it was not called)");
 
+	/* Decided without the entry's check (the return line), finished
+	 * with it (the confining line): the same answers. */
+	struct admission_request early = pam, late = pam;
+	late.entry_check = failing_check;
+	const char *texts[] = { SANDBOXED, SANDBOXED, NONE };
+	const char *wants[] = { "refused refused: memory_max is not set",
+				"audit would-refuse: memory_max is not set",
+				"unconfined unconfined: sandbox = none" };
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++) {
+		early.audit = late.audit = i == 1;
+		struct outcome two;
+		checked = 0;
+		ask(&early, texts[i], &ann, &two);
+		tap_ok(checked == 0, "PAM, decided early: the entry's check is not asked");
+		admission_entry_check(&late, &two.a);
+		snprintf(two.text, sizeof(two.text), "%s %s: %s",
+			 admission_verdict_name(two.a.verdict), two.a.result, two.a.reason);
+		tap_like(two.text, wants[i], "PAM, finished late: as one decision answers");
+		tap_ok(checked == (i < 2), "PAM, finished late: the check asked where it applies");
+		admission_free(&two.a);
+	}
+
 	/* A bind's source missing on this host: the PAM session is refused
 	 * before the service shows anything (the return line asks this). */
 	r = pam;
