@@ -361,6 +361,54 @@ static int carry_out(pam_handle_t *pamh, int flags, const struct pam_args *args,
  * The confining line then refuses too, never letting in a login the user
  * was told was refused; the one refuse record is this line's. */
 #define REFUSED_NAME "pam_cocoon_refused"
+/* A decision that let the login go on, kept for the confining line with
+ * what it was made for: that line finishes it with its entry check
+ * instead of loading the policy and looking the account up again. */
+#define DECISION_NAME "pam_cocoon_decision"
+
+struct kept_decision {
+	struct admission a;
+	char *user, *service, *conf, *exempt;
+	bool audit;
+};
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static void free_decision(pam_handle_t *pamh, void *data, int error_status)
+{
+	(void)pamh;
+	(void)error_status;
+	struct kept_decision *k = data;
+	admission_free(&k->a);
+	free(k->user);
+	free(k->service);
+	free(k->conf);
+	free(k->exempt);
+	free(k);
+}
+
+static bool same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* The return line's decision, when it was made for this line's
+ * arguments and the same user and service; NULL otherwise. */
+static struct kept_decision *kept_decision(pam_handle_t *pamh, const struct pam_args *args)
+{
+	const void *data = NULL;
+	if (pam_get_data(pamh, DECISION_NAME, &data) != PAM_SUCCESS || !data)
+		return NULL;
+	struct kept_decision *k = (struct kept_decision *)data;
+	bool same = same_text(k->user, item(pamh, PAM_USER)) &&
+		    same_text(k->service, item(pamh, PAM_SERVICE)) &&
+		    same_text(k->conf, args->conf) && same_text(k->exempt, args->exempt) &&
+		    k->audit == args->audit;
+	return same ? k : NULL;
+}
 
 static int open_return_line(pam_handle_t *pamh, int flags, const struct pam_args *own)
 {
@@ -379,28 +427,39 @@ static int open_return_line(pam_handle_t *pamh, int flags, const struct pam_args
 					 (const char **)stack.confining->argv, &args, &err) == 0;
 	struct admission_request req = request_for(pamh, &args, args_ok);
 	req.entry_check = NULL; /* the confining line checks what this line hands over */
-	struct admission a;
-	admission_decide(&req, &a);
-	set_systemd_limits(pamh, &a);
+	struct kept_decision *k = xcalloc(1, sizeof(*k));
+	struct admission *a = &k->a;
+	admission_decide(&req, a);
+	set_systemd_limits(pamh, a);
 	int status = PAM_IGNORE;
-	if (stack.confining && a.verdict == VERDICT_REFUSED) {
+	if (stack.confining && a->verdict == VERDICT_REFUSED) {
 		journal_fd(pamh);
 		struct audit_record r;
 		char id[33] = "";
 		audit_init(&r, "refuse");
 		r.user = item(pamh, PAM_USER);
-		if (a.known_account)
-			r.uid = a.who.uid;
-		r.plan = a.have_plan ? &a.plan : NULL;
-		r.result = a.result;
-		r.reason = a.reason[0] ? a.reason : NULL;
+		if (a->known_account)
+			r.uid = a->who.uid;
+		r.plan = a->have_plan ? &a->plan : NULL;
+		r.result = a->result;
+		r.reason = a->reason[0] ? a->reason : NULL;
 		if (record_session_id_new(id, &err) == 0)
 			r.session = id;
 		status = refuse(pamh, flags, &r);
 		if (pam_set_data(pamh, REFUSED_NAME, xstrdup(id), free_item) != PAM_SUCCESS)
 			pam_syslog(pamh, LOG_ERR, "pam_set_data %s failed", REFUSED_NAME);
+	} else if (stack.confining && args_ok) {
+		k->user = dup_or_null(item(pamh, PAM_USER));
+		k->service = dup_or_null(service);
+		k->conf = dup_or_null(args.conf);
+		k->exempt = dup_or_null(args.exempt);
+		k->audit = args.audit;
+		/* Not kept, the confining line decides on its own. */
+		if (pam_set_data(pamh, DECISION_NAME, k, free_decision) == PAM_SUCCESS)
+			k = NULL;
 	}
-	admission_free(&a);
+	if (k)
+		free_decision(pamh, k, 0);
 	pam_stack_cocoon_free(&stack);
 	return status;
 }
@@ -437,13 +496,20 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 		return refuse(pamh, flags, &r);
 	}
 	struct admission_request req = request_for(pamh, &args, args_ok);
-	struct admission a;
-	admission_decide(&req, &a);
+	struct kept_decision *k = args_ok ? kept_decision(pamh, &args) : NULL;
+	struct admission fresh, *a = k ? &k->a : &fresh;
+	if (k)
+		admission_entry_check(&req, a);
+	else
+		admission_decide(&req, a);
 	/* Root under a mistyped line passes without a record, as before the
 	 * line was read. */
-	int status = !args_ok && a.verdict == VERDICT_EXEMPT ? PAM_IGNORE
-							     : carry_out(pamh, flags, &args, &a);
-	admission_free(&a);
+	int status = !args_ok && a->verdict == VERDICT_EXEMPT ? PAM_IGNORE
+							      : carry_out(pamh, flags, &args, a);
+	if (k)
+		pam_set_data(pamh, DECISION_NAME, NULL, NULL); /* frees it */
+	else
+		admission_free(&fresh);
 	return status;
 }
 
