@@ -173,7 +173,11 @@ like "$OUT" "kiosk: goodbye" "and leaving it ends the login"
 sed -i 's|/usr/libexec/cocoon/kiosk-menu|/usr/local/libexec/cocoon/kiosk-menu|' "$ROOT/etc/cocoon/cocoon.conf"
 run in_root sh -c 'printf "q\n" | su - kiosk'
 unlike "$OUT" "kiosk menu" "control: with /usr/local/libexec, no menu on the .debs"
-like "$OUT" "kiosk-menu: No such file" "but the launcher's failure (issue 26)"
+# The bind of the missing menu refuses the login; cocoon-shell shows the
+# user the fixed line and a reference, the reason goes to the log.
+like "$OUT" "cocoon: this login was refused by the session policy of this host (reference " \
+	"but a refusal the user is told of, with a reference (issue 26)"
+unlike "$OUT" "/usr/local/libexec" "and nothing of the policy's paths"
 in_root useradd -m -s /bin/bash alice
 run in_root sh -ec "$(recipe login-shell sh)"
 is_done "cocoon(7): the login-shell recipe's commands"
