@@ -472,21 +472,6 @@ int plan_check_service(const struct plan *plan, struct cc_error *err)
 				     "cocoonctl enter --root)", err);
 }
 
-int plan_check_bind_sources(const struct plan *plan, struct cc_error *err)
-{
-	struct stat st;
-	for (size_t i = 0; i < plan->nops; i++) {
-		const struct fs_op *op = &plan->ops[i];
-		if (!op_is_bind(op->type) || op->optional || op->source_user_writable ||
-		    stat(op->source, &st) == 0)
-			continue;
-		char what[2 * PATH_MAX + 32];
-		plan_op_describe(op, what, sizeof(what));
-		return cc_fail(err, "%s: the source %s: %s", what, op->source, strerror(errno));
-	}
-	return 0;
-}
-
 int plan_check_expanded(struct plan *plan, struct cc_error *err)
 {
 	for (size_t i = 0; i < plan->nops; i++) {

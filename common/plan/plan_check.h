@@ -19,12 +19,6 @@ int plan_check_shape(const struct plan *plan, struct cc_error *err);
  * write, and refuse a plan where root would create inside one. */
 int plan_check_expanded(struct plan *plan, struct cc_error *err);
 
-/* After plan_check_expanded: refuse a plan whose bind (not a -try form)
- * names a source missing on this host, which building it would meet
- * only after the service has shown the user its motd. A source a
- * non-root uid can write is the engine's to open as the user. */
-int plan_check_bind_sources(const struct plan *plan, struct cc_error *err);
-
 /* The first op that root would create inside a bind whose source a
  * non-root uid can write (symbolic: judge sources as written, with
  * tokens; else use op->source_user_writable), and that bind. */

@@ -11,7 +11,7 @@ chmod 0755 "$work"
 cleanup() {
 	chmod 0755 "$COCOON_ROOT/usr/libexec/cocoon/cocoon-init"
 	syslog_release
-	rm -f "/etc/pam.d/$SERVICE" "/etc/pam.d/$SERVICE-auth"
+	rm -f "/etc/pam.d/$SERVICE" "/etc/pam.d/$SERVICE-auth" "/etc/pam.d/$SERVICE-made"
 	policy_reset; cleanup_users; rm -rf "$work"
 }
 trap cleanup EXIT
@@ -244,5 +244,26 @@ like_re "$(log_since "$m")" "v=1 event=refuse user=ccpt1$T uid=$(id -u ccpt1$T) 
 	"with a refusal record"
 run pamtester "$SERVICE" root open_session close_session
 is "$RC" 0 "root still gets in"
+
+# A bind source that a module between the two lines makes (pam_mkhomedir
+# the home, pam_mount what it mounts) does not refuse the login: the
+# return line, before that module, leaves it to the confining line.
+made=$work/made-between
+printf '[default]\nprofile = default\nbind = %s /data\n' "$made" | policy_write cocoon.conf
+cat > "/etc/pam.d/$SERVICE-made" <<PAM
+auth required pam_permit.so
+account required pam_permit.so
+session required $PAMDIR/pam_cocoon.so return
+session required pam_exec.so /bin/mkdir -p $made
+session required $PAMDIR/pam_cocoon.so
+PAM
+rm -rf "$made"
+run pamtester "$SERVICE-made" ccpt1$T open_session close_session
+is "$RC" 0 "a bind source made between the lines (as pam_mkhomedir makes a home): the session opens"
+rm -rf "$made"
+sed -i '/pam_exec.so/d' "/etc/pam.d/$SERVICE-made"
+run pamtester "$SERVICE-made" ccpt1$T open_session close_session
+[ "$RC" -ne 0 ]; ok $? "control: without the module that makes it, the missing source refuses"
+rm -rf "$made"
 
 done_testing

@@ -23,6 +23,7 @@ add_user ccrf1$T
 add_user ccrf2$T
 add_user ccrf3$T -s "$SHELL_BIN"
 add_user ccrf4$T -s "$SHELL_BIN"
+add_user ccrf5$T
 # ccrf1's bind names a directory that does not exist: every login of it
 # is refused when its root is built. The path must not reach the user.
 missing=/srv/cocoon-missing-$T
@@ -31,7 +32,10 @@ profile = default
 bind = $missing /data
 [user ccrf3$T]
 profile = default
-bind = $missing /data"
+bind = $missing /data
+[user ccrf5$T]
+profile = default
+unshare = pid ipc uts user"
 
 have_syslog=yes
 syslog_capture "$backups/syslog" || have_syslog=""
@@ -41,6 +45,7 @@ sshd_allow ccrf1$T
 sshd_allow ccrf2$T
 sshd_allow ccrf3$T
 sshd_allow ccrf4$T
+sshd_allow ccrf5$T
 
 line_re='cocoon: this login was refused by the session policy of this host \(reference [0-9a-f]{32}\)\.'
 # refused NAME [USER [SERVICE]]: OUT has the line, without the policy's path or rule, and
@@ -81,9 +86,12 @@ like "$OUT" "RAN-PTY" "ssh -tt control: a login let in runs"
 unlike "$OUT" "cocoon:" "ssh -tt control: no such line"
 
 # The line comes before the motd: the return line, first in the stack,
-# refuses there. A pam_motd line of the test's own right after it stands
-# for the stack's. Control: without the return line the confining line,
-# last, refuses after the motd was shown.
+# refuses there what the front door refuses (ccrf5's plan has a user
+# namespace, which PAM refuses). A pam_motd line of the test's
+# own right after it stands for the stack's. Control: without the return
+# line the confining line, last, refuses after the motd was shown. What
+# only building meets (ccrf1's missing bind source, which a module in
+# between could have made) is told at the last line, after the motd.
 # pam_motd reads it as the user: a directory of its own, readable.
 motd_dir=$(mktemp -d /run/cocoon-refusal-motd.XXXXXX)
 chmod 0755 "$motd_dir"
@@ -99,20 +107,27 @@ motd_order() { # motd_order: "line-first", "motd-first" or "missing"
 	elif [ "$line" -lt "$motd" ]; then echo line-first
 	else echo motd-first; fi
 }
-run timeout 60 script -qec "ssh -tt $(SSH_OPTS) -l ccrf1$T 127.0.0.1 'echo RAN-PTY'" /dev/null
+run timeout 60 script -qec "ssh -tt $(SSH_OPTS) -l ccrf5$T 127.0.0.1 'echo RAN-PTY'" /dev/null
 OUT=$(tr -d '\r' <<<"$OUT")
 is "$(motd_order)" line-first "ssh -tt: the line comes before the motd"
-refused "ssh -tt, refused at the top of the stack"
+unlike "$OUT" "RAN-PTY" "ssh -tt, refused at the top of the stack: nothing ran"
 if [ -n "$have_syslog" ]; then
 	ref=$(printf '%s\n' "$OUT" | grep -oE 'reference [0-9a-f]{32}' | head -1 | cut -d' ' -f2)
-	is "$(grep -c "user=ccrf1$T .*session=$ref" "$backups/syslog")" 1 \
-		"one refuse record for the login, not one per line"
+	syslog_wait "$backups/syslog" "session=$ref"
+	is "$(grep -c "user=ccrf5$T .*session=$ref .*result=refused reason=.*unshare = user" "$backups/syslog")" 1 \
+		"one refuse record for the login, with the reason, not one per line"
+	is "$(grep -c "event=refuse user=ccrf5$T " "$backups/syslog")" 1 "(and no other)"
 else
 	skip "/dev/log is taken: no syslog to read"
+	skip "/dev/log is taken: no syslog to read"
 fi
+run timeout 60 script -qec "ssh -tt $(SSH_OPTS) -l ccrf1$T 127.0.0.1 'echo RAN-PTY'" /dev/null
+OUT=$(tr -d '\r' <<<"$OUT")
+is "$(motd_order)" motd-first "a refusal only building meets (a missing bind source) comes after the motd"
+unlike "$OUT" "RAN-PTY" "(and nothing ran)"
 grep -v 'pam_cocoon.so return$' /etc/pam.d/$SSHD_SERVICE > "$backups/stack"
 cat "$backups/stack" > /etc/pam.d/$SSHD_SERVICE
-run timeout 60 script -qec "ssh -tt $(SSH_OPTS) -l ccrf1$T 127.0.0.1 'echo RAN-PTY'" /dev/null
+run timeout 60 script -qec "ssh -tt $(SSH_OPTS) -l ccrf5$T 127.0.0.1 'echo RAN-PTY'" /dev/null
 OUT=$(tr -d '\r' <<<"$OUT")
 is "$(motd_order)" motd-first "control: without the return line the motd comes first"
 unlike "$OUT" "RAN-PTY" "control: and the login is still refused"

@@ -169,19 +169,6 @@ static void test_pam(void)
 		admission_free(&two.a);
 	}
 
-	/* A bind's source missing on this host: the PAM session is refused
-	 * before the service shows anything (the return line asks this). */
-	r = pam;
-	expect(r, SANDBOXED "ro-bind = /nonexistent-cocoon-unit /opt/x\n", &ann,
-	       "refused refused: ro-bind /nonexistent-cocoon-unit /opt/x: the source "
-	       "/nonexistent-cocoon-unit: No such file",
-	       "PAM: a missing bind source refuses, naming the bind");
-	expect(r, SANDBOXED "ro-bind-try = /nonexistent-cocoon-unit /opt/x\n", &ann,
-	       "sandboxed", "PAM: a -try bind of a missing source does not");
-	r.audit = true;
-	expect(r, SANDBOXED "ro-bind = /nonexistent-cocoon-unit /opt/x\n", &ann,
-	       "audit would-refuse: ro-bind", "PAM mode=audit: a missing source would refuse");
-
 	r = pam;
 	r.user = NULL;
 	expect(r, SANDBOXED, NULL, "refused refused: no user or service name",
