@@ -306,6 +306,20 @@ static int enter(pam_handle_t *pamh, const struct plan *plan, const char *id,
 	return 0;
 }
 
+/* The audit record of the front door's answer: a refuse record for a
+ * refusal, else a start record. */
+static void record_of(pam_handle_t *pamh, const struct admission *a, struct audit_record *r)
+{
+	audit_init(r, a->verdict == VERDICT_REFUSED ? "refuse" : "start");
+	r->user = item(pamh, PAM_USER);
+	if (a->known_account)
+		r->uid = a->who.uid;
+	r->plan = a->have_plan ? &a->plan : NULL;
+	r->result = a->result;
+	r->reason = a->reason[0] ? a->reason : NULL;
+	r->mode = a->mode_audit ? "audit" : NULL;
+}
+
 /* The front door's answer, carried out and logged; a session let in
  * without a sandbox may need its environment cut (admission.h). */
 static int carry_out(pam_handle_t *pamh, int flags, const struct pam_args *args,
@@ -313,14 +327,7 @@ static int carry_out(pam_handle_t *pamh, int flags, const struct pam_args *args,
 {
 	struct audit_record r;
 	struct cc_error err;
-	audit_init(&r, a->verdict == VERDICT_REFUSED ? "refuse" : "start");
-	r.user = item(pamh, PAM_USER);
-	if (a->known_account)
-		r.uid = a->who.uid;
-	r.plan = a->have_plan ? &a->plan : NULL;
-	r.result = a->result;
-	r.reason = a->reason[0] ? a->reason : NULL;
-	r.mode = a->mode_audit ? "audit" : NULL;
+	record_of(pamh, a, &r);
 	for (size_t i = 0; args->debug && a->have_plan && i < a->plan.nlost; i++)
 		pam_syslog(pamh, LOG_DEBUG, "rule not taken: %s", a->plan.lost[i]);
 	int priority = LOG_INFO;
@@ -436,13 +443,7 @@ static int open_return_line(pam_handle_t *pamh, int flags, const struct pam_args
 		journal_fd(pamh);
 		struct audit_record r;
 		char id[33] = "";
-		audit_init(&r, "refuse");
-		r.user = item(pamh, PAM_USER);
-		if (a->known_account)
-			r.uid = a->who.uid;
-		r.plan = a->have_plan ? &a->plan : NULL;
-		r.result = a->result;
-		r.reason = a->reason[0] ? a->reason : NULL;
+		record_of(pamh, a, &r);
 		if (record_session_id_new(id, &err) == 0)
 			r.session = id;
 		status = refuse(pamh, flags, &r);
