@@ -360,10 +360,11 @@ static int supervise(struct run_supervised *sup, struct supervisor *s, pid_t pid
 				 * had failed. */
 				cc_fail_errno(&s->record_err, "reading the sandbox's reports");
 				sys_pidfd_send_signal(pidfd, SIGKILL);
-			} else if (m == MSG_EOF && !s->have_error && !pfd[1].revents &&
-				   !pfd[2].revents) {
-				s->recorded = s->prepared &&
-					      pty_quota_publish(s->who->uid, &s->record,
+			} else if (m == MSG_EOF && s->prepared && !s->have_error &&
+				   !pfd[1].revents && !pfd[2].revents) {
+				/* Unprepared, the session was killed above already:
+				 * its end now is that kill's, and the reason stands. */
+				s->recorded = pty_quota_publish(s->who->uid, &s->record,
 								&s->record_err) == 0;
 				if (!s->recorded)
 					record_failed(s, pid, pidfd);

@@ -67,6 +67,7 @@ inject() {
 	ok $([ "$failures" -ge 5 ]; echo $?) "$name: a fault at each of $failures steps refused the session"
 	is "$bad" "" "$name: and each left nothing (processes, mounts, cgroups, records, inits)"
 	is "$RC" 0 "$name control: past the last step ($step) it runs"
+	[ "$RC" = 0 ] || printf '%s\n' "$OUT" | sed 's/^/# said: /'
 }
 
 inject "cocoonctl run" "$CTL" run --user ccft5$T -- /bin/true
