@@ -145,6 +145,12 @@ struct plan {
 	bool landlock_required; /* refuse the session without a Landlock wall */
 	unsigned landlock_scope; /* LL_SCOPE_* kept in where the kernel can */
 	struct session_limits limits;
+	/* share-sandbox: the user's logins with this plan (the same hash)
+	 * share one sandbox (sandbox_share.c). linger: how long it outlives
+	 * its last login. */
+	bool share;
+	enum linger_mode { LINGER_NO, LINGER_FOR, LINGER_YES } linger;
+	unsigned long long linger_time; /* seconds, with LINGER_FOR */
 
 	/* Guest accounts (already turned into ops by rule_merge; kept for
 	 * printing and the hash). */
