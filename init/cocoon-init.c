@@ -6,7 +6,7 @@
  * the same work without an exec (common/engine/session_init.c).
  *
  * Usage (by the engine only):
- *     cocoon-init hold FD DEADLINE NAMESPACES READY [WARNINGS ID]
+ *     cocoon-init hold FD DEADLINE NAMESPACES READY [WARNINGS ID [LISTEN LINGER]]
  *     | cocoon-init --version
  * (and the older "hold FD [DEADLINE]", whose caller made the namespaces)
  *
@@ -19,6 +19,11 @@
  * session's terminals are told, comma-separated, or "-" for none; ID:
  * the session's id, the reference in those lines and in the one that
  * says the session ended (session_init.h).
+ *
+ * LISTEN and LINGER (share-sandbox): a descriptor listening for logins
+ * that join the sandbox, and the milliseconds it outlives the last one
+ * (-1: no end of its own); FD is then the first login's service
+ * (session_init.h).
  *
  * NAMESPACES: the CLONE_NEW* flags of the namespaces to create first
  * (net, ipc, uts, cgroup), while the session process, pid 2, builds the
@@ -97,24 +102,29 @@ int main(int argc, char **argv)
 	 * upgrade left loaded in a long-running service (cron forks without
 	 * exec): its pid 1 made the namespaces and told the session process
 	 * before the exec. */
-	bool hold = argc >= 3 && argc <= 8 && argc != 5 && argc != 7 &&
+	bool hold = argc >= 3 && argc <= 10 && argc != 5 && argc != 7 && argc != 9 &&
 		    strcmp(argv[1], "hold") == 0;
 	bool older = argc < 6;
 	long long service = hold ? number(argv[2], 65535) : -1;
 	long long deadline = !hold ? -1 : argc >= 4 ? number(argv[3], LLONG_MAX) : 0;
 	long long namespaces = !hold ? -1 : older ? 0 : number(argv[4], INT_MAX);
 	long long ready = !hold ? -1 : older ? 0 : number(argv[5], 65535);
-	struct session_init_notices notices = { .id = argc == 8 && strcmp(argv[7], "-") ? argv[7] : "", .end_line = true };
+	struct session_init_notices notices = { .id = argc >= 8 && strcmp(argv[7], "-") ? argv[7] : "", .end_line = true };
+	bool shared = argc == 10;
+	long long listen = shared ? number(argv[8], 65535) : -1;
+	long long linger = !shared ? 0 : strcmp(argv[9], "-1") == 0 ? -1 : number(argv[9], LLONG_MAX);
 	if (service < 0 || deadline < 0 || namespaces < 0 || ready < 0 ||
-	    (argc == 8 && warnings_parse(argv[6], &notices) < 0) ||
-	    (!older && ready == service) || getpid() != 1) {
-		session_init_close_all_but(-1);
+	    (argc >= 8 && warnings_parse(argv[6], &notices) < 0) ||
+	    (!older && ready == service) || getpid() != 1 ||
+	    (shared && (listen < 0 || listen == service || listen == ready || linger < -1))) {
+		session_init_close_all_but(-1, -1);
 		return 127;
 	}
 	if (older) {
-		session_init_close_all_but((int)service);
-		session_init(-1, (int)service, deadline, NULL, -1);
+		session_init_close_all_but((int)service, -1);
+		session_init(-1, (int)service, deadline, NULL, -1, NULL);
 	}
+	struct session_init_share share = { (int)listen, linger };
 	/* On failure pid 2 reports the reason and the service ends the
 	 * session (killing this process). */
 	char said[16] = { REPORT_NAMESPACES_MADE };
@@ -122,6 +132,6 @@ int main(int argc, char **argv)
 		snprintf(said, sizeof(said), "%c%d", REPORT_NAMESPACES_FAILED, errno);
 	if (write((int)ready, said, strlen(said)) != (ssize_t)strlen(said))
 		return 127;
-	session_init_close_all_but((int)service);
-	session_init(-1, (int)service, deadline, &notices, -1);
+	session_init_close_all_but((int)service, (int)listen);
+	session_init(-1, (int)service, deadline, &notices, -1, shared ? &share : NULL);
 }

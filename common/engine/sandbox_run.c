@@ -68,11 +68,11 @@ static _Noreturn void pid1(struct run_supervised *sup)
 	 * its command line stays the caller's. */
 	prctl(PR_SET_NAME, "cocoon-init", 0, 0, 0);
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-	session_init_close_all_but(sup->status_fd);
+	session_init_close_all_but(sup->status_fd, -1);
 	/* The end line is the entry point's own (on its standard error). */
 	struct session_init_notices notices = { .id = run->req->session_id };
 	sandbox_init_warnings(run->plan, &notices);
-	session_init(pid, -1, run->deadline, &notices, sup->status_fd);
+	session_init(pid, -1, run->deadline, &notices, sup->status_fd, NULL);
 }
 
 static int write_proc(int dir, const char *name, const char *text,

@@ -9,14 +9,19 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "session_terminals.h"
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434 /* the same on every architecture */
+#endif
 #include "util.h"
 
 /* 128+N for a signal, like a shell. */
@@ -29,16 +34,25 @@ static int relay(int status)
 	return 255;
 }
 
-void session_init_close_all_but(int keep)
+void session_init_close_all_but(int keep, int keep2)
 {
+	if (keep2 >= 0 && (keep < 0 || keep2 < keep)) {
+		int t = keep;
+		keep = keep2;
+		keep2 = t;
+	}
+	/* Now KEEP <= KEEP2, or KEEP2 -1. */
 #ifdef SYS_close_range
-	/* keep - 1 and keep + 1 wrap round for keep -1: one call, all. */
+	/* keep - 1 and keep + 1 wrap round for -1: one call, all. */
 	if ((keep <= 0 || syscall(SYS_close_range, 0U, (unsigned)keep - 1, 0U) == 0) &&
-	    syscall(SYS_close_range, (unsigned)keep + 1, ~0U, 0U) == 0)
+	    (keep2 < 0 ? syscall(SYS_close_range, (unsigned)keep + 1, ~0U, 0U) == 0
+		       : (keep2 == keep + 1 ||
+			  syscall(SYS_close_range, (unsigned)keep + 1, (unsigned)keep2 - 1, 0U) == 0) &&
+			 syscall(SYS_close_range, (unsigned)keep2 + 1, ~0U, 0U) == 0))
 		return;
 #endif
 	for (int fd = 0; fd < 65536; fd++)
-		if (fd != keep)
+		if (fd != keep && fd != keep2)
 			close(fd);
 }
 
@@ -49,8 +63,11 @@ static int status_out = -1;
 /* Everything left in the namespace goes with the session. _exit: in run
  * mode this image is a copy of the caller's, whose stdio buffers and
  * atexit handlers are not this process's to run. */
+static void stop_joins(void);
+
 static _Noreturn void end_all(int status)
 {
+	stop_joins();
 	kill(-1, SIGKILL);
 	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
 		;
@@ -129,8 +146,30 @@ static long long next_warning(const struct ending *e)
 	return next;
 }
 
+/* share-sandbox: the logins attached, by their services' pidfds, and
+ * the socket later ones attach by (-1: closed, or not shared). */
+struct attached {
+	int listen_fd;
+	long long linger_ms;
+	const char *id; /* the sandbox's, its first login's session id */
+	int fd[SHARE_LOGINS_MAX];
+	size_t n;
+	long long linger_until_ms; /* the last login left: the end then (0: none) */
+};
+static struct attached *sharing;
+
+/* No login joins a sandbox that is ending. */
+static void stop_joins(void)
+{
+	if (sharing && sharing->listen_fd >= 0) {
+		close(sharing->listen_fd);
+		sharing->listen_fd = -1;
+	}
+}
+
 static void hang_up(struct ending *e)
 {
+	stop_joins();
 	if (e->kill_ms)
 		return;
 	kill(-1, SIGHUP);
@@ -171,8 +210,135 @@ static int ending_step(struct ending *e, int status)
 	return left > 86400000LL ? 86400000 : (int)left;
 }
 
+/* The last login left: the sandbox ends now, or lingers. */
+static void last_left(struct attached *a)
+{
+	if (a->linger_ms == 0)
+		end_all(0);
+	if (a->linger_ms > 0)
+		a->linger_until_ms = now_ms() + a->linger_ms;
+}
+
+static void send_reply(int conn, const char *text, int fd)
+{
+	struct iovec iov = { (void *)text, strlen(text) };
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	if (fd >= 0) {
+		memset(&u, 0, sizeof(u));
+		msg.msg_control = u.buf;
+		msg.msg_controllen = sizeof(u.buf);
+		struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	}
+	if (sendmsg(conn, &msg, MSG_NOSIGNAL) < 0) {
+		/* The asker is gone: nothing to tell. */
+	}
+}
+
+/* One request on the socket (session_init.h). Only root is answered; an
+ * asker that says nothing within a second is dropped. */
+static void serve_request(struct attached *a)
+{
+	int conn = accept4(a->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	if (conn < 0)
+		return;
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	struct pollfd p = { conn, POLLIN, 0 };
+	char req = 0;
+	int fd = -1;
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { &req, 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+			      .msg_controllen = sizeof(u.buf) };
+	if (getsockopt(conn, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0 || cred.uid != 0 ||
+	    poll(&p, 1, 1000) != 1 || recvmsg(conn, &msg, MSG_CMSG_CLOEXEC) != 1) {
+		close(conn);
+		return;
+	}
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+		    c->cmsg_len == CMSG_LEN(sizeof(int)))
+			memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	if (req == SHARE_JOIN && fd >= 0 && a->n < SHARE_LOGINS_MAX) {
+		int self = (int)syscall(SYS_pidfd_open, getpid(), 0);
+		if (self >= 0) {
+			a->fd[a->n++] = fd;
+			fd = -1;
+			a->linger_until_ms = 0;
+			char joined[80];
+			snprintf(joined, sizeof(joined), "%c%s", SHARE_JOINED, a->id);
+			send_reply(conn, joined, self);
+			close(self);
+		}
+	} else if (req == SHARE_STATUS) {
+		long long left = -1;
+		if (a->linger_until_ms) {
+			left = (a->linger_until_ms - now_ms() + 999) / 1000;
+			left = left < 0 ? 0 : left;
+		}
+		char line[64];
+		snprintf(line, sizeof(line), "%zu %lld\n", a->n, left);
+		send_reply(conn, line, -1);
+	}
+	if (fd >= 0)
+		close(fd);
+	close(conn);
+}
+
+/* Hold mode's wait: the signals, the logins' services and, when shared,
+ * the socket. Returns with a signal to take, or having done the rest. */
+static void hold_wait(struct attached *a, struct ending *e, int sigfd)
+{
+	struct pollfd pfd[2 + SHARE_LOGINS_MAX];
+	size_t n = 0;
+	pfd[n++] = (struct pollfd){ sigfd, POLLIN, 0 };
+	pfd[n++] = (struct pollfd){ a->listen_fd, POLLIN, 0 };
+	for (size_t i = 0; i < a->n; i++)
+		pfd[n++] = (struct pollfd){ a->fd[i], POLLIN, 0 };
+	int ms = ending_step(e, 0);
+	if (a->linger_until_ms && !e->kill_ms) {
+		long long left = a->linger_until_ms - now_ms();
+		if (left <= 0) {
+			hang_up(e);
+			return;
+		}
+		if (ms < 0 || left < ms)
+			ms = left > 86400000LL ? 86400000 : (int)left;
+	}
+	if (poll(pfd, n, ms) <= 0)
+		return;
+	/* A service gone without closing the session, or (shared) a login
+	 * over: with the last one the sandbox ends or lingers. */
+	size_t kept = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		if (pfd[2 + i].revents) {
+			close(a->fd[i]);
+			continue;
+		}
+		a->fd[kept++] = a->fd[i];
+	}
+	bool left = kept < a->n;
+	a->n = kept;
+	if (left && a->n == 0)
+		last_left(a);
+	if (pfd[1].revents && a->listen_fd >= 0)
+		serve_request(a);
+}
+
 _Noreturn void session_init(pid_t main_pid, int service_fd, long long deadline,
-			    const struct session_init_notices *notices, int status_fd)
+			    const struct session_init_notices *notices, int status_fd,
+			    const struct session_init_share *share)
 {
 	bool hold = main_pid < 0;
 	status_out = status_fd;
@@ -209,6 +375,15 @@ _Noreturn void session_init(pid_t main_pid, int service_fd, long long deadline,
 	if (hold && (sigfd = signalfd(-1, &wanted, SFD_CLOEXEC)) < 0)
 		end_all(127);
 
+	/* Unshared, the one login is the service's, and it ends with it. */
+	static struct attached logins;
+	logins.listen_fd = share ? share->listen_fd : -1;
+	logins.linger_ms = share ? share->linger_ms : 0;
+	logins.id = notices && notices->id ? notices->id : "";
+	if (hold && service_fd >= 0)
+		logins.fd[logins.n++] = service_fd;
+	sharing = &logins;
+
 	int main_status = 0;
 	bool main_alive = !hold;
 	struct ending ending = { deadline > 0 ? deadline * 1000 : 0, 0, notices, { false } };
@@ -242,16 +417,10 @@ _Noreturn void session_init(pid_t main_pid, int service_fd, long long deadline,
 		if (!main_alive && !hold)
 			end_all(relay(main_status));
 		if (hold) {
-			struct pollfd pfd[2] = { { sigfd, POLLIN, 0 },
-						 { service_fd, POLLIN, 0 } };
-			int ms = ending_step(&ending, 0);
-			if (poll(pfd, 2, ms) <= 0)
-				continue;
-			/* The service is gone without closing the session. */
-			if (pfd[1].revents)
-				end_all(0);
+			hold_wait(&logins, &ending, sigfd);
 			struct signalfd_siginfo ssi;
-			if (pfd[0].revents && read(sigfd, &ssi, sizeof(ssi)) == sizeof(ssi) &&
+			struct pollfd sig = { sigfd, POLLIN, 0 };
+			if (poll(&sig, 1, 0) == 1 && read(sigfd, &ssi, sizeof(ssi)) == sizeof(ssi) &&
 			    ssi.ssi_signo == SESSION_INIT_END)
 				hang_up(&ending);
 			continue;

@@ -29,6 +29,26 @@ struct session_init_notices {
 	bool end_line;
 };
 
+/* A shared sandbox (share-sandbox, sandbox_share.h): pid 1 holds it for
+ * every login attached, and LINGER_MS past the last (0: not at all, -1:
+ * until its deadline, SESSION_INIT_END or SIGKILL). Logins attach over
+ * LISTEN_FD, a listening socket only root reaches: a request is one byte,
+ * SHARE_JOIN with the joining service's pidfd (SCM_RIGHTS), answered by
+ * SHARE_JOINED and the sandbox's id (its notices') with pid 1's own
+ * pidfd; or SHARE_STATUS, answered by
+ * "LOGINS LINGER\n", LINGER the seconds left of a linger (-1: none
+ * running: logins attached, or a linger without end). A
+ * login leaves when its service process ends. Once the sandbox ends the
+ * socket is closed first, so that no login joins what is ending. */
+#define SHARE_JOIN 'J'
+#define SHARE_JOINED 'j'
+#define SHARE_STATUS 'S'
+#define SHARE_LOGINS_MAX 256
+struct session_init_share {
+	int listen_fd;
+	long long linger_ms;
+};
+
 /* Reap every process of the namespace, relay TERM, HUP, INT and QUIT to
  * MAIN_PID and end with its status (128+N when killed by signal N), first
  * killing whatever is left. MAIN_PID -1 holds instead: no main process,
@@ -36,7 +56,8 @@ struct session_init_notices {
  * SERVICE_FD ends. DEADLINE: a CLOCK_BOOTTIME second at which the session
  * is hung up and, SESSION_INIT_GRACE_MS later, ended (0: none), told
  * beforehand as NOTICES say (NULL: nothing);
- * SESSION_INIT_END does the same at once, untold. STATUS_FD (-1:
+ * SESSION_INIT_END does the same at once, untold. SHARE (NULL: none; hold
+ * mode only): SERVICE_FD is the first of the logins attached. STATUS_FD (-1:
  * none): the status, one byte, is written there once every other process
  * is reaped, before this one's own end, which takes a while (its mount
  * namespace is torn down).
@@ -45,10 +66,12 @@ struct session_init_notices {
  * lost) and holds no descriptor but SERVICE_FD and STATUS_FD. Never
  * returns; reads no file but the session's own /proc, for its notices. */
 _Noreturn void session_init(pid_t main_pid, int service_fd, long long deadline,
-			    const struct session_init_notices *notices, int status_fd);
+			    const struct session_init_notices *notices, int status_fd,
+			    const struct session_init_share *share);
 
-/* Close every descriptor but KEEP (-1: all), as pid 1 does before
- * session_init; close_range where both C libraries have the number. */
-void session_init_close_all_but(int keep);
+/* Close every descriptor but KEEP and KEEP2 (-1: none), as pid 1 does
+ * before session_init; close_range where both C libraries have the
+ * number. */
+void session_init_close_all_but(int keep, int keep2);
 
 #endif
