@@ -353,6 +353,8 @@ static const char *limit_mount(const char *controllers, char *buf, size_t size)
 	return NULL;
 }
 
+static int move_self(char *text, struct cc_error *err);
+
 int cgroup_join_pidfd(int pidfd, struct cc_error *err)
 {
 	pid_t pid = pidfd_pid(pidfd);
@@ -366,6 +368,28 @@ int cgroup_join_pidfd(int pidfd, struct cc_error *err)
 		free(text);
 		return cc_fail(err, "cgroup: the session's pid 1 is gone");
 	}
+	int rc = move_self(text, err);
+	free(text);
+	return rc;
+}
+
+char *cgroup_self(void)
+{
+	return read_small("/proc/self/cgroup");
+}
+
+int cgroup_return(const char *origin, struct cc_error *err)
+{
+	if (!origin)
+		return 0;
+	char *text AUTOFREE = xstrdup(origin);
+	return move_self(text, err);
+}
+
+/* Move the calling process into each cgroup TEXT (a /proc/PID/cgroup,
+ * taken apart) lists, but a hierarchy's root. */
+static int move_self(char *text, struct cc_error *err)
+{
 	int rc = 0;
 	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line && rc == 0;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -386,7 +410,6 @@ int cgroup_join_pidfd(int pidfd, struct cc_error *err)
 		if (access(dir, F_OK) == 0)
 			rc = write_file(dir, "cgroup.procs", "0", err);
 	}
-	free(text);
 	return rc;
 }
 
@@ -516,6 +539,38 @@ void cgroup_destroy(struct cgroup *cg)
 		free(h->origin);
 	}
 	free(cg);
+}
+
+void cgroup_release(struct cgroup *cg)
+{
+	if (!cg)
+		return;
+	for (size_t i = 0; i < cg->n; i++) {
+		if (cg->h[i].procs >= 0)
+			close(cg->h[i].procs);
+		free(cg->h[i].mount);
+		free(cg->h[i].dir);
+		free(cg->h[i].origin);
+	}
+	free(cg);
+}
+
+void cgroup_remove_left(const char *id)
+{
+	if (!id || !*id || strchr(id, '/') || id[0] == '.')
+		return;
+	/* v2 at the root, v1 in a directory per hierarchy: rmdir takes only
+	 * an empty cgroup, so a live one stays whatever this finds. */
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/cocoon/%s", CGROUP_ROOT, id);
+	rmdir(path);
+	DIR *d AUTOCLOSEDIR = opendir(CGROUP_ROOT);
+	for (struct dirent *e; d && (e = readdir(d));) {
+		if (e->d_name[0] == '.' || e->d_type != DT_DIR)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/cocoon/%s", CGROUP_ROOT, e->d_name, id);
+		rmdir(path);
+	}
 }
 
 /* A limit file's bound: a number ("max" and junk unbounded). */

@@ -38,6 +38,12 @@ int cgroup_leave(struct cgroup *cg, struct cc_error *err);
  * it to empty (briefly) and remove the cgroup. In any process: free.
  * NULL is fine. */
 void cgroup_destroy(struct cgroup *cg);
+/* Free CG, leaving the cgroup and what is in it (a shared sandbox's,
+ * which its pid 1 ends). NULL is fine. */
+void cgroup_release(struct cgroup *cg);
+/* Remove the cgroups named ID that an ended session left, if empty (a
+ * shared sandbox's: nobody waited for its end). */
+void cgroup_remove_left(const char *id);
 /* Send SIG to every process in the cgroup (its first hierarchy), each
  * checked to be inside once a pidfd holds it. NULL is fine. */
 void cgroup_signal(const struct cgroup *cg, int sig);
@@ -49,6 +55,10 @@ bool cgroup_holds(const struct cgroup *cg);
  * systemd, the logind session's scope (pam_cocoon). A hierarchy's root is
  * left alone. */
 int cgroup_join_pidfd(int pidfd, struct cc_error *err);
+/* The calling process's cgroups (its /proc/self/cgroup; NULL: unknown),
+ * and the way back into them after cgroup_join_pidfd (NULL: stay). */
+char *cgroup_self(void);
+int cgroup_return(const char *origin, struct cc_error *err);
 /* Whether the limits could be applied here; else -1 and why. */
 int cgroup_check_available(const struct session_limits *limits,
 			   struct cc_error *err);
