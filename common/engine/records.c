@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "fault.h"
 #include "plan_values.h"
 #include "trusted_file.h"
@@ -187,6 +188,8 @@ static void format_record(const struct live_record *r, struct strbuf *sb)
 	sb_addf(sb, "pid=%d\nstart=%llu\npidns=%llu\nmntns=%llu\n", (int)r->pid,
 		r->start_ticks, r->pidns, r->mntns);
 	sb_addf(sb, "ptys=%u\n", r->ptys);
+	if (r->shared[0])
+		add_line(sb, "shared", r->shared);
 }
 
 static void temp_name(char *buf, size_t size, const char *id)
@@ -196,6 +199,13 @@ static void temp_name(char *buf, size_t size, const char *id)
 
 int record_prepare(const struct plan *plan, const char *id, pid_t pid, int pidfd,
 		   unsigned ptys, struct record_pending *pending, struct cc_error *err)
+{
+	return record_prepare_shared(plan, id, NULL, pid, pidfd, ptys, pending, err);
+}
+
+int record_prepare_shared(const struct plan *plan, const char *id, const char *shared,
+			  pid_t pid, int pidfd, unsigned ptys,
+			  struct record_pending *pending, struct cc_error *err)
 {
 	pending->dir = -1;
 	pending->id[0] = '\0';
@@ -213,6 +223,8 @@ int record_prepare(const struct plan *plan, const char *id, pid_t pid, int pidfd
 		.namespaces = plan->namespaces, .pid = pid, .ptys = ptys,
 	};
 	snprintf(r.id, sizeof(r.id), "%s", id);
+	if (shared && id_valid(shared))
+		snprintf(r.shared, sizeof(r.shared), "%s", shared);
 	snprintf(r.hash, sizeof(r.hash), "%s", plan->hash);
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
@@ -315,6 +327,10 @@ static int remove_if_stale(int dir, const char *name, const struct live_record *
 	int rc = record_attach(rec, &pidfd, err);
 	if (rc == 0)
 		unlinkat(dir, name, 0);
+	/* A shared sandbox ends by its pid 1, with nobody to remove its
+	 * cgroup: the sweep does. */
+	if (rc == 0 && rec->shared[0] && strcmp(rec->shared, rec->id) == 0)
+		cgroup_remove_left(rec->id);
 	return rc;
 }
 
@@ -425,7 +441,7 @@ static int parse_field(struct live_record *r, const char *key, const char *v,
 	 * later. */
 	static const char *const keys[] = { "id", "user", "uid", "gid", "service",
 		"started", "boottime", "rule", "profile", "plan", "ns", "pid",
-		"start", "pidns", "mntns", "ptys" };
+		"start", "pidns", "mntns", "ptys", "shared" };
 	size_t k;
 	for (k = 0; k < ARRAY_SIZE(keys); k++)
 		if (strcmp(key, keys[k]) == 0)
@@ -441,6 +457,11 @@ static int parse_field(struct live_record *r, const char *key, const char *v,
 		if (!id_valid(v))
 			return -1;
 		snprintf(r->id, sizeof(r->id), "%s", v);
+		return 0;
+	case 16:
+		if (!id_valid(v))
+			return -1;
+		snprintf(r->shared, sizeof(r->shared), "%s", v);
 		return 0;
 	case 1: r->user = unescape(v); return 0;
 	case 4: r->service = unescape(v); return 0;
@@ -668,7 +689,8 @@ int records_ptys_held(int dir, uid_t uid, unsigned long long *ptys, size_t *sess
 		if (!entry_id(e->d_name, id) || read_named(dir, e->d_name, id, &rec, &why) < 0)
 			continue;
 		int pidfd AUTOCLOSE = -1;
-		if (rec.uid == uid && record_attach(&rec, &pidfd, &why) != 0) {
+		bool joined = rec.shared[0] && strcmp(rec.shared, rec.id) != 0;
+		if (rec.uid == uid && !joined && record_attach(&rec, &pidfd, &why) != 0) {
 			*ptys += rec.ptys;
 			(*sessions)++;
 		}

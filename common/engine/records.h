@@ -43,6 +43,11 @@ struct live_record {
 	unsigned ptys;        /* the most its devpts holds (pty_quota.h); a
 			       * record written before there was a grant
 			       * says none: RECORD_PTYS_BEFORE */
+	/* share-sandbox: the id of the shared sandbox, its first login's
+	 * ("": not shared). That login's record is the sandbox's: it stays
+	 * until the sandbox ends. A login that joined holds no devpts of
+	 * its own (its ptys are not counted). */
+	char shared[RECORD_ID_MAX + 1];
 };
 /* What a session's devpts held before ptys were granted. */
 #define RECORD_PTYS_BEFORE 1024u
@@ -70,6 +75,11 @@ struct record_pending {
 };
 int record_prepare(const struct plan *plan, const char *id, pid_t pid, int pidfd,
 		   unsigned ptys, struct record_pending *pending, struct cc_error *err);
+/* The same for a login of a shared sandbox, SHARED its id (ID itself for
+ * the login that creates it). */
+int record_prepare_shared(const struct plan *plan, const char *id, const char *shared,
+			  pid_t pid, int pidfd, unsigned ptys,
+			  struct record_pending *pending, struct cc_error *err);
 int record_publish(struct record_pending *pending, struct cc_error *err);
 void record_discard(struct record_pending *pending);
 void record_end(struct record_pending *pending, const char *id);
