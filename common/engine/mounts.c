@@ -617,6 +617,14 @@ int mounts_pivot(int rootfd, struct cc_error *err)
 	return rc < 0 ? cc_fail_errno(err, "%s", what) : 0;
 }
 
+bool mounts_root_is_hosts(void)
+{
+	struct statx mine, host;
+	return statx(AT_FDCWD, "/", AT_SYMLINK_NOFOLLOW, STATX_INO | STATX_MNT_ID, &mine) == 0 &&
+	       statx(AT_FDCWD, "/proc/1/root/", 0, STATX_INO | STATX_MNT_ID, &host) == 0 &&
+	       same_place(&mine, &host);
+}
+
 int mounts_chroot_to_namespace(struct cc_error *err)
 {
 	const char *what = "pidfd_open of itself";

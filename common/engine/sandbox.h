@@ -75,6 +75,9 @@ int sandbox_return(struct sandbox_handle *handle, struct cc_error *err);
 /* In the process that entered: kill the session's pid namespace (without
  * waiting). In any process: release the handle. NULL is fine. */
 void sandbox_end(struct sandbox_handle *handle);
+/* share-sandbox: whether the login's sandbox is shared; then *ID is the
+ * login's session id and *JOINED whether another login made it. */
+bool sandbox_shared(const struct sandbox_handle *handle, const char **id, bool *joined);
 /* The session's max-session-time has passed. */
 bool sandbox_expired(const struct sandbox_handle *handle);
 /* The process that entered has not gone back (a forked child: had not

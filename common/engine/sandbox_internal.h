@@ -126,6 +126,10 @@ struct run_service {
 	/* The caller runs chrooted: the namespace's first process made the
 	 * chroot the namespace's root (mounts_chroot_to_namespace). */
 	bool chrooted;
+	/* share-sandbox: the socket cocoon-init listens on for the logins
+	 * that join (-1: not shared), and how long it lingers. */
+	int share_listen;
+	long long linger_ms;
 };
 
 /* The session process (session_setup.c), in each mode: never returns. */

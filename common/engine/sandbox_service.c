@@ -3,6 +3,7 @@
 /* Service mode (sandbox_enter): the calling service joins the session
  * it had built and runs on inside it; cocoon-init is its pid 1. */
 #include "sandbox_internal.h"
+#include "sandbox_share.h"
 #include "shells.h"
 
 /* ---- Service mode ----
@@ -48,6 +49,11 @@ struct sandbox_handle {
 	struct cgroup *cgroup; /* the service is in it while inside */
 	long long deadline;
 	char *recorded; /* the session id whose record was written */
+	/* share-sandbox: the sandbox outlives this login (its pid 1 counts
+	 * the logins); JOINED: made by another login, whose cgroup this
+	 * process entered from CGROUP_ORIGIN. */
+	bool shared, joined;
+	char *cgroup_origin;
 };
 
 static void handle_close(struct sandbox_handle *h)
@@ -60,7 +66,15 @@ static void handle_close(struct sandbox_handle *h)
 		close(h->pidfd);
 	/* In the process that entered, after pid 1 was killed: waits for
 	 * the session to be gone and removes its cgroup. */
-	cgroup_destroy(h->cgroup);
+	if (h->shared) {
+		/* Not this login's to empty: the sandbox's pid 1 ends it. */
+		struct cc_error ignored;
+		cgroup_leave(h->cgroup, &ignored);
+		cgroup_release(h->cgroup);
+	} else {
+		cgroup_destroy(h->cgroup);
+	}
+	free(h->cgroup_origin);
 	free(h->recorded);
 	free(h);
 }
@@ -199,7 +213,8 @@ static int exec_init(void *arg)
 	/* The service's pidfd and the ready pipe's end are the descriptors
 	 * cocoon-init keeps; it closes the second once it has made the
 	 * namespaces and no longer reads files. */
-	if (fcntl(x->ready[1], F_SETFD, 0) < 0 || fcntl(svc->service_pidfd, F_SETFD, 0) < 0) {
+	if (fcntl(x->ready[1], F_SETFD, 0) < 0 || fcntl(svc->service_pidfd, F_SETFD, 0) < 0 ||
+	    (svc->share_listen >= 0 && fcntl(svc->share_listen, F_SETFD, 0) < 0)) {
 		cc_fail(&err, "preparing cocoon-init: error %d", errno);
 		sandbox_child_fail(run, &err);
 	}
@@ -276,7 +291,7 @@ static pid_t start_helper(struct run_service *svc, int caller_sock)
 			munmap(stack, INIT_STACK_SIZE + guard);
 		sandbox_child_fail(run, &err);
 	}
-	char service_fd[24], deadline[24], namespaces[24], ready_fd[24];
+	char service_fd[24], deadline[24], namespaces[24], ready_fd[24], listen_fd[24], linger[24];
 	char warnings[SESSION_INIT_WARNINGS_MAX * 24 + 2] = "-", id[40];
 	struct session_init_notices notices = { 0 };
 	sandbox_init_warnings(run->plan, &notices);
@@ -288,8 +303,11 @@ static pid_t start_helper(struct run_service *svc, int caller_sock)
 	snprintf(deadline, sizeof(deadline), "%lld", run->deadline);
 	snprintf(namespaces, sizeof(namespaces), "%lu", run->late_ns);
 	snprintf(ready_fd, sizeof(ready_fd), "%d", x.ready[1]);
+	snprintf(listen_fd, sizeof(listen_fd), "%d", svc->share_listen);
+	snprintf(linger, sizeof(linger), "%lld", svc->linger_ms);
 	char *argv[] = { (char *)"cocoon-init", (char *)"hold", service_fd, deadline,
-			 namespaces, ready_fd, warnings, id, NULL };
+			 namespaces, ready_fd, warnings, id,
+			 svc->share_listen >= 0 ? listen_fd : NULL, linger, NULL };
 	x.argv = argv;
 	int pidfd = -1;
 	pid_t pid = clone(exec_init, stack + guard + INIT_STACK_SIZE,
@@ -542,8 +560,11 @@ static int step_build(struct service_parent *p, struct cc_error *err)
 		bool had_pidfd = h->pidfd >= 0;
 		rc = service_wait(p->sv[0], &h->pidfd, &built, &p->chrooted, err);
 		if (rc == 0 && !had_pidfd && h->pidfd >= 0)
-			rc = record_prepare(plan, p->req->session_id, pidfd_pid(h->pidfd),
-					    h->pidfd, p->quota.ptys, &record, err);
+			rc = record_prepare_shared(plan, p->req->session_id,
+						   svc->share_listen >= 0 ? p->req->session_id
+									 : NULL,
+						   pidfd_pid(h->pidfd), h->pidfd,
+						   p->quota.ptys, &record, err);
 		if (h->pidfd >= 0)
 			pty_quota_release(&p->quota);
 	}
@@ -565,6 +586,8 @@ static int step_build(struct service_parent *p, struct cc_error *err)
 	if (rc < 0)
 		return -1;
 	h->recorded = p->req->session_id ? xstrdup(p->req->session_id) : NULL;
+	h->shared = svc->share_listen >= 0;
+	autoclose_fd(&svc->share_listen); /* pid 1's now */
 	return 0;
 }
 
@@ -624,6 +647,87 @@ static int service_teardown(struct service_parent *p, size_t reached,
 	return -1;
 }
 
+/* ---- share-sandbox: joining (sandbox_share.h) ----
+ *
+ * A login that joins builds nothing: the checks a new login passes, the
+ * host's namespaces saved, then attached to the sandbox's pid 1, into
+ * its cgroup, recorded, and setns into its namespaces. Its walls come as
+ * a new login's do: cocoon-launch, in the sandbox's tree, puts them on
+ * what the user runs (the same plan, so the same settings and filter). */
+
+/* Whether this login shares: its plan says so, the cgroup is cocoon's
+ * (under systemd, logind's session scope is each login's own: a shared
+ * scope is not made yet), and the service runs at its namespace's root
+ * (a chrooted one needs the way back that only a build makes). */
+static bool share_wanted(const struct sandbox_request *req)
+{
+	return req->plan && req->plan->share && !req->systemd_cgroup && mounts_root_is_hosts();
+}
+
+static long long linger_ms(const struct plan *plan)
+{
+	if (plan->linger == LINGER_YES)
+		return -1;
+	if (plan->linger == LINGER_NO)
+		return 0;
+	/* A century at most: the same as no end, in a number that fits. */
+	unsigned long long s = plan->linger_time;
+	return s > 100ULL * 366 * 86400 ? 100LL * 366 * 86400 * 1000 : (long long)s * 1000;
+}
+
+/* 1 joined (*OUT the handle), 0 no live sandbox to join, -1 failed. */
+static int join_shared(struct service_parent *p, const struct share_slot *slot,
+		       struct sandbox_handle **out, struct cc_error *err)
+{
+	if (step_check(p, err) < 0 || step_handle(p, err) < 0)
+		return -1;
+	struct sandbox_handle *h = p->h;
+	const struct plan *plan = p->plan;
+	int self AUTOCLOSE = sys_pidfd_open(getpid(), 0);
+	if (self < 0)
+		return cc_fail_errno(err, "pidfd_open of the service process");
+	char id[65];
+	int joined = share_join(slot, self, &h->pidfd, id, err);
+	if (joined <= 0)
+		return joined;
+	h->shared = h->joined = true;
+	if (plan_limits_need_cgroup(&plan->limits)) {
+		h->cgroup_origin = cgroup_self();
+		if (!h->cgroup_origin)
+			return cc_fail(err, "cgroup: reading /proc/self/cgroup");
+		if (cgroup_join_pidfd(h->pidfd, err) < 0)
+			return -1;
+	}
+	struct record_pending record = { .dir = -1 };
+	int rc = record_prepare_shared(plan, p->req->session_id, id, pidfd_pid(h->pidfd),
+				       h->pidfd, 1, &record, err);
+	if (rc == 0)
+		rc = record_publish(&record, err);
+	record_discard(&record);
+	if (rc < 0)
+		return -1;
+	h->recorded = p->req->session_id ? xstrdup(p->req->session_id) : NULL;
+	p->svc.run.late_ns = sandbox_other_namespaces(plan);
+	if (step_setns(p, err) < 0)
+		return -1;
+	*out = steal_ptr(&p->h);
+	return 1;
+}
+
+static void join_undo(struct service_parent *p)
+{
+	struct sandbox_handle *h = p->h;
+	if (!h)
+		return;
+	struct cc_error ignored;
+	if (h->cgroup_origin)
+		cgroup_return(h->cgroup_origin, &ignored);
+	if (h->recorded)
+		record_remove(h->recorded);
+	handle_close(h);
+	p->h = NULL;
+}
+
 int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out,
 		  struct cc_error *err)
 {
@@ -631,14 +735,47 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 	struct service_parent p = {
 		.req = req,
 		.svc = { .run = { .req = req, .sock = -1, .ready = -1, .pid_ns = true },
-			 .initfd = -1, .service_pidfd = -1 },
+			 .initfd = -1, .service_pidfd = -1, .share_listen = -1 },
 		.setup = { .launcher = req->launcher_path },
 		.quota = { .lock = -1 }, .sv = { -1, -1 },
 	};
+	/* Shared: held from the look for a live sandbox until this login has
+	 * joined one, or built one whose pid 1 listens. */
+	struct share_slot slot = { .dir = -1, .lock = -1 };
+	if (share_wanted(req)) {
+		if (share_slot_open(req->plan->who.uid, req->plan->hash, &slot, err) < 0)
+			return -1;
+		int joined = join_shared(&p, &slot, out, err);
+		if (joined != 0) {
+			if (joined < 0)
+				join_undo(&p);
+			share_slot_close(&slot);
+			return joined < 0 ? -1 : 0;
+		}
+		join_undo(&p);
+		p.plan = NULL;
+		if ((p.svc.share_listen = share_listen(&slot, err)) < 0) {
+			share_slot_close(&slot);
+			return -1;
+		}
+		p.svc.linger_ms = linger_ms(req->plan);
+	}
 	size_t reached = 0;
 	while (reached < ARRAY_SIZE(service_steps) && service_steps[reached].run(&p, err) == 0)
 		reached++;
-	return service_teardown(&p, reached, out);
+	int rc = service_teardown(&p, reached, out);
+	autoclose_fd(&p.svc.share_listen);
+	share_slot_close(&slot);
+	return rc;
+}
+
+bool sandbox_shared(const struct sandbox_handle *h, const char **id, bool *joined)
+{
+	if (!h || !h->shared)
+		return false;
+	*id = h->recorded;
+	*joined = h->joined;
+	return true;
 }
 
 int sandbox_return(struct sandbox_handle *h, struct cc_error *err)
@@ -653,7 +790,7 @@ int sandbox_return(struct sandbox_handle *h, struct cc_error *err)
 					     saved_ns[i].name);
 	if (chdir(h->cwd) < 0 && chdir("/") < 0)
 		return cc_fail_errno(err, "returning to the working directory");
-	if (cgroup_leave(h->cgroup, err) < 0)
+	if (cgroup_leave(h->cgroup, err) < 0 || cgroup_return(h->cgroup_origin, err) < 0)
 		return -1;
 	h->inside = false;
 	return 0;
@@ -663,9 +800,13 @@ void sandbox_end(struct sandbox_handle *h)
 {
 	if (!h)
 		return;
-	/* SIGKILL to a namespace's init kills every process in it. */
-	if (h->owner == getpid() && h->pidfd >= 0) {
+	/* SIGKILL to a namespace's init kills every process in it. A shared
+	 * sandbox's pid 1 ends it itself, with or after its last login; the
+	 * first login's record is the sandbox's, and stays as long. */
+	if (h->owner == getpid() && h->pidfd >= 0 && !h->shared) {
 		sys_pidfd_send_signal(h->pidfd, SIGKILL);
+		record_remove(h->recorded);
+	} else if (h->owner == getpid() && h->joined) {
 		record_remove(h->recorded);
 	}
 	handle_close(h);
