@@ -170,6 +170,14 @@ void plan_hash(struct plan *plan)
 			hash_u64(&h, lim->time_warnings[i]);
 		hash_u64(&h, lim->ntime_warnings);
 	}
+	/* Only when on, as name-services: a shared sandbox is joined by
+	 * this hash, so a change of either makes a sandbox of its own. */
+	if (plan->share || plan->linger != LINGER_NO) {
+		hash_str(&h, "share-sandbox");
+		hash_u64(&h, plan->share);
+		hash_u64(&h, plan->linger);
+		hash_u64(&h, plan->linger_time);
+	}
 	for (char **w = plan->command; w && *w; w++)
 		hash_str(&h, *w);
 	hash_u64(&h, plan->command != NULL);

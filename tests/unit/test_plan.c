@@ -146,6 +146,15 @@ static void rlimit(struct plan *p) { p->limits.rlimit[RLIMIT_CORE].set = true; }
 static void no_scope(struct plan *p) { p->landlock_scope = 0; }
 static void empty_command(struct plan *p) { p->command = xcalloc(1, sizeof(char *)); }
 static void user(struct plan *p) { p->who.uid = 1; p->service = xstrdup("sshd"); }
+static void share(struct plan *p) { p->share = true; }
+static void share_linger(struct plan *p) { p->share = true; p->linger = LINGER_YES; }
+static void share_30m(struct plan *p)
+{
+	p->share = true;
+	p->linger = LINGER_FOR;
+	p->linger_time = 1800;
+}
+static void share_1h(struct plan *p) { share_30m(p); p->linger_time = 3600; }
 
 static void test_hash(void)
 {
@@ -164,6 +173,19 @@ static void test_hash(void)
 		hash_of(changes[i].change, other);
 		tap_ok(strcmp(other, base) != 0, "the hash covers %s", changes[i].name);
 	}
+	/* A shared sandbox is joined by the hash: each must tell apart. */
+	static void (*const shares[])(struct plan *) = {
+		NULL, share, share_linger, share_30m, share_1h,
+	};
+	char hashes[5][17];
+	for (size_t i = 0; i < 5; i++)
+		hash_of(shares[i], hashes[i]);
+	bool distinct = true;
+	for (size_t i = 0; i < 5; i++)
+		for (size_t k = i + 1; k < 5; k++)
+			distinct = distinct && strcmp(hashes[i], hashes[k]) != 0;
+	tap_ok(distinct, "share-sandbox, linger yes, 30m and 1h: five plans, five hashes");
+	tap_is_str(hashes[0], "8c00a0db256e685b", "share-sandbox off: the default hash unchanged");
 	hash_of(one_op, base);
 	hash_of(op_line, other);
 	tap_is_str(other, base, "where the policy said it is not content");
