@@ -66,6 +66,8 @@ static const struct directive_spec directives[] = {
 	{ "pty-max-user", D_PTY_MAX_USER, 1, 1, BOTH, "COUNT|none" },
 	{ "name-services", D_NAME_SERVICES, 1, 1, BOTH, "auto|none" },
 	{ "unavailable", D_UNAVAILABLE, 1, 0, BOTH, "PATH..." },
+	{ "share-sandbox", D_SHARE_SANDBOX, 1, 1, BOTH, "yes|no" },
+	{ "linger", D_LINGER, 1, 1, BOTH, "no|yes|DURATION" },
 };
 
 const struct directive_spec *directive_lookup(const char *name)
@@ -241,6 +243,24 @@ int directive_parse_duration(const char *word, unsigned long long *out, struct c
 	return 0;
 }
 
+int directive_linger_parse(const char *word, enum linger_mode *mode,
+			   unsigned long long *seconds, struct cc_error *err)
+{
+	*seconds = 0;
+	if (strcmp(word, "no") == 0 || strcmp(word, "yes") == 0) {
+		*mode = word[0] == 'y' ? LINGER_YES : LINGER_NO;
+		return 0;
+	}
+	/* A digit first: the duration's own message says what is wrong. */
+	if (!isdigit((unsigned char)word[0]))
+		return cc_fail(err, "linger takes no, yes or a duration (like 30m or "
+			       "8h), not '%s'", word);
+	if (directive_parse_duration(word, seconds, err) < 0)
+		return -1;
+	*mode = LINGER_FOR;
+	return 0;
+}
+
 int directive_parse_percent(const char *word, unsigned *out, struct cc_error *err)
 {
 	size_t n = strlen(word);
@@ -397,7 +417,10 @@ int directive_parse_words(const struct directive_spec *spec, char *const *words,
 	case D_UNSETENV:
 		return check_env_name(words[0], err);
 	case D_CLEARENV: case D_NEW_SESSION: case D_NO_NEW_PRIVS: case D_SECCOMP_LOG:
+	case D_SHARE_SANDBOX:
 		return directive_parse_bool(words[0], &v->flag, err);
+	case D_LINGER:
+		return directive_linger_parse(words[0], &v->linger, &v->number, err);
 	case D_UNSHARE:
 		return plan_parse_namespaces(words, count, &v->bits, err);
 	case D_SECCOMP:

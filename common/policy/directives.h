@@ -72,6 +72,9 @@ enum directive_id {
 	D_NAME_SERVICES,
 	/* Programs that cannot work in the session, covered by a stub. */
 	D_UNAVAILABLE,
+	/* One sandbox for the user's logins of one plan, and its life. */
+	D_SHARE_SANDBOX,
+	D_LINGER,
 };
 
 /* Bits of where a directive may appear. */
@@ -107,6 +110,9 @@ int directive_pty_parse(enum directive_id id, const char *word, unsigned *out,
 int directive_parse_count(const char *word, unsigned long long *out, struct cc_error *err);
 /* Seconds: a number, then s, m, h or d (none: seconds). */
 int directive_parse_duration(const char *word, unsigned long long *out, struct cc_error *err);
+/* linger: no, yes or a DURATION (LINGER_FOR, its seconds in SECONDS). */
+int directive_linger_parse(const char *word, enum linger_mode *mode,
+			   unsigned long long *seconds, struct cc_error *err);
 /* N% (100% is one CPU), into percent. */
 int directive_parse_percent(const char *word, unsigned *out, struct cc_error *err);
 /* SOFT [HARD] (one word sets both) of an rlimit-NAME for RESOURCE:
@@ -126,8 +132,10 @@ int directive_check_path_word(const char *word, const char *what, struct cc_erro
 struct directive_value {
 	bool flag;                   /* yes|no settings; landlock = required;
 				      * name-services = auto */
+	enum linger_mode linger;     /* linger (LINGER_FOR: seconds in number) */
 	unsigned bits;               /* unshare: NS_*; landlock-scope: LL_SCOPE_* */
-	unsigned long long number;   /* *-size; session limits (directive_limit_parse) */
+	unsigned long long number;   /* *-size; session limits (directive_limit_parse);
+				      * linger's DURATION */
 	unsigned count;              /* pty-max, pty-max-user (0: none) */
 	/* session-time-warnings: seconds before the end (ndurations 0: none) */
 	unsigned long long durations[PLAN_TIME_WARNINGS_MAX];

@@ -212,6 +212,15 @@ static void apply(struct merge *m, const struct directive *d)
 		plan->limits.ntime_warnings = v->ndurations;
 		m->time_warnings_at = (struct place){ d->file, d->line };
 		break;
+	case D_SHARE_SANDBOX:
+		plan->share = v->flag;
+		m->share_at = (struct place){ d->file, d->line };
+		break;
+	case D_LINGER:
+		plan->linger = v->linger;
+		plan->linger_time = v->number;
+		m->linger_at = (struct place){ d->file, d->line };
+		break;
 	case D_COMMAND:
 		/* A setting: the last `command` replaces any before. */
 		plan_set_command(plan, w, d->nwords);

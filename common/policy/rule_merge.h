@@ -26,6 +26,7 @@ struct merge {
 	struct place time_warnings_at; /* the last session-time-warnings */
 	struct place home_at, private_tmp_at;
 	struct place name_services_at; /* the last name-services line */
+	struct place share_at, linger_at; /* the last share-sandbox, linger */
 };
 
 /* `home` and `private-tmp` of a guest account, as ops (guest.c). */

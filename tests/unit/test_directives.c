@@ -204,6 +204,59 @@ static void test_choices(void)
 	       "cpu-max without %");
 }
 
+/* share-sandbox and linger: their words, both ways and every refusal. */
+static void test_share(void)
+{
+	const struct directive_spec *s = directive_lookup("share-sandbox");
+	tap_ok(s && s->id == D_SHARE_SANDBOX && s->min_words == 1 && s->max_words == 1 &&
+	       s->where == (IN_PROFILE | IN_RULE), "share-sandbox: one word, anywhere");
+	s = directive_lookup("linger");
+	tap_ok(s && s->id == D_LINGER && s->min_words == 1 && s->max_words == 1 &&
+	       s->where == (IN_PROFILE | IN_RULE), "linger: one word, anywhere");
+	expect("share-sandbox", "yes", "ok", "share-sandbox yes");
+	expect("share-sandbox", "no", "ok", "share-sandbox no");
+	expect("share-sandbox", "always", "'always' is not yes or no", "share-sandbox always");
+	expect("share-sandbox", "yes no", "'share-sandbox' takes yes|no (got 2 words)",
+	       "share-sandbox takes one word");
+	expect("linger", "no", "ok", "linger no");
+	expect("linger", "yes", "ok", "linger yes");
+	expect("linger", "90", "ok", "linger in seconds");
+	expect("linger", "8h", "ok", "linger 8h");
+	static const char *const not_linger[][2] = {
+		{ "maybe", "a word of its own" }, { "none", "none: no is the word" },
+		{ "Yes", "Yes: lower-case" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(not_linger); i++) {
+		char *want = xasprintf("linger takes no, yes or a duration (like 30m or 8h), "
+				       "not '%s'", not_linger[i][0]);
+		char *name = xasprintf("linger %s", not_linger[i][1]);
+		expect("linger", not_linger[i][0], want, name);
+		free(want);
+		free(name);
+	}
+	expect("linger", "5w", "'5w' is not a duration (a number, then s, m, h or d)",
+	       "a bad unit has the duration's message");
+	expect("linger", "0", "duration '0' is out of range", "linger 0: no is the word");
+	expect("linger", "12725830d", "duration '12725830d' is out of range",
+	       "linger past 2^40 seconds");
+	expect("linger", "", "'linger' takes no|yes|DURATION (got 0 words)", "linger empty");
+	expect("linger", "1h 2h", "'linger' takes no|yes|DURATION (got 2 words)",
+	       "linger takes one word");
+
+	enum linger_mode mode = LINGER_YES;
+	unsigned long long sec = 7;
+	struct cc_error err;
+	tap_ok(directive_linger_parse("no", &mode, &sec, &err) == 0 && mode == LINGER_NO &&
+	       sec == 0, "linger no: LINGER_NO, no seconds");
+	tap_ok(directive_linger_parse("yes", &mode, &sec, &err) == 0 && mode == LINGER_YES &&
+	       sec == 0, "linger yes: LINGER_YES, no seconds");
+	tap_ok(directive_linger_parse("30m", &mode, &sec, &err) == 0 && mode == LINGER_FOR &&
+	       sec == 1800, "linger 30m: LINGER_FOR 1800 s");
+	mode = LINGER_YES;
+	tap_ok(directive_linger_parse("x", &mode, &sec, &err) < 0 && mode == LINGER_YES,
+	       "a refused word leaves the mode alone");
+}
+
 static void expect_size(const char *word, unsigned long long want, const char *name)
 {
 	unsigned long long v = 0;
@@ -403,6 +456,13 @@ static void test_values(void)
 	       "name-services = auto is the flag");
 	tap_ok(parsed("home-size", "2G").number == 2ULL << 30, "sizes");
 	tap_ok(parsed("cpu-max", "50%").number == 50, "a session limit");
+	tap_ok(parsed("share-sandbox", "yes").flag && !parsed("share-sandbox", "no").flag,
+	       "share-sandbox = yes is the flag");
+	v = parsed("linger", "2h");
+	tap_ok(v.linger == LINGER_FOR && v.number == 7200, "linger DURATION: LINGER_FOR, seconds");
+	tap_ok(parsed("linger", "yes").linger == LINGER_YES &&
+	       parsed("linger", "no").linger == LINGER_NO && parsed("linger", "yes").number == 0,
+	       "linger yes and no: no seconds");
 	v = parsed("rlimit-nofile", "10 20");
 	tap_ok(v.rlimit.set && v.rlimit.soft == 10 && v.rlimit.hard == 20, "an rlimit");
 }
@@ -418,6 +478,7 @@ int main(void)
 	test_numbers();
 	test_limits();
 	test_warnings();
+	test_share();
 	test_ptys();
 	test_values();
 	test_word_checks();

@@ -238,6 +238,43 @@ static void test_hash(void)
 	identity_free(&who);
 }
 
+/* share-sandbox and linger: off by default, taken from profiles like
+ * every setting, the last one winning, and in the hash only when on. */
+static void test_share(void)
+{
+	struct identity who = ann();
+	struct plan off, on, longer, overridden, turned_off;
+	struct cc_error err;
+	resolve_as("[default]\nprofile = default\n", &who, "login", &off, &err);
+	tap_ok(!off.share && off.linger == LINGER_NO && off.linger_time == 0,
+	       "share-sandbox = no and linger = no by default");
+	resolve_as("[default]\nprofile = p\n[profile p]\nprofile = default\n"
+		   "share-sandbox = yes\nlinger = 30m\n", &who, "login", &on, &err);
+	tap_ok(on.share && on.linger == LINGER_FOR && on.linger_time == 1800,
+	       "a profile's share-sandbox and linger reach the rule's plan");
+	resolve_as("[default]\nprofile = p\n[profile p]\nprofile = default\n"
+		   "share-sandbox = yes\nlinger = 1h\n", &who, "login", &longer, &err);
+	resolve_as("[default]\nprofile = p\nlinger = yes\n[profile p]\nprofile = default\n"
+		   "share-sandbox = yes\nlinger = 30m\n", &who, "login", &overridden, &err);
+	tap_ok(overridden.share && overridden.linger == LINGER_YES &&
+	       overridden.linger_time == 0, "the rule's linger = yes replaces the profile's");
+	resolve_as("[default]\nprofile = p\nshare-sandbox = no\nlinger = no\n"
+		   "[profile p]\nprofile = default\nshare-sandbox = yes\nlinger = 30m\n",
+		   &who, "login", &turned_off, &err);
+	tap_ok(!turned_off.share && turned_off.linger == LINGER_NO,
+	       "and its share-sandbox = no, linger = no turn both off");
+	tap_ok(strcmp(off.hash, on.hash) != 0 && strcmp(on.hash, longer.hash) != 0 &&
+	       strcmp(on.hash, overridden.hash) != 0,
+	       "the hash changes with share-sandbox and with linger");
+	tap_is_str(turned_off.hash, off.hash, "turned off, the plan hashes as one without them");
+	plan_free(&off);
+	plan_free(&on);
+	plan_free(&longer);
+	plan_free(&overridden);
+	plan_free(&turned_off);
+	identity_free(&who);
+}
+
 /* The plan's filesystem lines, without their file:line comments. */
 static char *ops_of(const char *text)
 {
@@ -607,6 +644,7 @@ int main(void)
 	test_merge();
 	test_tokens();
 	test_hash();
+	test_share();
 	test_guest();
 	test_command();
 	test_login_defs();
