@@ -106,7 +106,10 @@ static void check_unused_settings(const struct section *s, const struct plan *pl
 		diag_add(diags, DIAG_WARNING, s->file, s->line, "%s: sandbox = none, so "
 			 "its session limits (rlimit-*, max-session-time, memory-max, "
 			 "pids-max, cpu-max) do not apply", title);
-	else if (plan->sandboxed && plan->home_skel && plan->home != HOME_TMPFS)
+	if (!plan->sandboxed && (plan->share || plan->linger != LINGER_NO))
+		diag_add(diags, DIAG_WARNING, s->file, s->line, "%s: sandbox = none, so "
+			 "share-sandbox and linger do not apply", title);
+	if (plan->sandboxed && plan->home_skel && plan->home != HOME_TMPFS)
 		diag_add(diags, DIAG_WARNING, s->file, s->line, "%s: home-skel is used "
 			 "only with home = tmpfs (its home is %s)", title,
 			 plan_home_mode_name(plan->home));

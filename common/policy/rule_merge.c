@@ -272,6 +272,18 @@ static void check_merged(struct merge *m)
 		merge_error(m, m->stack[0]->file, m->stack[0]->line,
 			    "'max-session-time' needs a pid namespace (unshare = pid ...): "
 			    "the session's pid 1 ends it");
+	/* With sandbox = none there is no sandbox to share: both are
+	 * ignored, as the session limits are (check warns). */
+	if (plan->sandboxed && plan->linger != LINGER_NO && !plan->share)
+		merge_error(m, m->linger_at.file, m->linger_at.line,
+			    "linger needs share-sandbox = yes: only a shared sandbox "
+			    "outlives its login");
+	/* cocoon-init, the shared sandbox's pid 1, counts its logins and
+	 * keeps the linger deadline. */
+	if (plan->sandboxed && plan->share && !(plan->namespaces & NS_PID))
+		merge_error(m, m->share_at.file, m->share_at.line,
+			    "'share-sandbox' needs a pid namespace (unshare = pid ...): "
+			    "the shared sandbox's pid 1 counts its logins");
 	/* Past when the session starts, so never told: a typo, likely. */
 	const struct session_limits *l = &plan->limits;
 	for (unsigned i = 0; l->max_session_time && m->time_warnings_at.file &&

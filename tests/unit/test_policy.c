@@ -391,6 +391,44 @@ static void test_limits(void)
 		     "well-formed session limits");
 }
 
+/* share-sandbox and linger: bad words, and the checks of the merged
+ * plan, each at the line that says it. */
+static void test_share(void)
+{
+	expect(DEFAULT_RULE "[profile p]\nshare-sandbox = on\n",
+	       "t.conf:4: error: 'on' is not yes or no", "share-sandbox takes yes or no");
+	expect(DEFAULT_RULE "[profile p]\nlinger = forever\n",
+	       "t.conf:4: error: linger takes no, yes or a duration (like 30m or 8h), not "
+	       "'forever'", "linger: a word that is none of the three");
+	expect(DEFAULT_RULE "[profile p]\nlinger = 30x\n",
+	       "t.conf:4: error: '30x' is not a duration (a number, then s, m, h or d)",
+	       "linger: a bad duration");
+	expect(DEFAULT_RULE "share-sandbox = yes\nlinger = 0\n",
+	       "t.conf:4: error: duration '0' is out of range", "linger: a zero duration");
+	expect_clean(DEFAULT_RULE "share-sandbox = yes\nlinger = 30m\n"
+		     "[user u]\nprofile = default\nshare-sandbox = yes\nlinger = yes\n"
+		     "[user v]\nprofile = default\nshare-sandbox = no\nlinger = no\n",
+		     "well-formed share-sandbox and linger in rules");
+	expect_clean(DEFAULT_RULE "[profile p]\nprofile = default\nshare-sandbox = yes\n"
+		     "linger = 8h\n[user u]\nprofile = p\n",
+		     "and in a profile");
+	expect(DEFAULT_RULE "[user u]\nprofile = default\nlinger = 1h\n",
+	       "t.conf:5: error: linger needs share-sandbox = yes: only a shared sandbox "
+	       "outlives its login", "linger without share-sandbox, at the linger line");
+	expect(DEFAULT_RULE "[profile p]\nprofile = default\nshare-sandbox = yes\n"
+	       "linger = yes\n[user u]\nprofile = p\nshare-sandbox = no\n",
+	       "t.conf:6: error: linger needs share-sandbox = yes",
+	       "a rule that turns off its profile's share-sandbox: at the profile's linger");
+	expect(DEFAULT_RULE "[user u]\nprofile = default\nunshare = ipc uts\n"
+	       "share-sandbox = yes\n",
+	       "t.conf:6: error: 'share-sandbox' needs a pid namespace (unshare = pid ...): "
+	       "the shared sandbox's pid 1 counts its logins",
+	       "share-sandbox without a pid namespace, at the share-sandbox line");
+	expect_clean(DEFAULT_RULE "[user u]\nsandbox = none\nshare-sandbox = yes\n"
+		     "linger = yes\n[user v]\nsandbox = none\nlinger = 1h\n",
+		     "sandbox = none: share-sandbox and linger are not judged (check warns)");
+}
+
 static void test_command(void)
 {
 	expect(DEFAULT_RULE "[profile p]\nunshare = ipc\nmax-session-time = 1h\n",
@@ -424,6 +462,7 @@ int main(void)
 	test_warnings();
 	test_guest_directives();
 	test_limits();
+	test_share();
 	test_command();
 	return tap_done();
 }
