@@ -23,6 +23,18 @@ static const char *seccomp_name(const struct plan *plan)
 	return "?";
 }
 
+/* linger's value as the policy would say it: no, yes or seconds. */
+static const char *linger_word(const struct plan *plan, char *buf, size_t size)
+{
+	switch (plan->linger) {
+	case LINGER_NO: return "no";
+	case LINGER_YES: return "yes";
+	case LINGER_FOR: break;
+	}
+	snprintf(buf, size, "%llus", plan->linger_time);
+	return buf;
+}
+
 /* The session limits, one "name value" line each through LINE, which
  * gets CTX. */
 static void limit_lines(const struct session_limits *l,
@@ -181,6 +193,11 @@ void plan_print_text(const struct plan *plan, struct strbuf *out)
 	plan_ns_format(plan->namespaces, ns, sizeof(ns));
 	sb_addf(out, "sandbox:     yes\nplan hash:   %s\n", plan->hash);
 	sb_addf(out, "namespaces:  mount%s%s\n", ns[0] ? " " : "", ns);
+	/* Only when on: a plan without it prints as it always did. */
+	char linger[32];
+	if (plan->share)
+		sb_addf(out, "share-sandbox: yes\nlinger:      %s\n",
+			linger_word(plan, linger, sizeof(linger)));
 	sb_addf(out, "filesystem:\n");
 	for (size_t i = 0; i < plan->nops; i++) {
 		const struct fs_op *op = &plan->ops[i];
@@ -304,6 +321,11 @@ void plan_print_json(const struct plan *plan, struct strbuf *out)
 	json_str_field(out, "hash", plan->hash, true);
 	plan_ns_format(plan->namespaces, ns, sizeof(ns));
 	json_str_field(out, "namespaces", ns, true);
+	char linger[32];
+	if (plan->share) {
+		sb_addf(out, "\"share_sandbox\":true,");
+		json_str_field(out, "linger", linger_word(plan, linger, sizeof(linger)), true);
+	}
 	sb_addf(out, "\"operations\":[");
 	for (size_t i = 0; i < plan->nops; i++) {
 		const struct fs_op *op = &plan->ops[i];
@@ -405,6 +427,11 @@ int plan_print_bwrap(const struct plan *plan, struct strbuf *out, struct cc_erro
 		return cc_fail(err, "%s is not sandboxed on service %s", plan->who.user,
 			       plan->service);
 	limit_lines(&plan->limits, bwrap_limit, out);
+	char linger[32];
+	if (plan->share)
+		sb_addf(out, "# share-sandbox yes, linger %s: no bwrap equivalent; every "
+			"bwrap is a sandbox of its own\n",
+			linger_word(plan, linger, sizeof(linger)));
 	sb_addf(out, "bwrap");
 	int fd = 10;
 	for (size_t i = 0; i < plan->nops; i++) {

@@ -489,6 +489,52 @@ static void test_limit_column(void)
 	plan_free(&plan);
 }
 
+/* tap_like, then free all three. */
+static void like_freed(char *got, char *want, char *name)
+{
+	tap_like(got, want, name);
+	free(got);
+	free(want);
+	free(name);
+}
+
+/* share-sandbox and linger: printed only when share-sandbox is on,
+ * linger as the policy says it (a duration in seconds). */
+static void test_share(void)
+{
+	struct plan plan;
+	base_plan(&plan, "sshd", "[user ann] at t.conf:1");
+	plan_add_op(&plan, OP_TMPFS, NULL, "/", POLICY_FILE, 2);
+	plan.namespaces = NS_PID;
+	char *t = text_of(&plan), *j = json_of(&plan), *b = bwrap_of(&plan);
+	tap_ok(!strstr(t, "share-sandbox") && !strstr(t, "linger") &&
+	       !strstr(j, "share_sandbox") && !strstr(j, "linger") &&
+	       !strstr(b, "share-sandbox"),
+	       "share-sandbox off: text, JSON and bwrap say nothing of it");
+	free(t);
+	free(j);
+	free(b);
+	static const struct { enum linger_mode mode; unsigned long long time; const char *word; }
+	lingers[] = { { LINGER_NO, 0, "no" }, { LINGER_YES, 0, "yes" },
+		      { LINGER_FOR, 1800, "1800s" } };
+	plan.share = true;
+	for (size_t i = 0; i < ARRAY_SIZE(lingers); i++) {
+		const char *w = lingers[i].word;
+		plan.linger = lingers[i].mode;
+		plan.linger_time = lingers[i].time;
+		like_freed(text_of(&plan), xasprintf("namespaces:  mount pid\nshare-sandbox: "
+			   "yes\nlinger:      %s\nfilesystem:\n", w),
+			   xasprintf("text: share-sandbox yes, linger %s", w));
+		like_freed(json_of(&plan), xasprintf("\"namespaces\":\"pid\",\"share_sandbox"
+			   "\":true,\"linger\":\"%s\",\"operations\":", w),
+			   xasprintf("JSON: share_sandbox true, linger %s", w));
+		like_freed(bwrap_of(&plan), xasprintf("# share-sandbox yes, linger %s: no bwrap "
+			   "equivalent; every bwrap is a sandbox of its own\nbwrap ", w),
+			   xasprintf("bwrap: a comment says it has none, linger %s", w));
+	}
+	plan_free(&plan);
+}
+
 int main(void)
 {
 	expect_outputs(full_plan, full_text, full_json, full_bwrap, "every op and setting");
@@ -499,5 +545,6 @@ int main(void)
 	test_name_service();
 	test_unavailable();
 	test_limit_column();
+	test_share();
 	return tap_done();
 }
