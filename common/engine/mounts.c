@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "credentials.h"
@@ -617,12 +618,32 @@ int mounts_pivot(int rootfd, struct cc_error *err)
 	return rc < 0 ? cc_fail_errno(err, "%s", what) : 0;
 }
 
-bool mounts_root_is_hosts(void)
+/* The child's half of mounts_root_is_namespaces: setns to its own mount
+ * namespace moves its root (its own: vfork shares no fs_struct) to the
+ * namespace's. System calls only, in the parent's memory. */
+__attribute__((noinline))
+static bool root_is_namespaces(int self, const struct statx *root)
 {
-	struct statx mine, host;
-	return statx(AT_FDCWD, "/", AT_SYMLINK_NOFOLLOW, STATX_INO | STATX_MNT_ID, &mine) == 0 &&
-	       statx(AT_FDCWD, "/proc/1/root/", 0, STATX_INO | STATX_MNT_ID, &host) == 0 &&
-	       same_place(&mine, &host);
+	pid_t pid = vfork();
+	if (pid == 0) {
+		struct statx ns_root;
+		_exit(setns(self, CLONE_NEWNS) == 0 &&
+		      statx(AT_FDCWD, "/", AT_SYMLINK_NOFOLLOW, STATX_INO | STATX_MNT_ID,
+			    &ns_root) == 0 && same_place(&ns_root, root) ? 0 : 1);
+	}
+	int status;
+	while (pid > 0 && waitpid(pid, &status, __WALL) < 0 && errno == EINTR)
+		;
+	return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+bool mounts_root_is_namespaces(void)
+{
+	struct statx root;
+	int self AUTOCLOSE = sys_pidfd_open(getpid(), 0);
+	return self >= 0 &&
+	       statx(AT_FDCWD, "/", AT_SYMLINK_NOFOLLOW, STATX_INO | STATX_MNT_ID, &root) == 0 &&
+	       root_is_namespaces(self, &root);
 }
 
 int mounts_chroot_to_namespace(struct cc_error *err)

@@ -63,8 +63,8 @@ int mounts_pivot(int rootfd, struct cc_error *err);
  * directory is then "/"), -1 with ERR (an error number, not its text).
  * System calls only. */
 int mounts_chroot_to_namespace(struct cc_error *err);
-/* Whether the calling process's root is its namespace's, as far as the
- * host's pid 1 shows (false when that cannot be told): not chrooted. */
-bool mounts_root_is_hosts(void);
+/* Whether the calling process's root is its mount namespace's (false
+ * when that cannot be told): it is not chrooted. A vfork'd child looks. */
+bool mounts_root_is_namespaces(void);
 
 #endif

@@ -661,7 +661,7 @@ static int service_teardown(struct service_parent *p, size_t reached,
  * (a chrooted one needs the way back that only a build makes). */
 static bool share_wanted(const struct sandbox_request *req)
 {
-	return req->plan && req->plan->share && !req->systemd_cgroup && mounts_root_is_hosts();
+	return req->plan && req->plan->share && !req->systemd_cgroup && mounts_root_is_namespaces();
 }
 
 static long long linger_ms(const struct plan *plan)
