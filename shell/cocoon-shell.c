@@ -237,9 +237,11 @@ static _Noreturn void start_unconfined(const struct admission *a,
 }
 
 /* The sandboxed session, supervised from here until it ends; its exit
- * status is the login's. */
+ * status is the login's. Under share-sandbox the login joins (or makes)
+ * the user's shared sandbox instead, as a PAM login does, and runs ARGV
+ * there through the login shell's path. */
 static int run_sandboxed(const struct admission *a, struct rlimit *saved_limits,
-			 mode_t caller_umask, pid_t login_parent)
+			 mode_t caller_umask, pid_t login_parent, char **argv)
 {
 	struct cc_error err;
 	char id[33];
@@ -264,8 +266,17 @@ static int run_sandboxed(const struct admission *a, struct rlimit *saved_limits,
 	};
 	int status;
 	umask(caller_umask);
-	if (sandbox_run(&req, &status, &err) < 0)
+	if (a->plan.share) {
+		req.init_path = COCOON_LIBEXECDIR "/cocoon-init";
+		req.launcher_path = COCOON_LIBEXECDIR "/cocoon-launch";
+		/* Its own cgroup, as in run mode: no pam_systemd scope
+		 * holds a cocoon-shell login to the limits. */
+		req.login = false;
+		if (sandbox_login_run(&req, argv, &status, &err) < 0)
+			die("%s", err.msg);
+	} else if (sandbox_run(&req, &status, &err) < 0) {
 		die("%s", err.msg);
+	}
 	if (expired) {
 		struct strbuf line = { 0 };
 		audit_user_notice(AUDIT_NOTICE_EXPIRED, id, NULL, &line);
@@ -335,5 +346,5 @@ int main(int argc, char **argv, char **envp)
 	if (a.verdict != VERDICT_SANDBOXED)
 		die("the session policy gave %s, which cocoon-shell does not run",
 		    admission_verdict_name(a.verdict));
-	return run_sandboxed(&a, saved_limits, caller_umask, login_parent);
+	return run_sandboxed(&a, saved_limits, caller_umask, login_parent, argv);
 }

@@ -75,6 +75,15 @@ int sandbox_return(struct sandbox_handle *handle, struct cc_error *err);
 /* In the process that entered: kill the session's pid namespace (without
  * waiting). In any process: release the handle. NULL is fine. */
 void sandbox_end(struct sandbox_handle *handle);
+/* cocoon-shell's login under share-sandbox: sandbox_enter (joining or
+ * creating the user's shared sandbox), then the login's program forked
+ * in it as the user, through the login shell's path (cocoon-launch and
+ * its walls) with ARGV and REQ's environment, waited for with the
+ * terminal's signals passed on. *STATUS is its exit status (128+N when
+ * killed by N); the login then leaves the sandbox, which goes on by its
+ * linger. Needs REQ's init_path, launcher_path and session_rlimits. */
+int sandbox_login_run(const struct sandbox_request *req, char *const *argv, int *status,
+		      struct cc_error *err);
 /* share-sandbox: whether the login's sandbox is shared; then *ID is the
  * login's session id and *JOINED whether another login made it. */
 bool sandbox_shared(const struct sandbox_handle *handle, const char **id, bool *joined);
