@@ -47,7 +47,8 @@ ssh_bg "$TMPDIR_T/a.out" "$SHARED" "$pidns; echo from-a > /tmp/share-mark; sleep
 A=$CLIENT
 for i in $(seq 100); do grep -q . "$TMPDIR_T/a.out" 2>/dev/null && break; sleep 0.1; done
 sleep 0.5
-B=$(ssh_as "$SHARED" "$pidns; cat /tmp/share-mark; pgrep -x sleep >/dev/null && echo sees-sleep; grep -E '^(Seccomp|NoNewPrivs|CapEff):' /proc/self/status | tr -s '\t' ' '")
+# shellcheck disable=SC2046
+B=$(timeout 60 ssh $(SSH_OPTS) -tt -l "$SHARED" 127.0.0.1 "$pidns; cat /tmp/share-mark; pgrep -x sleep >/dev/null && echo sees-sleep; grep -E '^(Seccomp|NoNewPrivs|CapEff):' /proc/self/status | tr -s '\t' ' '; echo tty_nr=\$(cut -d' ' -f7 /proc/self/stat)" 2>&1 | tr -d '\r')
 ns_a=$(head -1 "$TMPDIR_T/a.out")
 ns_b=$(printf '%s\n' "$B" | head -1)
 ok $([ -n "$ns_a" ] && [ "$ns_a" = "$ns_b" ]; echo $?) "a second login is in the first one's pid namespace ($ns_a, $ns_b)"
@@ -56,11 +57,13 @@ like "$B" "sees-sleep" "and its processes"
 like "$B" "Seccomp: 2" "the login that joined runs under the seccomp filter"
 like "$B" "NoNewPrivs: 1" "with no_new_privs"
 like "$B" "CapEff: 0000000000000000" "and no capabilities"
+like_re "$B" "tty_nr=[1-9]" "and a controlling terminal of its own"
 
 # tmux started by one login, attached by the next.
 ssh_as "$SHARED" "tmux new-session -d -s work 'sleep 4208'" >/dev/null 2>&1
-T2=$(ssh_as "$SHARED" "tmux has-session -t work && echo has-work")
-like "$T2" "has-work" "tmux started in one login is there for the next (the first still holds the sandbox)"
+# shellcheck disable=SC2046
+T2=$(timeout 60 ssh $(SSH_OPTS) -tt -l "$SHARED" 127.0.0.1 "tmux attach-session -t work \\; detach-client" 2>&1 | tr -d '\r')
+like "$T2" "[detached (from session work)]" "tmux started in one login attaches from the next, over ssh with a pty"
 
 kill "$A" 2>/dev/null; wait "$A" 2>/dev/null
 # With linger = no the sandbox ends with its last login: nothing of it
