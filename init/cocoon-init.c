@@ -112,11 +112,14 @@ int main(int argc, char **argv)
 	struct session_init_notices notices = { .id = argc >= 8 && strcmp(argv[7], "-") ? argv[7] : "", .end_line = true };
 	bool shared = argc == 10;
 	long long listen = shared ? number(argv[8], 65535) : -1;
-	long long linger = !shared ? 0 : strcmp(argv[9], "-1") == 0 ? -1 : number(argv[9], LLONG_MAX);
+	/* -1: no end; any other word that is no number is refused. */
+	bool linger_forever = shared && strcmp(argv[9], "-1") == 0;
+	long long linger = !shared ? 0 : linger_forever ? -1 : number(argv[9], LLONG_MAX);
 	if (service < 0 || deadline < 0 || namespaces < 0 || ready < 0 ||
 	    (argc >= 8 && warnings_parse(argv[6], &notices) < 0) ||
 	    (!older && ready == service) || getpid() != 1 ||
-	    (shared && (listen < 0 || listen == service || listen == ready || linger < -1))) {
+	    (shared && (listen < 0 || listen == service || listen == ready ||
+			(linger < 0 && !linger_forever)))) {
 		session_init_close_all_but(-1, -1);
 		return 127;
 	}

@@ -332,7 +332,10 @@ static void hold_wait(struct attached *a, struct ending *e, int sigfd)
 	a->n = kept;
 	if (left && a->n == 0)
 		last_left(a);
-	if (pfd[1].revents && a->listen_fd >= 0)
+	/* A socket that is no socket (closed, or in error) takes no login. */
+	if (pfd[1].revents & (POLLNVAL | POLLERR | POLLHUP))
+		stop_joins();
+	else if (pfd[1].revents && a->listen_fd >= 0)
 		serve_request(a);
 }
 

@@ -40,6 +40,16 @@ is "$RC$SAID" "0n" "with WARNINGS and ID (session-time-warnings): accepted"
 init_run 1 hold 3 0 0 4 - -
 is "$RC$SAID" "0n" "with no warning and no id: accepted"
 
+# share-sandbox's LISTEN and LINGER: fd 5 is no socket here, which takes
+# no login; it still ends when the service does.
+init_run 1 hold 3 0 0 4 - 0123abcd 5 0
+is "$RC$SAID" "0n" "with LISTEN and LINGER (share-sandbox): accepted"
+# A linger without end (-1): it holds on past the service, until killed.
+: > "$work/said"
+timeout -s KILL 3 unshare --pid --fork --kill-child -- "$INIT" hold 3 0 0 4 - 0123abcd 5 -1 \
+	3< <(sleep 1) 4> "$work/said"
+is "$?$(cat "$work/said")" "137n" "with a linger without end (-1): it outlives the service"
+
 init_run 1 hold 3
 is "$RC" 0 "the older form, hold FD: accepted"
 is "$SAID" "" "and nothing written (its caller made the namespaces)"
@@ -49,7 +59,10 @@ is "$RC" 0 "the older form with a deadline: accepted"
 for args in "hold 3 0 0" "hold 3 0 0 4 5" "hold x 0 0 4" "hold 3 0 0 3" \
 	"hold 3 -1 0 4" "hold 3 0 0x10 4" "hold 3 0 0 99999" "keep 3 0 0 4" "" \
 	"hold 3 0 0 4 x id" "hold 3 0 0 4 0 id" "hold 3 0 0 4 60,,1 id" \
-	"hold 3 0 0 4 1,2,3,4,5,6,7,8,9 id" "hold 3 0 0 4 60 id extra"; do
+	"hold 3 0 0 4 1,2,3,4,5,6,7,8,9 id" "hold 3 0 0 4 60 id extra" \
+	"hold 3 0 0 4 - id 5" "hold 3 0 0 4 - id 3 0" "hold 3 0 0 4 - id 4 0" \
+	"hold 3 0 0 4 - id x 0" "hold 3 0 0 4 - id 5 -2" "hold 3 0 0 4 - id 5 1x" \
+	"hold 3 0 0 4 - id 5 0 extra"; do
 	# shellcheck disable=SC2086 # the words are the arguments
 	init_run 1 $args
 	is "$RC" 127 "refused at once: '$args'"
