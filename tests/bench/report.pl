@@ -23,7 +23,13 @@
 #                 start to end)
 #   failures.tsv  ID, STATUS, STDERR per failed run (bench-timer's)
 #   hyperfine-*.json  hyperfine's exports (a cross-check, optional)
+#   steps.tsv     tests/bench/steps's per-step breakdown (optional):
+#                 "step" ORDER NAME TOOL MS SYSCALLS MOUNT-OPS IN-CALLS-MS RUNS,
+#                 "procs" TOOL PROCESSES EXECS RUNS,
+#                 "kernel" TOOL WHAT MS CALLS RUNS
 #   profile.txt   optional, linked from the README when present
+# OUTDIR/steps-notes.md, when present, is copied into the README after the
+# per-step breakdown: the hand-written reading of it.
 use strict;
 use warnings;
 use utf8;
@@ -141,6 +147,32 @@ if (-e "$raw/failures.tsv") {
 		$k->{example} //= $stderr;
 	}
 }
+
+# ---- per step (tests/bench/steps) ----
+# One row per step with each tool's median time, system calls and mount
+# operations per run, in the order the steps happen.
+my (@steps, %step_at, %procs, @kernel, %kernel_at, %steps_runs);
+if (-s "$raw/steps.tsv") {
+	for my $r (read_tsv("$raw/steps.tsv")) {
+		my ($kind, @f) = @$r;
+		if ($kind eq 'step') {
+			my ($order, $name, $tool, $ms, $calls, $mounts, $kms, $n) = @f;
+			my $s = $step_at{$name} //= do { push @steps, { order => $order + 0, step => $name }; $steps[-1] };
+			$s->{$tool} = { ms => $ms + 0, syscalls => $calls + 0, mount_ops => $mounts + 0,
+					in_calls_ms => $kms + 0 };
+			$steps_runs{$tool} = $n + 0;
+		} elsif ($kind eq 'procs') {
+			my ($tool, $p, $e) = @f;
+			$procs{$tool} = { processes => $p + 0, execs => $e + 0 };
+		} elsif ($kind eq 'kernel') {
+			my ($tool, $what, $ms, $calls) = @f;
+			my $k = $kernel_at{$what} //= do { push @kernel, { calls => $what }; $kernel[-1] };
+			$k->{$tool} = { ms => $ms + 0, count => $calls + 0 };
+		}
+	}
+	@steps = sort { $a->{order} <=> $b->{order} } @steps;
+}
+my @step_tools = ('cocoon', 'bwrap');
 
 # ---- figures ----
 my (@figures, %fig, @targets, %plot);
@@ -326,6 +358,18 @@ for my $f (@figures) {
 		printf "  %-7s %-62s %s (goal %s)\n", $t->{status}, $t->{label},
 		       target_value_text($t), target_goal_text($t);
 	}
+	if (@steps) {
+		printf "\nPer step (median of %d traced runs each; ms, system calls, mount operations)\n",
+		       $steps_runs{cocoon} // 0;
+		printf "  %-11s %9s %9s %7s %7s %6s %6s\n", 'step', 'cocoon ms', 'bwrap ms',
+		       'calls c', 'calls b', 'mnt c', 'mnt b';
+		for my $s (@steps) {
+			printf "  %-11s %9s %9s %7s %7s %6s %6s\n", $s->{step},
+			       map({ $s->{$_} ? num($s->{$_}{ms}) : '' } @step_tools),
+			       map({ $s->{$_} ? $s->{$_}{syscalls} : '' } @step_tools),
+			       map { $s->{$_} ? $s->{$_}{mount_ops} : '' } @step_tools;
+		}
+	}
 	for my $f (grep { $failure_kinds{ $_->{id} } } @figures) {
 		printf "\nFailed: %s, %d of %d\n", $f->{label}, $f->{failed}, $f->{n} + $f->{failed};
 		my $kinds = $failure_kinds{ $f->{id} };
@@ -410,6 +454,10 @@ for my $file (sort glob("$raw/hyperfine-*.json")) {
 		} @figures ],
 		targets => [ map { +{ %$_ } } @targets ],
 		hyperfine_crosscheck => \@hyperfine,
+		(@steps ? (breakdown => { runs => \%steps_runs, steps => \@steps, processes => \%procs,
+					  time_in_calls => \@kernel,
+					  how => 'tests/bench/steps: perf record of raw system call and scheduler '
+						 . 'tracepoints over interleaved runs; medians per run' }) : ()),
 		(%noise ? (noise => { %noise, quiet => $quiet, not_quiet_because => \@noisy,
 				       limits => \%quiet_limit }) : ()),
 		failures => {
@@ -560,6 +608,52 @@ sub POSIX_ceil { my $v = shift; my $i = int $v; return $i < $v ? $i + 1 : $i }
 		push @md, '| ' . join(' | ', map { my $c = $_; $c =~ s/\|/\\|/g; $c } @$r) . ' |';
 	}
 	push @md, '';
+	if (@steps) {
+		push @md, '## Where the time goes, per step', '';
+		push @md, "`tests/bench/steps` (`tests/bench/profile --steps`): $steps_runs{cocoon} runs of `cocoonctl run`",
+			  "(default hardening) and $steps_runs{bwrap} of bubblewrap with the same plan, interleaved,",
+			  'under `perf record` of every system call and process event (which slows',
+			  'each call a little: the totals run above the untraced figures). Medians per run;',
+			  'mount operations are mount, umount2, pivot_root, open_tree, move_mount,',
+			  'mount_setattr, fsopen, fsmount and fspick.', '';
+		push @md, '"In calls": the part of the step spent inside its system calls (those that',
+			  'wait for another process, such as wait4, poll or futex, left out), the part',
+			  'that grows with the kernel\'s cost per call.', '';
+		push @md, '| step | ends at | cocoon ms | bwrap ms | cocoon in calls | bwrap in calls | cocoon syscalls | bwrap syscalls | cocoon mount ops | bwrap mount ops |',
+			  '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|';
+		my %ends = ('prepare' => 'the first clone, unshare or setns', 'namespaces' => 'the first mount operation',
+			    'mounts' => 'the end of the last mount operation', 'to exec' => 'the exec of /bin/true',
+			    'command' => '/bin/true\'s exit', 'teardown' => 'the exit of the last process',
+			    'total' => 'from the fork');
+		for my $s (@steps) {
+			push @md, "| $s->{step} | " . ($ends{ $s->{step} } // '') . ' | ' .
+				  join(' | ', map({ $s->{$_} ? num($s->{$_}{ms}) : '' } @step_tools),
+					      map({ $s->{$_} ? num($s->{$_}{in_calls_ms}) : '' } @step_tools),
+					      map({ $s->{$_} ? $s->{$_}{syscalls} : '' } @step_tools),
+					      map { $s->{$_} ? $s->{$_}{mount_ops} : '' } @step_tools) . ' |';
+		}
+		push @md, '';
+		if (@kernel) {
+			push @md, 'Time inside the calls themselves, per run (calls that wait for another',
+				  'process, such as wait4, poll or futex, left out):', '';
+			push @md, '| calls | cocoon ms | bwrap ms | cocoon count | bwrap count |', '|---|---:|---:|---:|---:|';
+			for my $k (@kernel) {
+				push @md, "| $k->{calls} | " .
+					  join(' | ', map({ $k->{$_} ? num($k->{$_}{ms}) : '' } @step_tools),
+						      map { $k->{$_} ? $k->{$_}{count} : '' } @step_tools) . ' |';
+			}
+			push @md, '| processes, execs | ' . join(' | ', map({ $procs{$_} ? "$procs{$_}{processes}, $procs{$_}{execs}" : '' } @step_tools), '', '') . ' |'
+				if %procs;
+			push @md, '';
+		}
+		# The reading of the breakdown is written by hand (it is
+		# judgement, not a figure) and kept beside the generated page.
+		if (open(my $nf, '<:utf8', "$out/steps-notes.md")) {
+			push @md, map { chomp; $_ } <$nf>;
+			close $nf;
+			push @md, '';
+		}
+	}
 	if (my @failing = grep { $failure_kinds{ $_->{id} } } @figures) {
 		push @md, '## Failed runs', '';
 		push @md, 'Every failed run is in `results.json` (`failures.runs`: its figure, exit',
