@@ -52,9 +52,16 @@ sub read_tsv {
 }
 
 # ---- samples ----
-my (%samples, %failed);
+# A burst's round ("ID.all") in which some sessions failed is still timed
+# (status "failed:N"): kept apart, with its count of failed sessions.
+my (%samples, %failed, %partial, %partial_sessions);
 for my $r (read_tsv("$raw/samples.tsv")) {
 	my ($id, $value, $status) = @$r;
+	if (defined $status && $status =~ /^failed:(\d+)$/ && $value ne 'nan' && $value >= 0) {
+		push @{ $partial{$id} }, $value;
+		$partial_sessions{$id} += $1;
+		next;
+	}
 	if (!defined $status || $status ne '0' || $value eq 'nan' || $value < 0) {
 		$failed{$id}++;
 		next;
@@ -184,6 +191,18 @@ for my $r (read_tsv("$raw/manifest.tsv")) {
 		my $f = { id => $id, section => $section, label => $label, unit => $unit,
 			  n => scalar @x, failed => $failed{$id} || 0,
 			  refs => [ $refs && $refs ne '-' ? split(/,/, $refs) : () ] };
+		# Rounds in which some sessions failed: the figure is timed on
+		# the rounds without failures, or on these when there is none,
+		# and says how many rounds and sessions failed either way.
+		if (my $p = $partial{$id}) {
+			$f->{failed} = scalar @$p;
+			$f->{failed_sessions} = $partial_sessions{$id};
+			if (!@x) {
+				@x = @$p;
+				$f->{n} = scalar @x;
+				$f->{timed_with_failures} = JSON::PP::true;
+			}
+		}
 		if (@x) {
 			my @s = sort { $a <=> $b } @x;
 			@$f{qw(median min max)} = (median(@x), $s[0], $s[-1]);
@@ -310,7 +329,8 @@ sub target_unit {
 sub target_value_text {
 	my ($t) = @_;
 	return '—' unless defined $t->{value};
-	return ($t->{unit} ? $t->{value} : num($t->{value})) . target_unit($t);
+	my $with = $fig{ $t->{num} } && $fig{ $t->{num} }{timed_with_failures} ? ' (rounds with failed sessions)' : '';
+	return ($t->{unit} ? $t->{value} : num($t->{value})) . target_unit($t) . $with;
 }
 
 sub target_goal_text {
@@ -327,6 +347,11 @@ for my $f (@figures) {
 		next;
 	}
 	my $n = $f->{n} . ($f->{failed} ? " ($f->{failed} failed)" : '');
+	if ($f->{failed_sessions}) {
+		$n = $f->{timed_with_failures}
+		   ? "$f->{n} (each with failed sessions, $f->{failed_sessions} in all)"
+		   : $f->{n} . " (+ $f->{failed} with $f->{failed_sessions} failed sessions)";
+	}
 	push @table_rows, [ $f->{section}, $f->{label}, num($f->{median}), num($f->{min}),
 			    num($f->{max}), $f->{unit}, $n, ratio_text($f) ];
 }
@@ -449,7 +474,7 @@ for my $file (sort glob("$raw/hyperfine-*.json")) {
 		figures => [ map {
 			my $f = $_;
 			+{ (map { defined $f->{$_} ? ($_ => $f->{$_}) : () }
-			    qw(id section label unit median min max n failed na derived)),
+			    qw(id section label unit median min max n failed failed_sessions timed_with_failures na derived)),
 			   (%{ $f->{ratios} || {} } ? (ratios => $f->{ratios}) : ()) }
 		} @figures ],
 		targets => [ map { +{ %$_ } } @targets ],
@@ -741,8 +766,9 @@ sub POSIX_ceil { my $v = shift; my $i = int $v; return $i < $v ? $i + 1 : $i }
   started at once against one of the two sshds, then against the other,
   which goes first alternating, half the rounds on each sshd as above.
   "Until all answered" is the time until the last of the 100 is reaped,
-  over the rounds in which none failed; a login fails when ssh exits
-  with another status than 0 or its output lacks the marker. Both sshds
+  over the rounds in which none failed (as "all" under Growth below); a
+  login fails when ssh exits with another status than 0 or its output
+  lacks the marker. Both sshds
   have `MaxStartups 200`: the default (10:30:100) drops connections at
   random from the eleventh one not yet authenticated. The storm's ssh
   waits up to 120 s for the connection and key exchange (`ConnectTimeout`):
@@ -759,6 +785,10 @@ sub POSIX_ceil { my $v = shift; my $i = int $v; return $i < $v ? $i + 1 : $i }
   generated root-owned directories onto `/b/dN`; bubblewrap runs the same
   plan from `explain --bwrap`. Concurrency: K `cocoonctl run` (or bwrap)
   started at once; "each" is one session's time, "all" until the last ends.
+  "All" is timed on the rounds in which every session succeeded, and on
+  the rounds with failed sessions when there is none such; the n column
+  counts both ("5 (+ 5 with 7 failed sessions)"), and each failed
+  session is in `failures.runs` with its status and stderr.
 - Footprint: K idle sessions running `sleep`; Pss (and its anonymous part)
   from `/proc/PID/smaps_rollup` summed over every process the tool adds
   (for cocoon: the waiting `cocoonctl` and `cocoon-init`), divided by K.
