@@ -47,7 +47,12 @@
 
 /* ---- The operations ---- */
 
-static int op_bind(struct tree_build *b, const struct fs_op *op)
+/* bind_clone's answer for an optional source that is not there. */
+#define BIND_SKIP (-2)
+
+/* A detached clone of the bind's source tree: its descriptor, BIND_SKIP
+ * when an optional source is missing, or -1 with the build failed. */
+static int bind_clone(struct tree_build *b, const struct fs_op *op)
 {
 	int tree AUTOCLOSE = -1;
 	if (op->source_user_writable) {
@@ -64,7 +69,7 @@ static int op_bind(struct tree_build *b, const struct fs_op *op)
 			return -1;
 		errno = e;
 		if (src < 0 && errno == ENOENT && op->optional)
-			return 0;
+			return BIND_SKIP;
 		if (src < 0)
 			return tree_fail(b, errno, "open %s as %s, refusing symlinks",
 					 op->source, b->who->user);
@@ -81,26 +86,69 @@ static int op_bind(struct tree_build *b, const struct fs_op *op)
 			return -1;
 		errno = e;
 		if (tree < 0 && errno == ENOENT && op->optional)
-			return 0;
+			return BIND_SKIP;
 	}
 	if (tree < 0)
 		return tree_fail(b, errno, "open_tree %s", op->source);
+	return steal_fd(&tree);
+}
 
-	struct stat st;
-	if (fstat(tree, &st) < 0)
-		return tree_fail(b, errno, "fstat %s", op->source);
-	unsigned attrs = MOUNT_ATTR_NOSUID;
-	if (op->type != OP_DEV_BIND)
-		attrs |= MOUNT_ATTR_NODEV;
-	if (op->type == OP_RO_BIND)
-		attrs |= MOUNT_ATTR_RDONLY;
-	if (tree_set_attrs(b, tree, attrs, op->source) < 0)
-		return -1;
-	int dst AUTOCLOSE = tree_open_dest(b, op->dest,
-					    S_ISDIR(st.st_mode) ? TREE_MAKE_DIR : TREE_MAKE_FILE);
-	if (dst < 0)
-		return -1;
-	return tree_attach(b, tree, dst, op->dest);
+/* How many times a bind starts over when its source was replaced between
+ * open_tree and move_mount. useradd, groupadd, passwd and editors
+ * replace a file by renaming a new one over it: the clone then holds the
+ * old, unlinked file, and the kernel refuses to attach it (ENOENT). The
+ * path itself is still there, so the bind is made again from what it
+ * names now; a source that is gone fails at open_tree as before. A try
+ * costs microseconds, and even a file renamed over thousands of times a
+ * second lost one try in ten (tests/sessions/bind-replaced.t): eight
+ * more make a lost session a one-in-a-billion event. */
+#define BIND_REPLACED_RETRIES 8
+
+/* Whether the file or directory TREE was cloned from is no longer the
+ * one at the source's path: unlinked, or another in its place. */
+static bool bind_source_replaced(const struct fs_op *op, int tree)
+{
+	struct stat was, now;
+	if (fstat(tree, &was) < 0)
+		return false;
+	if (was.st_nlink == 0)
+		return true;
+	return stat(op->source, &now) == 0 &&
+	       (now.st_dev != was.st_dev || now.st_ino != was.st_ino);
+}
+
+static int op_bind(struct tree_build *b, const struct fs_op *op)
+{
+	int dst AUTOCLOSE = -1;
+	for (int tries = 0;; tries++) {
+		int tree AUTOCLOSE = bind_clone(b, op);
+		if (tree == BIND_SKIP)
+			return 0;
+		if (tree < 0)
+			return -1;
+
+		struct stat st;
+		if (fstat(tree, &st) < 0)
+			return tree_fail(b, errno, "fstat %s", op->source);
+		unsigned attrs = MOUNT_ATTR_NOSUID;
+		if (op->type != OP_DEV_BIND)
+			attrs |= MOUNT_ATTR_NODEV;
+		if (op->type == OP_RO_BIND)
+			attrs |= MOUNT_ATTR_RDONLY;
+		if (tree_set_attrs(b, tree, attrs, op->source) < 0)
+			return -1;
+		if (dst < 0)
+			dst = tree_open_dest(b, op->dest,
+					     S_ISDIR(st.st_mode) ? TREE_MAKE_DIR : TREE_MAKE_FILE);
+		if (dst < 0)
+			return -1;
+		if (tree_attach(b, tree, dst, op->dest) == 0)
+			return 0;
+		/* Only the rename race starts over, nothing else. */
+		if (b->err->errnum != ENOENT || tries == BIND_REPLACED_RETRIES ||
+		    !bind_source_replaced(op, tree))
+			return -1;
+	}
 }
 
 static int op_remount_ro(struct tree_build *b, const struct fs_op *op)
