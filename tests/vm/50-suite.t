@@ -7,7 +7,8 @@
 # live sessions (list, stop, enter), pam_cocoon through sshd and in a
 # chrooted su and sshd, descriptors through su, runuser and login, a
 # session's end with its login (logind, pure cgroup v2), standard
-# descriptors under Landlock ABI 2, and devpts' pty limits. The tests/
+# descriptors under Landlock ABI 2, cocoon-shell's shared sandboxes under
+# systemd and logind, and devpts' pty limits. The tests/
 # and conf/ trees are copied in and run with COCOON_ROOT empty, so that
 # every path is the package's. Each file's own TAP output is shown here.
 . "$(dirname "$0")/../lib.sh" vm
@@ -25,7 +26,7 @@ multiarch=$(vm 'dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print
 for t in tests/escape/shell.t tests/escape/sshd.t tests/escape/userenv.t tests/limits/cgroup.t \
 	tests/guest/logout.t tests/kiosk/kiosk.t tests/sessions/list-enter-stop.t tests/pam/sshd.t \
 	tests/pam/chroot.t tests/pam/fds.t tests/shell/lifecycle.t tests/shell/stdfds.t \
-	tests/limits/pty.t; do
+	tests/shell/share.t tests/limits/pty.t; do
 	run vm "cd /root/cocoon-tests && COCOON_ROOT= COCOON_PAMDIR=/usr/lib/$multiarch/security \
 		timeout 1800 prove -v $t 2>&1"
 	printf '%s\n' "$OUT" | sed 's/^/#   /'
