@@ -34,8 +34,9 @@ PACKAGES=linux-image-amd64,initramfs-tools,systemd-sysv,libpam-systemd,libnss-sy
 PACKAGES=$PACKAGES,openssh-server,openssh-client,sudo,cron,login,passwd,procps,iproute2
 PACKAGES=$PACKAGES,perl,python3,gcc,libc6-dev,strace,util-linux,bsdutils,e2fsprogs,libcap2-bin
 PACKAGES=$PACKAGES,xauth,dbus-user-session,pamtester,git,bash-completion
-# python3-apt: the apt module of tests/vm/70-ansible.t's playbook.
-PACKAGES=$PACKAGES,python3-apt
+# python3-apt: the apt module of tests/vm/70-ansible.t's playbook; tmux:
+# tests/shell/share.t's detached session, attached from the next login.
+PACKAGES=$PACKAGES,python3-apt,tmux
 
 ROOT=$DIR/rootfs.$$
 cleanup() {
