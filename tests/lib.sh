@@ -267,8 +267,43 @@ wait_gone() {
 	done
 	return 1
 }
+# The shared sandboxes (share-sandbox) of USERs end with the test: each
+# one's pid 1 (its records say which; only a cocoon-init is hit) is
+# killed, the records of the tree under test swept (cocoonctl list
+# removes stale ones), and the share slots removed, so that the next
+# test's count of records does not change under it.
+share_cleanup() {
+	local u uid f pid killed="" found=""
+	local dirs="$COCOON_ROOT/run/cocoon ${COCOON_ROOT:+$COCOON_ROOT/fault/run/cocoon}"
+	for u in "$@"; do
+		uid=$(id -u "$u" 2>/dev/null) || continue
+		for f in $(grep -lx "uid=$uid" $(for d in $dirs; do ls -d "$d"/* 2>/dev/null; done) \
+				/dev/null 2>/dev/null); do
+			grep -q '^shared=' "$f" || continue
+			found=yes
+			pid=$(sed -n 's/^pid=//p' "$f")
+			[ -n "$pid" ] && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = cocoon-init ] &&
+				kill -KILL "$pid" 2>/dev/null && killed="$killed $pid"
+		done
+		for d in $dirs; do rm -f "$d/.share-$uid-"*; done
+	done
+	[ -n "$found" ] || return 0
+	for pid in $killed; do wait_gone_pid "$pid"; done
+	local ctl
+	for ctl in "$COCOON_ROOT/usr/sbin/cocoonctl" ${COCOON_ROOT:+"$COCOON_ROOT/fault/usr/sbin/cocoonctl"}; do
+		[ -x "$ctl" ] && "$ctl" list >/dev/null 2>&1
+	done
+	return 0
+}
+wait_gone_pid() {
+	local i
+	for i in $(seq 50); do [ -d "/proc/$1" ] || return 0; sleep 0.1; done
+}
+
 cleanup_users() {
 	local u g
+	# shellcheck disable=SC2086
+	share_cleanup $TEST_USERS
 	for u in $TEST_USERS; do
 		pkill -KILL -u "$u" >/dev/null 2>&1
 		userdel -r "$u" >/dev/null 2>&1

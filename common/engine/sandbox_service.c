@@ -691,6 +691,8 @@ static int join_shared(struct service_parent *p, const struct share_slot *slot,
 	if (joined <= 0)
 		return joined;
 	h->shared = h->joined = true;
+	if (FAULT("join", err) < 0)
+		return -1;
 	if (plan_limits_need_cgroup(&plan->limits)) {
 		h->cgroup_origin = cgroup_self();
 		if (!h->cgroup_origin)

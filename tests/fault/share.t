@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A login that joins a shared sandbox (share-sandbox) and fails half way,
+# by a fault injected after pid 1 took it in (the fault-injection build of
+# make check-build-fault): the login is refused with the step's name, and
+# leaves no record, cgroup or process behind, while the shared sandbox and
+# the login that holds it go on. The control: the same login without a
+# fault joins.
+ORDINARY_ROOT=$COCOON_ROOT
+COCOON_ROOT=$COCOON_ROOT/fault
+. "$(dirname "$0")/../lib.sh"
+SERVICE=cocoon-test-pam-fshare-$T
+HOLDER=""
+cleanup() {
+	syslog_release
+	[ -n "$HOLDER" ] && kill "$HOLDER" 2>/dev/null
+	[ -n "${work:-}" ] && rm -rf "$work"
+	rm -f "/etc/pam.d/$SERVICE"
+	policy_reset; cleanup_users
+}
+trap cleanup EXIT
+[ -x "$CTL" ] || { echo "1..0 # skip no fault-injection build (make check-build-fault)"; exit 0; }
+if [ -d /run/systemd/system ]; then
+	echo "1..0 # skip under systemd a PAM login does not join (its cgroup is logind's scope)"
+	exit 0
+fi
+
+U=ccfs1$T
+add_user "$U" -s /bin/bash
+limits_policy "[user $U]
+profile = default
+share-sandbox = yes
+pids-max = 300"
+cat > "/etc/pam.d/$SERVICE" <<PAM
+auth required pam_permit.so
+account required pam_permit.so
+session required $PAMDIR/pam_cocoon.so
+PAM
+
+# The login that holds the shared sandbox: cocoon-shell's, of the same
+# plan.
+runuser -u "$U" -- "$COCOON_ROOT/usr/bin/cocoon-shell" -c 'sleep 4230' &
+HOLDER=$!
+for i in $(seq 100); do pgrep -u "$U" -x sleep >/dev/null && break; sleep 0.1; done
+ok $(pgrep -u "$U" -x sleep >/dev/null; echo $?) "a cocoon-shell login holds the shared sandbox"
+# Once its record is published (no ".ID.new" left).
+for i in $(seq 100); do
+	[ -z "$(find "$COCOON_ROOT/run/cocoon" -name '.*.new' 2>/dev/null)" ] && break
+	sleep 0.1
+done
+# Stale records of earlier runs swept now, not half way through.
+"$CTL" list >/dev/null 2>&1
+before=$(leftovers)
+work=$(mktemp -d /run/cocoon-fshare-test.XXXXXX)
+LOGGED=yes
+syslog_capture "$work/syslog" || LOGGED=""
+
+for step in join setns "writing the session record"; do
+	OUT=$(COCOON_FAULT=$step pamtester "$SERVICE" "$U" open_session close_session 2>&1)
+	RC=$?
+	ok $([ "$RC" -ne 0 ]; echo $?) "a fault at '$step' refuses the login that joins"
+	if [ -n "$LOGGED" ]; then
+		sleep 0.2
+		like "$(cat "$work/syslog")" "fault injected at step" "and the log names the step"
+		like "$(cat "$work/syslog")" ": $step" "($step)"
+		: > "$work/syslog"
+	fi
+	now=$(settle_to "$before")
+	is "$now" "$before" "and leaves nothing (records, cgroups, processes, inits)"
+done
+ok $(pgrep -u "$U" -x sleep >/dev/null; echo $?) "the shared sandbox and its holder go on"
+
+# The control: without a fault the same login joins and ends cleanly.
+OUT=$(pamtester "$SERVICE" "$U" open_session close_session 2>&1)
+is "$?" 0 "control: without a fault the login opens and closes"
+is "$(settle_to "$before")" "$before" "control: and leaves nothing either"
+done_testing
