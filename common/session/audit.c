@@ -140,6 +140,9 @@ static void audit_fields(const struct audit_record *r, field_fn emit, void *ctx)
 	emit_set(emit, ctx, "reason", r->reason);
 	emit_number(emit, ctx, "duration", r->duration);
 	emit_number(emit, ctx, "status", r->status);
+	/* Last: fields are added at the end of a version. */
+	emit_set(emit, ctx, "sandbox", r->sandbox);
+	emit_set(emit, ctx, "share", r->share);
 }
 
 static void line_field(void *ctx, const char *key, const char *value)
@@ -241,6 +244,7 @@ void audit_session_begin(struct audit_session *s, const struct plan *plan, const
 	s->plan.profile = plan->profile ? xstrdup(plan->profile) : NULL;
 	memcpy(s->plan.hash, plan->hash, sizeof(s->plan.hash));
 	snprintf(s->id, sizeof(s->id), "%s", id);
+	s->sandbox[0] = '\0'; /* not shared until audit_session_shared */
 	clock_gettime(CLOCK_BOOTTIME, &s->started);
 }
 
@@ -251,6 +255,15 @@ void audit_session_end(const struct audit_session *s, struct audit_record *r)
 	r->plan = &s->plan;
 	r->session = s->id;
 	r->duration = (long long)(now.tv_sec - s->started.tv_sec);
+	if (s->sandbox[0]) {
+		r->sandbox = s->sandbox;
+		r->share = "left";
+	}
+}
+
+void audit_session_shared(struct audit_session *s, const char *sandbox)
+{
+	snprintf(s->sandbox, sizeof(s->sandbox), "%s", sandbox ? sandbox : "");
 }
 
 void audit_session_free(struct audit_session *s)

@@ -36,6 +36,10 @@ struct audit_record {
 	const char *mode;     /* "audit" under pam_cocoon mode=audit */
 	long long duration;   /* seconds, on end records; -1: none */
 	long long status;     /* the session's exit status, on end; -1: none */
+	/* share-sandbox: the shared sandbox's id (its first login's) and
+	 * what this login did to it: created, joined, left (end records);
+	 * NULL: not shared. */
+	const char *sandbox, *share;
 };
 
 /* What a session's end record needs, kept from its start: its id, the
@@ -44,11 +48,16 @@ struct audit_session {
 	struct plan plan;
 	char id[33];
 	struct timespec started;
+	char sandbox[RECORD_ID_MAX + 1]; /* share-sandbox: its id; "": none */
 };
 
 /* Keep PLAN's names and ID, and start the clock. */
 void audit_session_begin(struct audit_session *s, const struct plan *plan, const char *id);
-/* R, an end record, gets the session's id, plan and duration. */
+/* The session is a login of the shared sandbox SANDBOX. */
+void audit_session_shared(struct audit_session *s, const char *sandbox);
+/* R, an end record, gets the session's id, plan and duration, and, for
+ * a login of a shared sandbox, the sandbox's id and share=left: the
+ * login left, the sandbox goes on (or lingers) without it. */
 void audit_session_end(const struct audit_session *s, struct audit_record *r);
 void audit_session_free(struct audit_session *s);
 

@@ -111,6 +111,29 @@ int main(void)
 	expect(&r, "v=1 event=end result=ended duration=0 status=130",
 	       "end records carry the duration and the status");
 
+	/* share-sandbox: the sandbox's id and what the login did, last. */
+	audit_init(&r, "start");
+	r.session = "00ff";
+	r.result = "sandboxed";
+	r.sandbox = "00aa";
+	r.share = "joined";
+	expect(&r, "v=1 event=start session=00ff result=sandboxed sandbox=00aa share=joined",
+	       "a login that joined a shared sandbox names it, at the end of the record");
+	struct audit_session kept;
+	audit_session_begin(&kept, &plan, "00ff");
+	audit_session_shared(&kept, "00aa");
+	audit_init(&r, "end");
+	audit_session_end(&kept, &r);
+	tap_ok(r.sandbox && strcmp(r.sandbox, "00aa") == 0 && r.share &&
+		       strcmp(r.share, "left") == 0,
+	       "its end record: sandbox=00aa share=left (the sandbox goes on)");
+	audit_session_free(&kept);
+	audit_session_begin(&kept, &plan, "00ff");
+	audit_init(&r, "end");
+	audit_session_end(&kept, &r);
+	tap_ok(!r.sandbox && !r.share, "an unshared session's end record has neither");
+	audit_session_free(&kept);
+
 	plan.sandboxed = false;
 	audit_init(&r, "start");
 	r.plan = &plan;
