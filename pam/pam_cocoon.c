@@ -245,11 +245,36 @@ static void free_record(pam_handle_t *pamh, void *data, int error_status)
 	free(data);
 }
 
+/* share-sandbox: the id of the shared sandbox HANDLE's login is in, its
+ * first login's. A login that joined finds it in its own run-time record
+ * (shared=), read through RECORDS, the record directory opened on the
+ * host before entering: inside, /run is the sandbox's. */
+static void keep_shared(struct audit_session *rec, const struct sandbox_handle *handle,
+			int records)
+{
+	const char *own;
+	bool joined;
+	if (!sandbox_shared(handle, &own, &joined))
+		return;
+	if (!joined) {
+		audit_session_shared(rec, own);
+		return;
+	}
+	struct live_record live;
+	struct cc_error ignored;
+	if (records >= 0 && own && record_read(records, own, &live, &ignored) == 0) {
+		audit_session_shared(rec, live.shared);
+		record_free(&live);
+	}
+}
+
 /* What the end record needs of the session, kept with the handle. */
-static int keep_record(pam_handle_t *pamh, const struct plan *plan, const char *id)
+static int keep_record(pam_handle_t *pamh, const struct plan *plan, const char *id,
+		       const struct sandbox_handle *handle, int records)
 {
 	struct audit_session *rec = xcalloc(1, sizeof(*rec));
 	audit_session_begin(rec, plan, id);
+	keep_shared(rec, handle, records);
 	if (pam_set_data(pamh, RECORD_NAME, rec, free_record) == PAM_SUCCESS)
 		return 0;
 	free_record(pamh, rec, 0);
@@ -279,6 +304,9 @@ static int enter(pam_handle_t *pamh, const struct plan *plan, const char *id,
 		 bool debug, struct cc_error *err)
 {
 	struct sandbox_handle *handle = NULL;
+	/* Only a shared sandbox's audit records read it (keep_shared). */
+	struct cc_error ignored;
+	int records AUTOCLOSE = plan->share ? record_dir_open(false, &ignored) : -1;
 	struct sandbox_request req = {
 		.plan = plan,
 		.init_path = COCOON_LIBEXECDIR "/cocoon-init",
@@ -299,7 +327,7 @@ static int enter(pam_handle_t *pamh, const struct plan *plan, const char *id,
 	 * to the host, and the session ended. */
 	if (rlimits_apply(NULL, &plan->limits, err) < 0 ||
 	    edit_environment(pamh, plan, id, debug, err) < 0 ||
-	    (keep_record(pamh, plan, id) < 0 && cc_fail(err, "pam_set_data failed"))) {
+	    (keep_record(pamh, plan, id, handle, records) < 0 && cc_fail(err, "pam_set_data failed"))) {
 		pam_set_data(pamh, DATA_NAME, NULL, NULL);
 		return -1;
 	}
@@ -318,6 +346,22 @@ static void record_of(pam_handle_t *pamh, const struct admission *a, struct audi
 	r->result = a->result;
 	r->reason = a->reason[0] ? a->reason : NULL;
 	r->mode = a->mode_audit ? "audit" : NULL;
+}
+
+/* share-sandbox: a start record names the shared sandbox and whether
+ * this login created it or joined it. */
+static void shared_fields(pam_handle_t *pamh, struct audit_record *r)
+{
+	const void *handle = NULL, *kept = NULL;
+	const char *own;
+	bool joined;
+	if (pam_get_data(pamh, DATA_NAME, &handle) != PAM_SUCCESS ||
+	    pam_get_data(pamh, RECORD_NAME, &kept) != PAM_SUCCESS || !kept ||
+	    !sandbox_shared(handle, &own, &joined))
+		return;
+	const struct audit_session *s = kept;
+	r->sandbox = s->sandbox[0] ? s->sandbox : NULL;
+	r->share = joined ? "joined" : "created";
 }
 
 /* The front door's answer, carried out and logged; a session let in
@@ -349,6 +393,7 @@ static int carry_out(pam_handle_t *pamh, int flags, const struct pam_args *args,
 		    enter(pamh, &a->plan, id, args->debug, &err) < 0)
 			break;
 		r.session = id;
+		shared_fields(pamh, &r);
 		audit_log(pamh, LOG_INFO, &r);
 		return PAM_SUCCESS;
 	}
