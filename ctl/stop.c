@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* cocoonctl stop: end a live session and log its end. */
 /* cocoonctl stop: end a live session, every process of it, and log the
- * end as pam_cocoon would. */
+ * end as pam_cocoon would. Named by its own id or by one of its logins',
+ * a shared sandbox (share-sandbox) ends whole: its pid 1, so every
+ * process of every login, and the records of all its logins. */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -29,6 +30,7 @@ static void audit_stopped(const struct live_record *r, const char *message)
 	ar.service = r->service;
 	ar.live = r;
 	ar.session = r->id;
+	ar.sandbox = r->shared[0] ? r->shared : NULL;
 	ar.result = "stopped";
 	/* The administrator's words, as the users were shown them. */
 	char clean[AUDIT_NOTICE_TEXT_MAX + 1];
@@ -54,9 +56,42 @@ static void audit_stopped(const struct live_record *r, const char *message)
 	sb_free(&line);
 }
 
+/* The record of the shared sandbox that R is a login of: the sandbox's
+ * own (shared=its id); R itself when that one is not listed. */
+static const struct live_record *sandbox_record(const struct record_list *list,
+						const struct live_record *r)
+{
+	for (size_t i = 0; r->shared[0] && i < list->count; i++)
+		if (strcmp(list->items[i].id, r->shared) == 0)
+			return &list->items[i];
+	return r;
+}
+
+/* The records of every login of the shared sandbox ID, its pid 1 gone:
+ * as stale, so that the sandbox's record takes its cgroup with it
+ * (records.h). The number of logins' records removed. */
+static size_t remove_shared(const struct session_ctx *s, const char *id)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->list.count; i++) {
+		const struct live_record *o = &s->list.items[i];
+		struct cc_error why;
+		if (strcmp(o->shared, id) != 0)
+			continue;
+		if (record_remove_if_stale(s->dir, o, &why) != 0)
+			fprintf(stderr, "cocoonctl stop: the record %s stays: %s\n", o->id,
+				why.msg);
+		else if (strcmp(o->id, id) != 0)
+			n++;
+	}
+	return n;
+}
+
 static int stop_session(const struct session_ctx *s)
 {
-	const struct live_record *r = s->record;
+	/* A login of a shared sandbox stands for the whole sandbox: the same
+	 * pid 1 (its record names it, record_attach pinned it). */
+	const struct live_record *r = sandbox_record(&s->list, s->record);
 	int pidfd = s->pidfd;
 	/* Its users are told first, on their terminals, with the session's
 	 * id and the administrator's --message. */
@@ -84,10 +119,17 @@ static int stop_session(const struct session_ctx *s)
 			(int)r->pid);
 		return 1;
 	}
-	record_remove(r->id);
+	if (!r->shared[0]) {
+		record_remove(r->id);
+		audit_stopped(r, s->args.message);
+		printf("stopped session %s (user %s, service %s, pid %d)\n", r->id, r->user,
+		       r->service, (int)r->pid);
+		return 0;
+	}
+	size_t logins = remove_shared(s, r->shared);
 	audit_stopped(r, s->args.message);
-	printf("stopped session %s (user %s, service %s, pid %d)\n", r->id, r->user,
-	       r->service, (int)r->pid);
+	printf("stopped shared sandbox %s (user %s, pid %d) and its %zu joined login%s\n",
+	       r->shared, r->user, (int)r->pid, logins, logins == 1 ? "" : "s");
 	return 0;
 }
 
