@@ -42,6 +42,7 @@ write_policy() { # write_policy [EXTRA LINE FOR $CHANGE]
 profile = default
 share-sandbox = yes
 linger = 30s
+pids-max = 300
 [user $FOREVER]
 profile = default
 share-sandbox = yes
@@ -77,6 +78,7 @@ end_client() { kill "$1" 2>/dev/null; wait "$1" 2>/dev/null; }
 rows() { "$CTL" list 2>/dev/null | awk -v u="$1" '$2 == u'; } # USER's rows
 # state ID: the STATE column of ID's row
 state() { "$CTL" list 2>/dev/null | awk -v id="$1" '$1 == id { for (i = 8; i <= NF; i++) printf "%s%s", $i, (i < NF ? " " : ""); print "" }'; }
+cgroup_of() { ls -d /sys/fs/cgroup/*/cocoon/"$1" /sys/fs/cgroup/cocoon/"$1" 2>/dev/null | wc -l; }
 records_of() { grep -lx "user=$1" "$COCOON_ROOT"/run/cocoon/* 2>/dev/null | wc -l; }
 json_share() { # json_share USER: "ENTRIES STATE LOGINS ENDS_IN JOINED" of USER's entries
 	"$CTL" list --json | perl -MJSON::PP -0e 'my @e = grep { $_->{user} eq $ARGV[0] }
@@ -162,12 +164,15 @@ else
 fi
 
 # ---- stop by the sandbox's id ends it whole
+ok $([ "$(cgroup_of "$SBX")" -gt 0 ]; echo $?) "the lingering sandbox has its cgroup (pids-max)"
 run "$CTL" stop "$SBX"
 is "$RC" 0 "stop SANDBOX-ID exits 0"
 like "$OUT" "stopped shared sandbox $SBX" "and says it stopped the shared sandbox"
 wait_gone "$LING"
 is "$(live_procs "$LING")" 0 "no process of the user is left"
 is "$(records_of "$LING")" 0 "no record of the sandbox is left"
+for i in $(seq 50); do [ "$(cgroup_of "$SBX")" = 0 ] && break; sleep 0.1; done
+is "$(cgroup_of "$SBX")" 0 "nor its cgroup"
 is "$(rows "$LING" | grep -c .)" 0 "list shows nothing of it"
 N=$(ssh_as "$LING" "$pidns; screen -ls 2>&1")
 ok $([ -n "$(printf '%s\n' "$N" | head -1)" ] && [ "$(printf '%s\n' "$N" | head -1)" != "$ns_a" ]; echo $?) \
