@@ -78,7 +78,7 @@ TESTS      := $(sort $(filter-out tests/vm/%,$(wildcard tests/*/*.t)))
 
 DEB_PACKAGES := build-essential pkg-config libinih-dev libpam0g-dev libcap-dev \
 	libseccomp-dev libsystemd-dev musl-tools perl groff-base clang libclang-rt-14-dev bubblewrap pamtester openssh-server \
-	openssh-client xauth iproute2 procps util-linux sudo login passwd rsync git tmux screen cron bsdextrautils python3 valgrind \
+	openssh-client xauth iproute2 procps util-linux sudo login passwd rsync git tmux screen mosh cron bsdextrautils python3 valgrind \
 	bash-completion debhelper dpkg-dev fakeroot lintian debootstrap \
 	qemu-system-x86 qemu-utils e2fsprogs strace linux-perf libcap2-bin \
 	slapd ldap-utils nslcd libnss-ldapd sssd-ldap nscd ansible-core
