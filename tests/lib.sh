@@ -573,6 +573,15 @@ chroot_cleanup() {
 
 GUEST_CONF=$LIB_DIR/../conf/examples/guest.conf
 
+# sshd_test NAME: the frame of a test through the test sshd: its PAM
+# service and a scratch directory TMPDIR_T, both named for NAME, removed
+# on exit with the policy and the test's users.
+sshd_test() {
+	SSHD_SERVICE=cocoon-test-sshd-$1-$T
+	TMPDIR_T=$(mktemp -d "/run/cocoon-$1-test.XXXXXX")
+	trap 'sshd_cleanup; policy_reset; cleanup_users; rm -rf "$TMPDIR_T"' EXIT
+}
+
 # guest_policy USER...: the shipped guest.conf, its [group cocoon-guest]
 # rule given to each USER instead (no group to create and share).
 guest_policy() {
