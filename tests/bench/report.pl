@@ -754,6 +754,16 @@ sub POSIX_ceil { my $v = shift; my $i = int $v; return $i < $v ? $i + 1 : $i }
   the bwrap-readme policy with the default hardening is the private tree's
   `cocoon.conf`. "What it adds" is the median of the differences within
   each round, not the difference of the medians.
+- Joining a shared sandbox: the same service and policy, with
+  `share-sandbox = yes` for ccbn1 only. `tests/bench/hold.c` holds one
+  ccbn1 login open (pam_open_session, then a wait for SIGTERM), so its
+  shared sandbox stays alive; each pamtester open+close of ccbn1 then
+  joins it (checked first: a second held login makes no `cocoon-init`),
+  while the bench's other user, without the directive, gets a new sandbox
+  of the same plan each time. Rounds interleave both with the stack
+  without pam_cocoon; "what a join adds" is taken round by round, and its
+  goal is the `unshare` floor of Setup (a join is setns, no mounts).
+  Under systemd every PAM login builds its own sandbox: not measured.
 - ssh: `ssh 127.0.0.1 true` as root, with a key, to two private sshds
   (`tests/lib.sh`'s) whose PAM services are Debian's sshd stack, one of them
   with pam_cocoon's lines added; the commands alternate, as everywhere.
