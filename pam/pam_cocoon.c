@@ -245,36 +245,22 @@ static void free_record(pam_handle_t *pamh, void *data, int error_status)
 	free(data);
 }
 
-/* share-sandbox: the id of the shared sandbox HANDLE's login is in, its
- * first login's. A login that joined finds it in its own run-time record
- * (shared=), read through RECORDS, the record directory opened on the
- * host before entering: inside, /run is the sandbox's. */
-static void keep_shared(struct audit_session *rec, const struct sandbox_handle *handle,
-			int records)
+/* share-sandbox: the id of the shared sandbox HANDLE's login is in. */
+static void keep_shared(struct audit_session *rec, const struct sandbox_handle *handle)
 {
-	const char *own;
+	const char *sandbox;
 	bool joined;
-	if (!sandbox_shared(handle, &own, &joined))
-		return;
-	if (!joined) {
-		audit_session_shared(rec, own);
-		return;
-	}
-	struct live_record live;
-	struct cc_error ignored;
-	if (records >= 0 && own && record_read(records, own, &live, &ignored) == 0) {
-		audit_session_shared(rec, live.shared);
-		record_free(&live);
-	}
+	if (sandbox_shared(handle, &sandbox, &joined) && sandbox)
+		audit_session_shared(rec, sandbox);
 }
 
 /* What the end record needs of the session, kept with the handle. */
 static int keep_record(pam_handle_t *pamh, const struct plan *plan, const char *id,
-		       const struct sandbox_handle *handle, int records)
+		       const struct sandbox_handle *handle)
 {
 	struct audit_session *rec = xcalloc(1, sizeof(*rec));
 	audit_session_begin(rec, plan, id);
-	keep_shared(rec, handle, records);
+	keep_shared(rec, handle);
 	if (pam_set_data(pamh, RECORD_NAME, rec, free_record) == PAM_SUCCESS)
 		return 0;
 	free_record(pamh, rec, 0);
@@ -304,9 +290,6 @@ static int enter(pam_handle_t *pamh, const struct plan *plan, const char *id,
 		 bool debug, struct cc_error *err)
 {
 	struct sandbox_handle *handle = NULL;
-	/* Only a shared sandbox's audit records read it (keep_shared). */
-	struct cc_error ignored;
-	int records AUTOCLOSE = plan->share ? record_dir_open(false, &ignored) : -1;
 	struct sandbox_request req = {
 		.plan = plan,
 		.init_path = COCOON_LIBEXECDIR "/cocoon-init",
@@ -327,7 +310,7 @@ static int enter(pam_handle_t *pamh, const struct plan *plan, const char *id,
 	 * to the host, and the session ended. */
 	if (rlimits_apply(NULL, &plan->limits, err) < 0 ||
 	    edit_environment(pamh, plan, id, debug, err) < 0 ||
-	    (keep_record(pamh, plan, id, handle, records) < 0 && cc_fail(err, "pam_set_data failed"))) {
+	    (keep_record(pamh, plan, id, handle) < 0 && cc_fail(err, "pam_set_data failed"))) {
 		pam_set_data(pamh, DATA_NAME, NULL, NULL);
 		return -1;
 	}

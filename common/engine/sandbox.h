@@ -85,7 +85,8 @@ void sandbox_end(struct sandbox_handle *handle);
 int sandbox_login_run(const struct sandbox_request *req, char *const *argv, int *status,
 		      struct cc_error *err);
 /* share-sandbox: whether the login's sandbox is shared; then *ID is the
- * login's session id and *JOINED whether another login made it. */
+ * sandbox's (its first login's session id; NULL: none was given) and
+ * *JOINED whether another login made it. */
 bool sandbox_shared(const struct sandbox_handle *handle, const char **id, bool *joined);
 /* The session's max-session-time has passed. */
 bool sandbox_expired(const struct sandbox_handle *handle);

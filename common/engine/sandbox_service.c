@@ -53,6 +53,7 @@ struct sandbox_handle {
 	 * the logins); JOINED: made by another login, whose cgroup this
 	 * process entered from CGROUP_ORIGIN. */
 	bool shared, joined;
+	char *sandbox_id; /* the shared sandbox's: its first login's session id */
 	char *cgroup_origin;
 };
 
@@ -75,6 +76,7 @@ static void handle_close(struct sandbox_handle *h)
 		cgroup_destroy(h->cgroup);
 	}
 	free(h->cgroup_origin);
+	free(h->sandbox_id);
 	free(h->recorded);
 	free(h);
 }
@@ -587,6 +589,8 @@ static int step_build(struct service_parent *p, struct cc_error *err)
 		return -1;
 	h->recorded = p->req->session_id ? xstrdup(p->req->session_id) : NULL;
 	h->shared = svc->share_listen >= 0;
+	if (h->shared && p->req->session_id)
+		h->sandbox_id = xstrdup(p->req->session_id);
 	autoclose_fd(&svc->share_listen); /* pid 1's now */
 	return 0;
 }
@@ -691,6 +695,7 @@ static int join_shared(struct service_parent *p, const struct share_slot *slot,
 	if (joined <= 0)
 		return joined;
 	h->shared = h->joined = true;
+	h->sandbox_id = xstrdup(id);
 	if (FAULT("join", err) < 0)
 		return -1;
 	if (plan_limits_need_cgroup(&plan->limits)) {
@@ -775,7 +780,7 @@ bool sandbox_shared(const struct sandbox_handle *h, const char **id, bool *joine
 {
 	if (!h || !h->shared)
 		return false;
-	*id = h->recorded;
+	*id = h->sandbox_id;
 	*joined = h->joined;
 	return true;
 }

@@ -39,7 +39,7 @@ PAM
 
 # The login that holds the shared sandbox: cocoon-shell's, of the same
 # plan.
-runuser -u "$U" -- "$COCOON_ROOT/usr/bin/cocoon-shell" -c 'sleep 4230' &
+runuser -u "$U" -- "$COCOON_ROOT/usr/bin/cocoon-shell" -c 'sleep 4230' 2>/dev/null &
 HOLDER=$!
 for i in $(seq 100); do pgrep -u "$U" -x sleep >/dev/null && break; sleep 0.1; done
 ok $(pgrep -u "$U" -x sleep >/dev/null; echo $?) "a cocoon-shell login holds the shared sandbox"
