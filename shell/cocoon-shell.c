@@ -236,6 +236,21 @@ static _Noreturn void start_unconfined(const struct admission *a,
 	die("%s: %s", a->path, strerror(errno));
 }
 
+/* share-sandbox: the start record, once the login is in the sandbox
+ * and knows whether it made it or joined it. */
+static void shared_start(const char *sandbox_id, bool joined, void *data)
+{
+	struct audit_session *session = data;
+	if (sandbox_id) {
+		audit_session_shared(session, sandbox_id);
+		record.sandbox = session->sandbox;
+		record.share = joined ? "joined" : "created";
+	}
+	record.event = "start";
+	audit_log(LOG_INFO);
+	record.sandbox = record.share = NULL;
+}
+
 /* The sandboxed session, supervised from here until it ends; its exit
  * status is the login's. Under share-sandbox the login joins (or makes)
  * the user's shared sandbox instead, as a PAM login does, and runs ARGV
@@ -248,10 +263,13 @@ static int run_sandboxed(const struct admission *a, struct rlimit *saved_limits,
 	if (record_session_id_new(id, &err) < 0)
 		die("%s", err.msg);
 	record.session = id;
-	record.event = "start";
-	audit_log(LOG_INFO);
 	struct audit_session session;
 	audit_session_begin(&session, &a->plan, id);
+	/* Shared, the start record waits for the sandbox (shared_start). */
+	if (!a->plan.share) {
+		record.event = "start";
+		audit_log(LOG_INFO);
+	}
 	bool expired = false;
 	struct sandbox_request req = {
 		.plan = &a->plan,
@@ -272,7 +290,8 @@ static int run_sandboxed(const struct admission *a, struct rlimit *saved_limits,
 		/* Its own cgroup, as in run mode: no pam_systemd scope
 		 * holds a cocoon-shell login to the limits. */
 		req.login = false;
-		if (sandbox_login_run(&req, argv, &status, &err) < 0)
+		struct sandbox_login_hook hook = { shared_start, &session };
+		if (sandbox_login_run(&req, argv, &hook, &status, &err) < 0)
 			die("%s", err.msg);
 	} else if (sandbox_run(&req, &status, &err) < 0) {
 		die("%s", err.msg);

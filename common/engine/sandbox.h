@@ -82,7 +82,14 @@ void sandbox_end(struct sandbox_handle *handle);
  * terminal's signals passed on. *STATUS is its exit status (128+N when
  * killed by N); the login then leaves the sandbox, which goes on by its
  * linger. Needs REQ's init_path, launcher_path and session_rlimits. */
-int sandbox_login_run(const struct sandbox_request *req, char *const *argv, int *status,
+struct sandbox_login_hook {
+	/* Called once the login is in the sandbox, before its program
+	 * starts: the sandbox's id (NULL: none) and whether it joined. */
+	void (*entered)(const char *sandbox_id, bool joined, void *data);
+	void *data;
+};
+int sandbox_login_run(const struct sandbox_request *req, char *const *argv,
+		      const struct sandbox_login_hook *hook, int *status,
 		      struct cc_error *err);
 /* share-sandbox: whether the login's sandbox is shared; then *ID is the
  * sandbox's (its first login's session id; NULL: none was given) and

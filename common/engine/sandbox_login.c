@@ -113,7 +113,8 @@ static int wait_login(pid_t pid, pid_t login_parent, int *status, struct cc_erro
 	return 0;
 }
 
-int sandbox_login_run(const struct sandbox_request *req, char *const *argv, int *status,
+int sandbox_login_run(const struct sandbox_request *req, char *const *argv,
+		      const struct sandbox_login_hook *hook, int *status,
 		      struct cc_error *err)
 {
 	/* The groups, looked up on the host (cocoon-shell leaves them for
@@ -129,6 +130,12 @@ int sandbox_login_run(const struct sandbox_request *req, char *const *argv, int 
 		identity_free(&who);
 		return -1;
 	}
+	const char *sandbox_id = NULL;
+	bool joined = false;
+	if (!sandbox_shared(h, &sandbox_id, &joined))
+		sandbox_id = NULL;
+	if (hook && hook->entered)
+		hook->entered(sandbox_id, joined, hook->data);
 	struct sigaction on = { .sa_handler = pass_on }, saved[ARRAY_SIZE(passed_on)];
 	sigemptyset(&on.sa_mask);
 	for (size_t i = 0; i < ARRAY_SIZE(passed_on); i++)

@@ -10,6 +10,7 @@
 SSHD_SERVICE=cocoon-test-sshd-shshare-$T
 TMPDIR_T=$(mktemp -d /run/cocoon-shshare-test.XXXXXX)
 cleanup() {
+	syslog_release
 	sshd_cleanup
 	policy_reset; cleanup_users; rm -rf "$TMPDIR_T"
 }
@@ -29,6 +30,8 @@ sshd_start || bail_out "sshd did not start"
 for u in $SHARED $ALONE; do sshd_allow "$u"; done
 
 pidns='stat -L -c %i /proc/self/ns/pid'
+LOGGED=yes
+syslog_capture "$TMPDIR_T/syslog" || LOGGED=""
 ssh_bg "$TMPDIR_T/a.out" "$SHARED" "$pidns; echo from-a > /tmp/share-mark; sleep 4211"
 A=$CLIENT
 for i in $(seq 100); do grep -q . "$TMPDIR_T/a.out" 2>/dev/null && break; sleep 0.1; done
@@ -50,6 +53,16 @@ ssh_as "$SHARED" "tmux new-session -d -s work 'sleep 4212'" >/dev/null 2>&1
 T2=$(timeout 60 ssh $(SSH_OPTS) -tt -l "$SHARED" 127.0.0.1 "tmux attach-session -t work \\; detach-client" 2>&1 | tr -d '\r')
 like "$T2" "[detached (from session work)]" "tmux started in one login attaches from the next, over ssh with a pty"
 kill "$A" 2>/dev/null; wait "$A" 2>/dev/null
+if [ -n "$LOGGED" ]; then
+	sleep 0.3
+	log=$(grep "user=$SHARED " "$TMPDIR_T/syslog")
+	like "$log" "event=start" "cocoon-shell logs its logins' start records"
+	like_re "$log" "event=start .*sandbox=[0-9a-f]+ share=created" "the first names the sandbox it created"
+	like_re "$log" "event=start .*sandbox=[0-9a-f]+ share=joined" "a later one the sandbox it joined"
+	like_re "$log" "event=end .*share=left" "and an end record says the login left"
+else
+	skip "/dev/log is taken: no audit records to read"
+fi
 
 ssh_as "$SHARED" "nohup sleep 4213 >/dev/null 2>&1 </dev/null & echo started" >/dev/null
 sleep 1
