@@ -353,7 +353,7 @@ static const char *limit_mount(const char *controllers, char *buf, size_t size)
 	return NULL;
 }
 
-static int move_self(char *text, struct cc_error *err);
+static int move_self(char *text, bool to_roots, struct cc_error *err);
 
 int cgroup_join_pidfd(int pidfd, struct cc_error *err)
 {
@@ -368,7 +368,7 @@ int cgroup_join_pidfd(int pidfd, struct cc_error *err)
 		free(text);
 		return cc_fail(err, "cgroup: the session's pid 1 is gone");
 	}
-	int rc = move_self(text, err);
+	int rc = move_self(text, false, err);
 	free(text);
 	return rc;
 }
@@ -383,12 +383,13 @@ int cgroup_return(const char *origin, struct cc_error *err)
 	if (!origin)
 		return 0;
 	char *text AUTOFREE = xstrdup(origin);
-	return move_self(text, err);
+	return move_self(text, true, err);
 }
 
 /* Move the calling process into each cgroup TEXT (a /proc/PID/cgroup,
- * taken apart) lists, but a hierarchy's root. */
-static int move_self(char *text, struct cc_error *err)
+ * taken apart) lists; a hierarchy's root only with TO_ROOTS (joining,
+ * a root bounds nothing; going back, the root is where it was). */
+static int move_self(char *text, bool to_roots, struct cc_error *err)
 {
 	int rc = 0;
 	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line && rc == 0;
@@ -396,8 +397,8 @@ static int move_self(char *text, struct cc_error *err)
 		/* "ID:CONTROLLERS:PATH"; v2's is "0::PATH". */
 		char *ctl = strchr(line, ':');
 		char *rel = ctl ? strchr(ctl + 1, ':') : NULL;
-		if (!rel || strcmp(rel + 1, "/") == 0)
-			continue; /* a hierarchy's root bounds nothing */
+		if (!rel || (!to_roots && strcmp(rel + 1, "/") == 0))
+			continue;
 		*ctl++ = '\0';
 		*rel++ = '\0';
 		char mount[PATH_MAX], dir[PATH_MAX];

@@ -31,10 +31,18 @@ limits_policy "[user $U]
 profile = default
 share-sandbox = yes
 pids-max = 300"
+work=$(mktemp -d /run/cocoon-fshare-test.XXXXXX)
+# After pam_cocoon's close: the cgroups the service went back to.
+cat > "$work/cgroups-at-close" <<SH
+#!/bin/sh
+cat /proc/\$PPID/cgroup > "$work/at-close"
+SH
+chmod 0755 "$work/cgroups-at-close"
 cat > "/etc/pam.d/$SERVICE" <<PAM
 auth required pam_permit.so
 account required pam_permit.so
 session required $PAMDIR/pam_cocoon.so
+session optional pam_exec.so type=close_session $work/cgroups-at-close
 PAM
 
 # The login that holds the shared sandbox: cocoon-shell's, of the same
@@ -51,7 +59,6 @@ done
 # Stale records of earlier runs swept now, not half way through.
 "$CTL" list >/dev/null 2>&1
 before=$(leftovers)
-work=$(mktemp -d /run/cocoon-fshare-test.XXXXXX)
 LOGGED=yes
 syslog_capture "$work/syslog" || LOGGED=""
 
@@ -73,5 +80,9 @@ ok $(pgrep -u "$U" -x sleep >/dev/null; echo $?) "the shared sandbox and its hol
 # The control: without a fault the same login joins and ends cleanly.
 OUT=$(pamtester "$SERVICE" "$U" open_session close_session 2>&1)
 is "$?" 0 "control: without a fault the login opens and closes"
+# The service entered the sandbox's cgroup to join it, and went back to
+# its own, the root of a hierarchy included.
+is "$(cat "$work/at-close" 2>/dev/null)" "$(cat /proc/self/cgroup)" \
+	"control: at the close the service is back in its own cgroups"
 is "$(settle_to "$before")" "$before" "control: and leaves nothing either"
 done_testing
