@@ -154,6 +154,8 @@ int sandbox_login_run(const struct sandbox_request *req, char *const *argv,
 	for (size_t i = 0; i < ARRAY_SIZE(passed_on); i++)
 		sigaction(passed_on[i], &saved[i], NULL);
 	struct cc_error ignored;
+	if (req->expired)
+		*req->expired = sandbox_expired(h);
 	sandbox_return(h, &ignored);
 	sandbox_end(h);
 	identity_free(&who);

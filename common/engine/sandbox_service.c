@@ -690,12 +690,14 @@ static int join_shared(struct service_parent *p, const struct share_slot *slot,
 	int self AUTOCLOSE = sys_pidfd_open(getpid(), 0);
 	if (self < 0)
 		return cc_fail_errno(err, "pidfd_open of the service process");
-	char id[65];
-	int joined = share_join(slot, self, &h->pidfd, id, err);
+	struct share_joined sandbox;
+	int joined = share_join(slot, self, &sandbox, err);
 	if (joined <= 0)
 		return joined;
+	h->pidfd = sandbox.init_pidfd;
 	h->shared = h->joined = true;
-	h->sandbox_id = xstrdup(id);
+	h->sandbox_id = xstrdup(sandbox.id);
+	h->deadline = sandbox.deadline;
 	if (FAULT("join", err) < 0)
 		return -1;
 	if (plan_limits_need_cgroup(&plan->limits)) {
@@ -706,7 +708,7 @@ static int join_shared(struct service_parent *p, const struct share_slot *slot,
 			return -1;
 	}
 	struct record_pending record = { .dir = -1 };
-	int rc = record_prepare_shared(plan, p->req->session_id, id, pidfd_pid(h->pidfd),
+	int rc = record_prepare_shared(plan, p->req->session_id, sandbox.id, pidfd_pid(h->pidfd),
 				       h->pidfd, 1, &record, err);
 	if (rc == 0)
 		rc = record_publish(&record, err);

@@ -106,11 +106,12 @@ static ssize_t answer(int conn, char *buf, size_t size, int *fd, struct cc_error
 	return got;
 }
 
-int share_join(const struct share_slot *slot, int service_pidfd, int *init_pidfd,
-	       char id[65], struct cc_error *err)
+int share_join(const struct share_slot *slot, int service_pidfd,
+	       struct share_joined *joined, struct cc_error *err)
 {
-	*init_pidfd = -1;
-	id[0] = '\0';
+	joined->init_pidfd = -1;
+	joined->id[0] = '\0';
+	joined->deadline = 0;
 	int conn AUTOCLOSE = connect_slot(slot->dir, slot->name);
 	if (conn < 0 && (errno == ECONNREFUSED || errno == ENOENT))
 		return 0;
@@ -125,7 +126,12 @@ int share_join(const struct share_slot *slot, int service_pidfd, int *init_pidfd
 	ssize_t got = answer(conn, buf, sizeof(buf), &fd, err);
 	if (got < 0)
 		return -1;
-	snprintf(id, 65, "%s", got > 0 ? buf + 1 : "");
+	char *space = got > 0 ? strchr(buf + 1, ' ') : NULL;
+	if (space) {
+		*space = '\0';
+		joined->deadline = strtoll(space + 1, NULL, 10);
+	}
+	snprintf(joined->id, sizeof(joined->id), "%s", got > 0 ? buf + 1 : "");
 	if (got == 0 || buf[0] != SHARE_JOINED || fd < 0) {
 		if (fd >= 0)
 			close(fd);
@@ -134,7 +140,7 @@ int share_join(const struct share_slot *slot, int service_pidfd, int *init_pidfd
 					     "refused the login (%d logins at most)",
 					     SHARE_LOGINS_MAX);
 	}
-	*init_pidfd = fd;
+	joined->init_pidfd = fd;
 	return 1;
 }
 

@@ -30,11 +30,16 @@ int share_slot_open(uid_t uid, const char *hash, struct share_slot *slot,
 /* Unlock and close (idempotent). */
 void share_slot_close(struct share_slot *slot);
 
+/* What a live shared sandbox tells a login that joins it. */
+struct share_joined {
+	int init_pidfd;     /* its pid 1's */
+	char id[65];        /* its id, its first login's session id */
+	long long deadline; /* max-session-time's CLOCK_BOOTTIME second (0: none) */
+};
 /* Attach the service behind SERVICE_PIDFD to the slot's live sandbox:
- * 1 with *INIT_PIDFD its pid 1's and ID its id (its first login's), 0
- * when none lives (or it is ending). */
-int share_join(const struct share_slot *slot, int service_pidfd, int *init_pidfd,
-	       char id[65], struct cc_error *err);
+ * 1 with *JOINED filled, 0 when none lives (or it is ending). */
+int share_join(const struct share_slot *slot, int service_pidfd,
+	       struct share_joined *joined, struct cc_error *err);
 
 /* A new listening socket in the slot for the pid 1 about to be made;
  * close-on-exec (the engine hands it over). */

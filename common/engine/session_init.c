@@ -152,6 +152,7 @@ struct attached {
 	int listen_fd;
 	long long linger_ms;
 	const char *id; /* the sandbox's, its first login's session id */
+	long long deadline; /* max-session-time's CLOCK_BOOTTIME second (0: none) */
 	int fd[SHARE_LOGINS_MAX];
 	size_t n;
 	long long linger_until_ms; /* the last login left: the end then (0: none) */
@@ -277,7 +278,8 @@ static void serve_request(struct attached *a)
 			fd = -1;
 			a->linger_until_ms = 0;
 			char joined[80];
-			snprintf(joined, sizeof(joined), "%c%s", SHARE_JOINED, a->id);
+			snprintf(joined, sizeof(joined), "%c%s %lld", SHARE_JOINED, a->id,
+				 a->deadline);
 			send_reply(conn, joined, self);
 			close(self);
 		}
@@ -383,6 +385,7 @@ _Noreturn void session_init(pid_t main_pid, int service_fd, long long deadline,
 	logins.listen_fd = share ? share->listen_fd : -1;
 	logins.linger_ms = share ? share->linger_ms : 0;
 	logins.id = notices && notices->id ? notices->id : "";
+	logins.deadline = deadline > 0 ? deadline : 0;
 	if (hold && service_fd >= 0)
 		logins.fd[logins.n++] = service_fd;
 	sharing = &logins;

@@ -34,8 +34,8 @@ struct session_init_notices {
  * until its deadline, SESSION_INIT_END or SIGKILL). Logins attach over
  * LISTEN_FD, a listening socket only root reaches: a request is one byte,
  * SHARE_JOIN with the joining service's pidfd (SCM_RIGHTS), answered by
- * SHARE_JOINED and the sandbox's id (its notices') with pid 1's own
- * pidfd; or SHARE_STATUS, answered by
+ * SHARE_JOINED, the sandbox's id (its notices') and its DEADLINE (0:
+ * none) with pid 1's own pidfd; or SHARE_STATUS, answered by
  * "LOGINS LINGER\n", LINGER the seconds left of a linger (-1: none
  * running: logins attached, or a linger without end). A
  * login leaves when its service process ends. Once the sandbox ends the

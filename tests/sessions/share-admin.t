@@ -249,5 +249,14 @@ ok $(! kill -0 "$E1" 2>/dev/null && ! kill -0 "$E2" 2>/dev/null; echo $?) \
 end_client "$E1"; end_client "$E2"
 wait_gone "$EXPIRE"
 is "$(live_procs "$EXPIRE")" 0 "nothing of it is left"
+if [ -n "$LOG" ]; then
+	# Both logins' end records, the one that joined included, say why.
+	for i in $(seq 50); do
+		[ "$(grep -F "user=$EXPIRE " "$LOG" | grep -c 'event=end .*result=expired')" -ge 2 ] && break
+		sleep 0.1
+	done
+	is "$(grep -F "user=$EXPIRE " "$LOG" | grep -c 'event=end .*result=expired')" 2 \
+		"the end records of both logins, the joined one's too, say result=expired"
+fi
 
 done_testing
