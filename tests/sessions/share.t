@@ -28,7 +28,7 @@ pids-max = 300
 [user $LINGER]
 profile = default
 share-sandbox = yes
-linger = 4s
+linger = 10s
 [user $ALONE]
 profile = default
 pids-max = 300"
@@ -59,7 +59,7 @@ like_re "$B" "tty_nr=[1-9]" "and a controlling terminal of its own"
 # tmux started by one login, attached by the next.
 ssh_as "$SHARED" "tmux new-session -d -s work 'sleep 4208'" >/dev/null 2>&1
 # shellcheck disable=SC2046
-T2=$(timeout 60 ssh $(SSH_OPTS) -tt -l "$SHARED" 127.0.0.1 "tmux attach-session -t work \\; detach-client" 2>&1 | tr -d '\r')
+T2=$(timeout 60 ssh $(SSH_OPTS) -tt -l "$SHARED" 127.0.0.1 "TERM=xterm tmux attach-session -t work \\; detach-client" 2>&1 | tr -d '\r')
 like "$T2" "[detached (from session work)]" "tmux started in one login attaches from the next, over ssh with a pty"
 
 kill "$A" 2>/dev/null; wait "$A" 2>/dev/null
@@ -93,7 +93,7 @@ ssh_as "$LINGER" "nohup sleep 4210 >/dev/null 2>&1 </dev/null & echo started" >/
 sleep 1
 L=$(ssh_as "$LINGER" "pgrep -x sleep >/dev/null && echo job-alive")
 like "$L" "job-alive" "a nohup job outlives its login while the sandbox lingers"
-for i in $(seq 100); do [ "$(live_procs "$LINGER")" = 0 ] && break; sleep 0.1; done
+for i in $(seq 300); do [ "$(live_procs "$LINGER")" = 0 ] && break; sleep 0.1; done
 is "$(live_procs "$LINGER")" 0 "once the linger is over the sandbox ends with everything in it"
 L2=$(ssh_as "$LINGER" "pgrep -x sleep >/dev/null && echo job-alive; echo new")
 unlike "$L2" "job-alive" "and the next login gets a new sandbox"

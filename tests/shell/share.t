@@ -21,7 +21,7 @@ for u in $SHARED $ALONE; do add_user "$u" -s "$SHELL_BIN"; done
 limits_policy "[user $SHARED]
 profile = default
 share-sandbox = yes
-linger = 4s
+linger = 10s
 pids-max = 300
 [user $ALONE]
 profile = default
@@ -50,7 +50,7 @@ like_re "$B" "tty_nr=[1-9]" "and a controlling terminal of its own"
 
 ssh_as "$SHARED" "tmux new-session -d -s work 'sleep 4212'" >/dev/null 2>&1
 # shellcheck disable=SC2046
-T2=$(timeout 60 ssh $(SSH_OPTS) -tt -l "$SHARED" 127.0.0.1 "tmux attach-session -t work \\; detach-client" 2>&1 | tr -d '\r')
+T2=$(timeout 60 ssh $(SSH_OPTS) -tt -l "$SHARED" 127.0.0.1 "TERM=xterm tmux attach-session -t work \\; detach-client" 2>&1 | tr -d '\r')
 like "$T2" "[detached (from session work)]" "tmux started in one login attaches from the next, over ssh with a pty"
 kill "$A" 2>/dev/null; wait "$A" 2>/dev/null
 if [ -n "$LOGGED" ]; then
@@ -68,7 +68,7 @@ ssh_as "$SHARED" "nohup sleep 4213 >/dev/null 2>&1 </dev/null & echo started" >/
 sleep 1
 L=$(ssh_as "$SHARED" "pgrep -x sleep >/dev/null && echo job-alive")
 like "$L" "job-alive" "a nohup job outlives its login while the sandbox lingers"
-for i in $(seq 100); do [ "$(live_procs "$SHARED")" = 0 ] && break; sleep 0.1; done
+for i in $(seq 300); do [ "$(live_procs "$SHARED")" = 0 ] && break; sleep 0.1; done
 is "$(live_procs "$SHARED")" 0 "once the linger is over the sandbox ends with everything in it"
 [ "$(live_procs "$SHARED")" = 0 ] || ps -eo pid,ppid,uid,stat,args | grep -E "$SHARED|cocoon|sleep 42" | grep -v grep | sed 's/^/# /'
 
