@@ -717,8 +717,23 @@ static int join_shared(struct service_parent *p, const struct share_slot *slot,
 		return -1;
 	h->recorded = p->req->session_id ? xstrdup(p->req->session_id) : NULL;
 	p->svc.run.late_ns = sandbox_other_namespaces(plan);
+	struct stat launcher;
+	if (stat(p->req->launcher_path, &launcher) < 0)
+		return cc_fail_errno(err, "cocoon-launch %s", p->req->launcher_path);
 	if (step_setns(p, err) < 0)
 		return -1;
+	/* The tree covers the login shell its first login had with
+	 * cocoon-launch. A shell changed since (chsh, the directory) would
+	 * run there without the walls: such a login is refused. */
+	struct stat shell;
+	if (stat(p->setup.login_shell, &shell) < 0 || shell.st_dev != launcher.st_dev ||
+	    shell.st_ino != launcher.st_ino) {
+		struct cc_error ignored;
+		sandbox_return(h, &ignored);
+		return cc_fail(err, "share-sandbox: the login shell %s is not the shared "
+			       "sandbox's (changed since it was made?): this login cannot "
+			       "join it until it ends", p->setup.login_shell);
+	}
 	*out = steal_ptr(&p->h);
 	return 1;
 }

@@ -62,11 +62,30 @@ ssh_as "$SHARED" "tmux new-session -d -s work 'sleep 4208'" >/dev/null 2>&1
 T2=$(timeout 60 ssh $(SSH_OPTS) -tt -l "$SHARED" 127.0.0.1 "TERM=xterm tmux attach-session -t work \\; detach-client" 2>&1 | tr -d '\r')
 like "$T2" "[detached (from session work)]" "tmux started in one login attaches from the next, over ssh with a pty"
 
+# A login shell changed while the sandbox lives (chsh, the directory):
+# the tree covers the old one with cocoon-launch, not the new one, which
+# would run there without the walls. The joining login is refused.
+# (/bin/sh's file, dash, is covered too: python3 stands for another shell.)
+W=$(ssh_as "$SHARED" 'stat -L -c %i /bin/bash /usr/bin/python3' 2>/dev/null | tail -2 | sort -u | wc -l)
+is "$W" 2 "control: in the shared tree python3 is not cocoon-launch, as the login shell /bin/bash is"
+usermod -s /usr/bin/python3 "$SHARED"
+run ssh_as "$SHARED" 'grep Seccomp: /proc/self/status'
+like "$OUT" "refused by the session policy" "a login whose shell changed since the sandbox was made is refused"
+unlike "$OUT" "Seccomp:" "and runs nothing"
+usermod -s /bin/bash "$SHARED"
+
 kill "$A" 2>/dev/null; wait "$A" 2>/dev/null
 # With linger = no the sandbox ends with its last login: nothing of it
 # survives.
 for i in $(seq 50); do [ "$(live_procs "$SHARED")" = 0 ] && break; sleep 0.1; done
 is "$(live_procs "$SHARED")" 0 "once the last login is over, nothing of the shared sandbox survives (linger = no)"
+# The control: the same changed shell in a sandbox of its own, whose tree
+# covers it, is let in.
+usermod -s /usr/bin/python3 "$SHARED"
+run ssh_as "$SHARED" 'import os; print("python-ran", open("/proc/self/status").read().count("Seccomp:\t2"))'
+like "$OUT" "python-ran 1" "control: with no shared sandbox to join, that shell runs, under the filter"
+usermod -s /bin/bash "$SHARED"
+for i in $(seq 50); do [ "$(live_procs "$SHARED")" = 0 ] && break; sleep 0.1; done
 
 # ---- The control: without share-sandbox each login is alone
 ssh_bg "$TMPDIR_T/c.out" "$ALONE" "$pidns; echo from-c > /tmp/share-mark; sleep 4209"
