@@ -540,13 +540,9 @@ static int step_build(struct service_parent *p, struct cc_error *err)
 	/* The service's own SIGCHLD handling (sudo reaps from a handler)
 	 * must not take the helper; signals stay as the caller had them
 	 * otherwise. */
-	struct sigaction dfl, old_chld;
-	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	sigaction(SIGCHLD, &dfl, &old_chld);
-	sigset_t all, old_mask;
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, &old_mask);
+	struct sigaction old_chld;
+	sigset_t old_mask;
+	signals_hold_for_helper(&old_chld, &old_mask);
 	pid_t helper = start_helper(svc, p->sv[0]);
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	autoclose_fd(&p->sv[1]);

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -209,4 +210,15 @@ pid_t pidfd_pid(int pidfd)
 	buf[n] = '\0';
 	const char *p = strstr(buf, "\nPid:\t");
 	return p ? (pid_t)strtol(p + 6, NULL, 10) : -1;
+}
+
+void signals_hold_for_helper(struct sigaction *old_chld, sigset_t *old_mask)
+{
+	struct sigaction dfl;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(SIGCHLD, &dfl, old_chld);
+	sigset_t all;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, old_mask);
 }

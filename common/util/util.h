@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -25,6 +26,11 @@ int write_full(int fd, const void *data, size_t len);
 DIR *dir_stream(int dir);
 /* The pid a pidfd stands for (its /proc/self/fdinfo), or -1. */
 pid_t pidfd_pid(int pidfd);
+/* Before forking a helper that the caller reaps itself: SIGCHLD at its
+ * default (the caller's own handler, sudo's that reaps, must not take
+ * it) and every signal blocked. The caller puts back *OLD_MASK with
+ * sigprocmask once forked and *OLD_CHLD with sigaction once it reaped. */
+void signals_hold_for_helper(struct sigaction *old_chld, sigset_t *old_mask);
 
 /* The number of elements of an array (not of a pointer: it has none). */
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
