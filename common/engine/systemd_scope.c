@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The cpu-max of the logind session's scope, under systemd. */
+/* Scopes under systemd: the cpu-max of the logind session's, and a shared
+ * sandbox's own. */
 #include "systemd_scope.h"
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include <systemd/sd-bus.h>
 #include <systemd/sd-login.h>
 
@@ -80,4 +84,88 @@ int systemd_scope_check(const struct session_limits *limits, bool apply,
 	if (!apply)
 		in_force.cpu_max_percent = 0;
 	return cgroup_check_applied(&in_force, "/sys/fs/cgroup", "/proc/self/cgroup", err);
+}
+
+/* Whether the calling process's cgroup is UNIT (a line of
+ * /proc/self/cgroup ending in "/UNIT"). */
+static bool self_in_unit(const char *unit)
+{
+	char *text AUTOFREE = cgroup_self();
+	size_t n = strlen(unit);
+	for (char *save = NULL, *line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		size_t len = strlen(line);
+		if (len > n && line[len - n - 1] == '/' && strcmp(line + len - n, unit) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The properties of the shared sandbox's scope: where it lives, and the
+ * plan's limits, which then bound every login of the sandbox. */
+static int append_scope_properties(sd_bus_message *m, uid_t uid,
+				   const struct session_limits *l)
+{
+	char slice[64];
+	snprintf(slice, sizeof(slice), "user-%u.slice", (unsigned)uid);
+	int r = sd_bus_message_open_container(m, 'a', "(sv)");
+	if (r >= 0)
+		r = sd_bus_message_append(m, "(sv)(sv)(sv)(sv)", "Slice", "s", slice,
+					  "Description", "s", "cocoon shared sandbox",
+					  "CollectMode", "s", "inactive-or-failed",
+					  "PIDs", "au", 1, (uint32_t)getpid());
+	/* No escape into swap, as in cocoon's own cgroups (cgroup.c). */
+	if (r >= 0 && l->memory_max)
+		r = sd_bus_message_append(m, "(sv)(sv)", "MemoryMax", "t",
+					  (uint64_t)l->memory_max, "MemorySwapMax", "t",
+					  (uint64_t)0);
+	if (r >= 0 && l->pids_max)
+		r = sd_bus_message_append(m, "(sv)", "TasksMax", "t", (uint64_t)l->pids_max);
+	if (r >= 0 && l->cpu_max_percent)
+		r = sd_bus_message_append(m, "(sv)", "CPUQuotaPerSecUSec", "t",
+					  (uint64_t)l->cpu_max_percent * 10000);
+	if (r >= 0)
+		r = sd_bus_message_close_container(m);
+	if (r >= 0)
+		r = sd_bus_message_append(m, "a(sa(sv))", 0);
+	return r;
+}
+
+#define SCOPE_WAIT_MS 10000
+
+int systemd_scope_start(const char *unit, uid_t uid, const struct session_limits *limits,
+			struct cc_error *err)
+{
+	sd_bus *bus = NULL;
+	sd_bus_message *m = NULL, *reply = NULL;
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	int r = sd_bus_open_system(&bus);
+	if (r >= 0)
+		r = sd_bus_message_new_method_call(bus, &m, "org.freedesktop.systemd1",
+						   "/org/freedesktop/systemd1",
+						   "org.freedesktop.systemd1.Manager",
+						   "StartTransientUnit");
+	if (r >= 0)
+		r = sd_bus_message_append(m, "ss", unit, "fail");
+	if (r >= 0)
+		r = append_scope_properties(m, uid, limits);
+	if (r >= 0)
+		r = sd_bus_call(bus, m, 0, &e, &reply);
+	int rc = 0;
+	if (r < 0)
+		rc = cc_fail(err, "systemd did not start %s: %s", unit,
+			     e.message ? e.message : strerror(-r));
+	sd_bus_error_free(&e);
+	sd_bus_message_unref(reply);
+	sd_bus_message_unref(m);
+	sd_bus_flush_close_unref(bus);
+	/* The job moves the process when it runs, after the answer. */
+	for (int waited = 0; rc == 0 && !self_in_unit(unit); waited += 10) {
+		if (waited >= SCOPE_WAIT_MS)
+			rc = cc_fail(err, "systemd started %s, but the service is not in it "
+				     "after %d s", unit, SCOPE_WAIT_MS / 1000);
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	return rc;
 }

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "error.h"
 #include "plan.h"
@@ -37,5 +38,13 @@ int systemd_scope_check(const struct session_limits *limits, bool apply,
  * only), over the system bus. Fails when the process is in no such scope
  * or systemd refuses. */
 int systemd_scope_set_cpu_max(unsigned percent, struct cc_error *err);
+
+/* A shared sandbox's scope: a transient UNIT (cocoon-ID.scope) in UID's
+ * slice (user-UID.slice), made over the system bus with the calling
+ * process in it and LIMITS' memory-max, pids-max and cpu-max on it;
+ * returns once the process is there. The scope is systemd's: it ends,
+ * and goes, when its last process does. */
+int systemd_scope_start(const char *unit, uid_t uid, const struct session_limits *limits,
+			struct cc_error *err);
 
 #endif
