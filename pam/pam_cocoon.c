@@ -296,6 +296,7 @@ static int enter(pam_handle_t *pamh, const struct plan *plan, const char *id,
 		.launcher_path = COCOON_LIBEXECDIR "/cocoon-launch",
 		.session_id = id,
 		.systemd_cgroup = cgroup_under_systemd(),
+		.start_scope = systemd_scope_start,
 	};
 	if (sandbox_enter(&req, &handle, err) < 0)
 		return -1;

@@ -4,6 +4,7 @@
  * it had built and runs on inside it; cocoon-init is its pid 1. */
 #include "sandbox_internal.h"
 #include "sandbox_share.h"
+#include "scope_holder.h"
 #include "shells.h"
 
 /* ---- Service mode ----
@@ -55,6 +56,10 @@ struct sandbox_handle {
 	bool shared, joined;
 	char *sandbox_id; /* the shared sandbox's: its first login's session id */
 	char *cgroup_origin;
+	/* Under systemd, a shared sandbox's login: the process that keeps
+	 * its logind session scope (CGROUP_ORIGIN) while the service is in
+	 * the sandbox's scope (scope_holder.h). */
+	int holder;
 };
 
 static void handle_close(struct sandbox_handle *h)
@@ -65,6 +70,14 @@ static void handle_close(struct sandbox_handle *h)
 	free(h->cwd);
 	if (h->pidfd >= 0)
 		close(h->pidfd);
+	/* Back in its session's scope first: the holder's end must not
+	 * leave the scope empty (a no-op when sandbox_return did it). */
+	if (h->holder >= 0 && h->owner == getpid()) {
+		struct cc_error ignored;
+		cgroup_return(h->cgroup_origin, &ignored);
+		scope_holder_end(&h->holder);
+	}
+	autoclose_fd(&h->holder);
 	/* In the process that entered, after pid 1 was killed: waits for
 	 * the session to be gone and removes its cgroup. */
 	if (h->shared) {
@@ -478,6 +491,7 @@ static int step_handle(struct service_parent *p, struct cc_error *err)
 	struct sandbox_handle *h = p->h = xcalloc(1, sizeof(*h));
 	h->owner = getpid();
 	h->pidfd = -1;
+	h->holder = -1;
 	for (size_t i = 0; i < NSAVED; i++)
 		h->ns[i] = -1;
 	if (save_host_namespaces(h, p->plan, err) < 0)
@@ -507,8 +521,20 @@ static int step_service_pidfd(struct service_parent *p, struct cc_error *err)
 	return 0;
 }
 
+/* Under systemd, a login of a shared sandbox leaves its logind session
+ * scope for the sandbox's: the scope it leaves (to go back to at close)
+ * and a holder in it, so that logind keeps the session meanwhile. */
+static int leave_session_scope(struct sandbox_handle *h, struct cc_error *err)
+{
+	if (!(h->cgroup_origin = cgroup_self()))
+		return cc_fail(err, "cgroup: reading /proc/self/cgroup");
+	return (h->holder = scope_holder_start(err)) < 0 ? -1 : 0;
+}
+
 /* Into the session's cgroup before forking: every process of the
- * session descends from the service. */
+ * session descends from the service. Under systemd, logind's scope is
+ * the session's cgroup, but a shared sandbox outlives its first login:
+ * it gets a scope of its own, cocoon-ID.scope in the user's slice. */
 static int step_cgroup(struct service_parent *p, struct cc_error *err)
 {
 	struct run *run = &p->svc.run;
@@ -516,6 +542,16 @@ static int step_cgroup(struct service_parent *p, struct cc_error *err)
 		return -1;
 	p->h->cgroup = run->cgroup;
 	p->h->deadline = run->deadline;
+	if (p->req->systemd_cgroup && p->svc.share_listen >= 0) {
+		if (!p->req->session_id)
+			return cc_fail(err, "share-sandbox under systemd: no session id "
+				       "to name the sandbox's scope");
+		char unit[96];
+		snprintf(unit, sizeof(unit), "cocoon-%s.scope", p->req->session_id);
+		if (leave_session_scope(p->h, err) < 0 ||
+		    p->req->start_scope(unit, p->plan->who.uid, &p->plan->limits, err) < 0)
+			return -1;
+	}
 	if (cgroup_enter_self(p->h->cgroup, err) < 0 || FAULT("fork", err) < 0)
 		return -1;
 	return 0;
@@ -655,13 +691,14 @@ static int service_teardown(struct service_parent *p, size_t reached,
  * a new login's do: cocoon-launch, in the sandbox's tree, puts them on
  * what the user runs (the same plan, so the same settings and filter). */
 
-/* Whether this login shares: its plan says so, the cgroup is cocoon's
- * (under systemd, logind's session scope is each login's own: a shared
- * scope is not made yet), and the service runs at its namespace's root
- * (a chrooted one needs the way back that only a build makes). */
+/* Whether this login shares: its plan says so, the cgroup is cocoon's or,
+ * under systemd, a scope of the sandbox's own that the caller can make
+ * (step_cgroup), and the service runs at its namespace's root (a
+ * chrooted one needs the way back that only a build makes). */
 static bool share_wanted(const struct sandbox_request *req)
 {
-	return req->plan && req->plan->share && !req->systemd_cgroup && mounts_root_is_namespaces();
+	return req->plan && req->plan->share && (!req->systemd_cgroup || req->start_scope) &&
+	       mounts_root_is_namespaces();
 }
 
 static long long linger_ms(const struct plan *plan)
@@ -696,7 +733,12 @@ static int join_shared(struct service_parent *p, const struct share_slot *slot,
 	h->deadline = sandbox.deadline;
 	if (FAULT("join", err) < 0)
 		return -1;
-	if (plan_limits_need_cgroup(&plan->limits)) {
+	/* Under systemd, always: the sandbox's scope holds its processes
+	 * whatever the limits, away from each login's session scope. */
+	if (p->req->systemd_cgroup) {
+		if (leave_session_scope(h, err) < 0 || cgroup_join_pidfd(h->pidfd, err) < 0)
+			return -1;
+	} else if (plan_limits_need_cgroup(&plan->limits)) {
 		h->cgroup_origin = cgroup_self();
 		if (!h->cgroup_origin)
 			return cc_fail(err, "cgroup: reading /proc/self/cgroup");
