@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "credentials.h"
+#include "fault.h"
 #include "identity.h"
 #include "rlimits.h"
 #include "sandbox.h"
@@ -81,17 +82,35 @@ fail:
  * client without a pty drops the connection. Then the program gets
  * SIGHUP, as from a hung-up terminal, and this login is over; what it
  * left runs on in the shared sandbox, by its linger (a PAM login's
- * processes do the same when its service ends). */
+ * processes do the same when its service ends). Without a pidfd of the
+ * program (pidfd_open failed: the descriptor table full), its end is
+ * looked for with waitpid between polls of the parent's, every
+ * WAIT_LOGIN_POLL_MS: a poll on -1 alone would never see it. */
+#define WAIT_LOGIN_POLL_MS 200
 static int wait_login(pid_t pid, pid_t login_parent, int *status, struct cc_error *err)
 {
-	int child AUTOCLOSE = sys_pidfd_open(pid, 0);
+	struct cc_error no_pidfd __attribute__((unused)); /* FAULT only */
+	int child AUTOCLOSE = FAULT("login pidfd", &no_pidfd) < 0 ? -1 : sys_pidfd_open(pid, 0);
 	int parent AUTOCLOSE = login_parent > 1 ? sys_pidfd_open(login_parent, 0) : -1;
 	/* The parent changes only by dying: checked after the pidfd pinned
 	 * it, this one is still the login's. */
 	bool parent_gone = login_parent > 1 && (parent < 0 || getppid() != login_parent);
+	bool reaped = false;
+	int wstatus = 0;
 	struct pollfd pfd[2] = { { child, POLLIN, 0 }, { parent, POLLIN, 0 } };
 	while (!parent_gone) {
-		int n = poll(pfd, 2, -1);
+		if (child < 0) {
+			pid_t got = waitpid(pid, &wstatus, WNOHANG);
+			if (got < 0 && errno != EINTR)
+				return cc_fail_errno(err, "waitpid");
+			if ((reaped = got == pid))
+				break;
+			/* Nothing to poll (no parent to watch): waitpid blocks
+			 * below. */
+			if (parent < 0)
+				break;
+		}
+		int n = poll(pfd, 2, child < 0 ? WAIT_LOGIN_POLL_MS : -1);
 		if (n < 0 && errno != EINTR)
 			return cc_fail_errno(err, "waiting for the login");
 		if (n > 0 && pfd[0].revents)
@@ -105,8 +124,7 @@ static int wait_login(pid_t pid, pid_t login_parent, int *status, struct cc_erro
 		*status = 128 + SIGHUP;
 		return 0;
 	}
-	int wstatus;
-	while (waitpid(pid, &wstatus, 0) < 0)
+	while (!reaped && waitpid(pid, &wstatus, 0) < 0)
 		if (errno != EINTR)
 			return cc_fail_errno(err, "waitpid");
 	*status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);

@@ -5,7 +5,7 @@
 # make check-build-fault): the login is refused with the step's name, and
 # leaves no record, cgroup or process behind, while the shared sandbox and
 # the login that holds it go on. The control: the same login without a
-# fault joins.
+# fault joins. And cocoon-shell's login without its program's pidfd.
 ORDINARY_ROOT=$COCOON_ROOT
 COCOON_ROOT=$COCOON_ROOT/fault
 . "$(dirname "$0")/../lib.sh"
@@ -85,4 +85,16 @@ is "$?" 0 "control: without a fault the login opens and closes"
 is "$(cat "$work/at-close" 2>/dev/null)" "$(cat /proc/self/cgroup)" \
 	"control: at the close the service is back in its own cgroups"
 is "$(settle_to "$before")" "$before" "control: and leaves nothing either"
+
+# cocoon-shell's login waits for its program by a pidfd; without one
+# (pidfd_open failed: "login pidfd") it looks with waitpid, and a program
+# that ends is seen to end, its status the login's. (It used to poll on
+# no descriptor and hang until its parent, which waits for it, ended.)
+OUT=$(COCOON_FAULT="login pidfd" timeout 30 runuser -u "$U" -- \
+	"$COCOON_ROOT/usr/bin/cocoon-shell" -c 'echo login-ran; exit 3' 2>&1)
+is "$?" 3 "without its program's pidfd, a login sees it end, with its status"
+like "$OUT" "login-ran" "and it ran"
+OUT=$(timeout 30 runuser -u "$U" -- "$COCOON_ROOT/usr/bin/cocoon-shell" -c 'echo login-ran; exit 3' 2>&1)
+is "$?" 3 "control: with its pidfd, the same"
+is "$(settle_to "$before")" "$before" "and both leave nothing"
 done_testing
