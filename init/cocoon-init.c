@@ -43,10 +43,13 @@
  *
  * It runs as root, so the session's processes (the user's) cannot signal
  * it; the kernel drops SIGKILL and SIGSTOP sent to a namespace's init from
- * inside. It holds no descriptor but FD (closing the others, once it has
- * made the namespaces, tells the session process that it reads no more
- * files and the root may pivot), no environment, and is not dumpable, so
- * nothing of it is reachable from the session. It reads no file once
+ * inside. It holds no descriptor but FD and LISTEN (closing the others,
+ * once it has made the namespaces, tells the session process that it
+ * reads no more files and the root may pivot) and, shared, the log socket
+ * its creator hands it over LISTEN for the sandbox's end record
+ * (session_init.h, SHARE_RECORD), no environment, and is not dumpable, so
+ * nothing of it is reachable from the session: /proc/1/fd is not the
+ * user's to read. It reads no file once
  * running: it is linked statically against musl (see the Makefile), or
  * its libraries came from the host, before the sandbox's root existed.
  * Only what both C libraries offer is used here and in session_init.c. */

@@ -284,12 +284,36 @@ static struct admission_request request_for(pam_handle_t *pamh, const struct pam
 	};
 }
 
+/* share-sandbox: the record of the shared sandbox's own end, should
+ * this login create it (audit_end_record): the template into TEMPLATE,
+ * and the log socket to hand with it (-1: none). */
+static int end_record(pam_handle_t *pamh, const struct plan *plan, const char *id,
+		      struct strbuf *template)
+{
+	if (!plan->share)
+		return -1;
+	struct audit_record r;
+	audit_init(&r, "end");
+	r.user = item(pamh, PAM_USER);
+	r.uid = plan->who.uid;
+	r.service = item(pamh, PAM_SERVICE);
+	r.plan = plan;
+	r.session = id;
+	const char *ident = r.service && *r.service ? r.service : "pam_cocoon";
+	char *prefix = xasprintf("pam_cocoon(%s:session): ", r.service ? r.service : "?");
+	int fd = audit_end_record(&r, journal_fd(pamh), ident, prefix, template);
+	free(prefix);
+	return fd;
+}
+
 /* The session enters the sandbox: the entry, the limits and the
  * environment, or nothing at all. */
 static int enter(pam_handle_t *pamh, const struct plan *plan, const char *id,
 		 bool debug, struct cc_error *err)
 {
 	struct sandbox_handle *handle = NULL;
+	struct strbuf template = { 0 };
+	int log AUTOCLOSE = end_record(pamh, plan, id, &template);
 	struct sandbox_request req = {
 		.plan = plan,
 		.init_path = COCOON_LIBEXECDIR "/cocoon-init",
@@ -297,8 +321,12 @@ static int enter(pam_handle_t *pamh, const struct plan *plan, const char *id,
 		.session_id = id,
 		.systemd_cgroup = cgroup_under_systemd(),
 		.start_scope = systemd_scope_start,
+		.end_record_log = log,
+		.end_record = log >= 0 ? template.data : NULL,
 	};
-	if (sandbox_enter(&req, &handle, err) < 0)
+	int rc = sandbox_enter(&req, &handle, err);
+	sb_free(&template);
+	if (rc < 0)
 		return -1;
 	if (pam_set_data(pamh, DATA_NAME, handle, end_session) != PAM_SUCCESS) {
 		sandbox_return(handle, err);

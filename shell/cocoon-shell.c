@@ -282,7 +282,7 @@ static int run_sandboxed(const struct admission *a, struct rlimit *saved_limits,
 		.login = true,
 		.login_parent = login_parent,
 	};
-	int status;
+	int status, rc;
 	umask(caller_umask);
 	if (a->plan.share) {
 		req.init_path = COCOON_LIBEXECDIR "/cocoon-init";
@@ -290,8 +290,25 @@ static int run_sandboxed(const struct admission *a, struct rlimit *saved_limits,
 		/* Its own cgroup, as in run mode: no pam_systemd scope
 		 * holds a cocoon-shell login to the limits. */
 		req.login = false;
+		/* The shared sandbox's own end record, should this login
+		 * create it: this login's user, service and plan. */
+		struct audit_record end;
+		audit_init(&end, "end");
+		end.user = record.user;
+		end.uid = record.uid;
+		end.service = record.service;
+		end.plan = &a->plan;
+		end.session = id;
+		struct strbuf template = { 0 };
+		int log = audit_end_record(&end, journal, "cocoon-shell", "", &template);
+		req.end_record_log = log;
+		req.end_record = log >= 0 ? template.data : NULL;
 		struct sandbox_login_hook hook = { shared_start, &session };
-		if (sandbox_login_run(&req, argv, &hook, &status, &err) < 0)
+		rc = sandbox_login_run(&req, argv, &hook, &status, &err);
+		if (log >= 0)
+			close(log);
+		sb_free(&template);
+		if (rc < 0)
 			die("%s", err.msg);
 	} else if (sandbox_run(&req, &status, &err) < 0) {
 		die("%s", err.msg);

@@ -20,6 +20,7 @@
 #include "cgroup.h"
 #include "fault.h"
 #include "plan_values.h"
+#include "sandbox_share.h"
 #include "trusted_file.h"
 #include "syscalls.h"
 #include "util.h"
@@ -328,9 +329,11 @@ static int remove_if_stale(int dir, const char *name, const struct live_record *
 	if (rc == 0)
 		unlinkat(dir, name, 0);
 	/* A shared sandbox ends by its pid 1, with nobody to remove its
-	 * cgroup: the sweep does. */
-	if (rc == 0 && rec->shared[0] && strcmp(rec->shared, rec->id) == 0)
+	 * cgroup and its slot's lock and socket: the sweep does. */
+	if (rc == 0 && rec->shared[0] && strcmp(rec->shared, rec->id) == 0) {
 		cgroup_remove_left(rec->id);
+		share_slot_remove(dir, rec->uid, rec->hash);
+	}
 	return rc;
 }
 

@@ -46,6 +46,13 @@ struct sandbox_request {
 	 * default and none blocked, whatever the caller ignores. */
 	bool login;
 	pid_t login_parent;
+	/* Service mode, share-sandbox: the audit record of the shared
+	 * sandbox's own end, for its pid 1 to write if this login creates it
+	 * (session_init.h, SHARE_RECORD): its template (NULL: none, and
+	 * END_RECORD_LOG is not read) and a log socket connected on the
+	 * host. The caller keeps both. */
+	int end_record_log;
+	const char *end_record;
 };
 
 /* Build the sandbox, run the command in it and wait for it. On success

@@ -459,6 +459,7 @@ struct service_parent {
 	struct sandbox_handle *h;
 	int sv[2]; /* the report socket, until the build is over */
 	bool chrooted; /* pid 2 reported the build of a chrooted service's */
+	const struct share_slot *slot; /* share-sandbox: locked; NULL: not shared */
 };
 
 static int step_check(struct service_parent *p, struct cc_error *err)
@@ -627,6 +628,20 @@ static int step_build(struct service_parent *p, struct cc_error *err)
 	return 0;
 }
 
+/* share-sandbox: the new sandbox's pid 1 gets the audit record of its
+ * own end (sandbox.h, end_record), on the host (the slot's socket is a
+ * host path), while the slot is locked and before this login could
+ * leave: a sandbox whose end would go unrecorded is not made. */
+static int step_end_record(struct service_parent *p, struct cc_error *err)
+{
+	const struct sandbox_request *req = p->req;
+	if (!p->slot || !p->h->shared || !req->end_record || req->end_record_log < 0)
+		return 0;
+	if (FAULT("end record", err) < 0)
+		return -1;
+	return share_give_record(p->slot, req->end_record_log, req->end_record, err);
+}
+
 static int step_return_namespace(struct service_parent *p, struct cc_error *err)
 {
 	return p->chrooted ? return_namespace(p->h, err) : 0;
@@ -656,6 +671,7 @@ static const struct service_step {
 	{ "cgroup", step_cgroup },   /* its fault point: "fork" */
 	{ "reports", step_reports },
 	{ "build", step_build },
+	{ "end record", step_end_record },
 	{ "return namespace", step_return_namespace }, /* fault: "return namespace" */
 	{ "setns", step_setns },
 };
@@ -821,6 +837,7 @@ int sandbox_enter(const struct sandbox_request *req, struct sandbox_handle **out
 			return -1;
 		}
 		p.svc.linger_ms = linger_ms(req->plan);
+		p.slot = &slot;
 	}
 	size_t reached = 0;
 	while (reached < ARRAY_SIZE(service_steps) && service_steps[reached].run(&p, err) == 0)

@@ -22,6 +22,9 @@
 /* How long pid 1 may take to answer: it serves one request at a time,
  * each bounded by a second (session_init.c). */
 #define SHARE_ANSWER_MS 5000
+/* How many times a login takes the lock again when the slot's files were
+ * removed under it (share_slot_remove): once is the usual. */
+#define SHARE_LOCK_TRIES 100
 
 static bool hash_valid(const char *hash)
 {
@@ -41,15 +44,31 @@ int share_slot_open(uid_t uid, const char *hash, struct share_slot *slot,
 		return -1;
 	char lock_name[80];
 	snprintf(lock_name, sizeof(lock_name), "%s.lock", slot->name);
-	int lock AUTOCLOSE = openat(dir, lock_name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
-				    0600);
-	if (lock < 0)
-		return cc_fail_errno(err, "share-sandbox: %s/%s", COCOON_RUNDIR, lock_name);
-	int rc;
-	while ((rc = flock(lock, LOCK_EX)) < 0 && errno == EINTR)
-		;
-	if (rc < 0)
-		return cc_fail_errno(err, "share-sandbox: locking %s/%s", COCOON_RUNDIR, lock_name);
+	int lock AUTOCLOSE = -1;
+	/* share_slot_remove unlinks the lock file under its lock: one opened
+	 * just before and locked after names nothing any more, and guards
+	 * nothing. The lock is the file the name still has once held. */
+	for (int tries = 0;; tries++) {
+		autoclose_fd(&lock);
+		lock = openat(dir, lock_name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (lock < 0)
+			return cc_fail_errno(err, "share-sandbox: %s/%s", COCOON_RUNDIR, lock_name);
+		int rc;
+		while ((rc = flock(lock, LOCK_EX)) < 0 && errno == EINTR)
+			;
+		if (rc < 0)
+			return cc_fail_errno(err, "share-sandbox: locking %s/%s", COCOON_RUNDIR,
+					     lock_name);
+		struct stat held, named;
+		if (fstat(lock, &held) < 0)
+			return cc_fail_errno(err, "share-sandbox: %s/%s", COCOON_RUNDIR, lock_name);
+		if (fstatat(dir, lock_name, &named, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    held.st_dev == named.st_dev && held.st_ino == named.st_ino)
+			break;
+		if (tries == SHARE_LOCK_TRIES)
+			return cc_fail(err, "share-sandbox: %s/%s is removed each time it is "
+				       "locked", COCOON_RUNDIR, lock_name);
+	}
 	slot->dir = steal_fd(&dir);
 	slot->lock = steal_fd(&lock);
 	return 0;
@@ -162,6 +181,54 @@ int share_listen(const struct share_slot *slot, struct cc_error *err)
 		return cc_fail_errno(err, "share-sandbox: listening on %s/%s", COCOON_RUNDIR,
 				     sock_name);
 	return steal_fd(&fd);
+}
+
+int share_give_record(const struct share_slot *slot, int log_fd, const char *template,
+		      struct cc_error *err)
+{
+	int conn AUTOCLOSE = connect_slot(slot->dir, slot->name);
+	if (conn < 0)
+		return cc_fail_errno(err, "share-sandbox: connecting to %s/%s.sock",
+				     COCOON_RUNDIR, slot->name);
+	if (report_send_fd(conn, (enum report_msg)SHARE_RECORD, log_fd) < 0 ||
+	    write_full(conn, template, strlen(template)) < 0 || shutdown(conn, SHUT_WR) < 0)
+		return cc_fail_errno(err, "share-sandbox: handing over the end record");
+	char buf[8];
+	int fd = -1;
+	ssize_t got = answer(conn, buf, sizeof(buf), &fd, err);
+	if (fd >= 0)
+		close(fd);
+	if (got < 0)
+		return -1;
+	if (got == 0 || buf[0] != SHARE_RECORDED)
+		return cc_fail(err, "share-sandbox: the shared sandbox did not take its end record");
+	return 0;
+}
+
+void share_slot_remove(int dir, uid_t uid, const char *hash)
+{
+	if (!hash_valid(hash))
+		return;
+	char name[64], lock_name[80], sock_name[80];
+	snprintf(name, sizeof(name), ".share-%u-%s", (unsigned)uid, hash);
+	snprintf(lock_name, sizeof(lock_name), "%s.lock", name);
+	snprintf(sock_name, sizeof(sock_name), "%s.sock", name);
+	int lock AUTOCLOSE = openat(dir, lock_name, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	/* A login holds it (it joins or creates): the slot is in use. */
+	if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) < 0)
+		return;
+	struct stat held, named;
+	if (fstat(lock, &held) < 0 || fstatat(dir, lock_name, &named, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    held.st_dev != named.st_dev || held.st_ino != named.st_ino)
+		return;
+	/* A later sandbox of the same plan lives on in the slot. */
+	int conn AUTOCLOSE = connect_slot(dir, name);
+	if (conn >= 0 || (errno != ECONNREFUSED && errno != ENOENT))
+		return;
+	/* The socket first: a lock file with no socket is a slot with no
+	 * sandbox, as a new one is. */
+	unlinkat(dir, sock_name, 0);
+	unlinkat(dir, lock_name, 0);
 }
 
 int share_status(uid_t uid, const char *hash, size_t *logins, long long *linger_left,

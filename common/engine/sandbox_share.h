@@ -45,6 +45,18 @@ int share_join(const struct share_slot *slot, int service_pidfd,
  * close-on-exec (the engine hands it over). */
 int share_listen(const struct share_slot *slot, struct cc_error *err);
 
+/* Hand the slot's live sandbox, just created, the template of its end
+ * record and the log socket LOG_FD (session_init.h, SHARE_RECORD). */
+int share_give_record(const struct share_slot *slot, int log_fd, const char *template,
+		      struct cc_error *err);
+
+/* The slot files of UID's sandbox of plan HASH in the record directory
+ * DIR removed, once that sandbox has ended (its record is stale): not
+ * while a login holds the lock (it is creating or joining one) nor while
+ * a sandbox listens on the socket. share_slot_open, which may have
+ * opened the lock file just before, takes the new one. */
+void share_slot_remove(int dir, uid_t uid, const char *hash);
+
 /* What the live sandbox of UID and HASH says of itself: its logins, and
  * the seconds left of its linger (-1: none running). 1 when it answered,
  * 0 when none lives. */

@@ -9,7 +9,9 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -60,17 +62,30 @@ void session_init_close_all_but(int keep, int keep2)
  * (-1: nowhere). */
 static int status_out = -1;
 
-/* Everything left in the namespace goes with the session. _exit: in run
- * mode this image is a copy of the caller's, whose stdio buffers and
- * atexit handlers are not this process's to run. */
 static void stop_joins(void);
 
+/* share-sandbox: the end record's template and log socket, from the
+ * login that created the sandbox (SHARE_RECORD; -1: none), and what
+ * ended it, for its result and reason (ended by its linger, unless
+ * something else says otherwise). */
+static char end_template[SESSION_INIT_RECORD_MAX];
+static int end_log = -1;
+static const char *end_result = "ended", *end_reason = "linger";
+static long long started_ms;
+
+static void write_end_record(void);
+
+/* Everything left in the namespace goes with the session. _exit: in run
+ * mode this image is a copy of the caller's, whose stdio buffers and
+ * atexit handlers are not this process's to run. A shared sandbox's end
+ * record goes out once nothing of the sandbox is left. */
 static _Noreturn void end_all(int status)
 {
 	stop_joins();
 	kill(-1, SIGKILL);
 	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
 		;
+	write_end_record();
 	unsigned char byte = (unsigned char)status;
 	if (status_out >= 0 && write(status_out, &byte, 1) != 1) {
 		/* The caller then waits for this process's end instead. */
@@ -159,6 +174,20 @@ struct attached {
 };
 static struct attached *sharing;
 
+static void write_end_record(void)
+{
+	static char record[SESSION_INIT_RECORD_MAX + 512];
+	if (end_log < 0 || !sharing)
+		return;
+	long n = session_init_record_format(end_template, end_result, end_reason,
+					    (now_ms() - started_ms) / 1000, sharing->id,
+					    record, sizeof(record));
+	/* Never blocks the end on a busy log: the record is lost instead. */
+	if (n > 0 && send(end_log, record, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) < 0) {
+		/* Nowhere to say so. */
+	}
+}
+
 /* No login joins a sandbox that is ending. */
 static void stop_joins(void)
 {
@@ -194,8 +223,11 @@ static int ending_step(struct ending *e, int status)
 		notice(e, "session ended: max-session-time reached", "");
 		e->told_end = true;
 	}
-	if (!e->kill_ms && e->deadline_ms && t >= e->deadline_ms)
+	if (!e->kill_ms && e->deadline_ms && t >= e->deadline_ms) {
+		end_result = "expired";
+		end_reason = "max-session-time";
 		hang_up(e);
+	}
 	long long warning = e->kill_ms ? 0 : next_warning(e);
 	if (!e->kill_ms && end_line && !e->told_end &&
 	    (!warning || e->deadline_ms - END_LINE_LEAD_MS < warning))
@@ -243,6 +275,31 @@ static void send_reply(int conn, const char *text, int fd)
 	}
 }
 
+/* The end record's template, to the asker's end of writing, into
+ * end_template: 0, or -1 when it is too long, empty or slow (a second at
+ * most for each part). */
+static int read_template(int conn)
+{
+	size_t n = 0;
+	for (;;) {
+		struct pollfd p = { conn, POLLIN, 0 };
+		if (poll(&p, 1, 1000) != 1)
+			return -1;
+		ssize_t got = read(conn, end_template + n, sizeof(end_template) - 1 - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0 || (got > 0 && n + (size_t)got == sizeof(end_template) - 1))
+			break;
+		if (got == 0) {
+			end_template[n] = '\0';
+			return n > 0 && strlen(end_template) == n ? 0 : -1;
+		}
+		n += (size_t)got;
+	}
+	end_template[0] = '\0';
+	return -1;
+}
+
 /* One request on the socket (session_init.h). Only root is answered; an
  * asker that says nothing within a second is dropped. */
 static void serve_request(struct attached *a)
@@ -282,6 +339,12 @@ static void serve_request(struct attached *a)
 				 a->deadline);
 			send_reply(conn, joined, self);
 			close(self);
+		}
+	} else if (req == SHARE_RECORD && fd >= 0 && end_log < 0) {
+		if (read_template(conn) == 0) {
+			end_log = fd;
+			fd = -1;
+			send_reply(conn, (char[]){ SHARE_RECORDED, '\0' }, -1);
 		}
 	} else if (req == SHARE_STATUS) {
 		long long left = -1;
@@ -347,6 +410,7 @@ _Noreturn void session_init(pid_t main_pid, int service_fd, long long deadline,
 {
 	bool hold = main_pid < 0;
 	status_out = status_fd;
+	started_ms = now_ms();
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	/* Handled signals stay blocked and are taken with sigwaitinfo (or
 	 * a signalfd); the rest are ignored. */
@@ -427,8 +491,12 @@ _Noreturn void session_init(pid_t main_pid, int service_fd, long long deadline,
 			struct signalfd_siginfo ssi;
 			struct pollfd sig = { sigfd, POLLIN, 0 };
 			if (poll(&sig, 1, 0) == 1 && read(sigfd, &ssi, sizeof(ssi)) == sizeof(ssi) &&
-			    ssi.ssi_signo == SESSION_INIT_END)
+			    ssi.ssi_signo == SESSION_INIT_END) {
+				/* Ended from outside, by no linger. */
+				if (!ending.kill_ms)
+					end_reason = NULL;
 				hang_up(&ending);
+			}
 			continue;
 		}
 		siginfo_t si;
@@ -441,4 +509,45 @@ _Noreturn void session_init(pid_t main_pid, int service_fd, long long deadline,
 		else if (si.si_signo != SIGCHLD)
 			kill(main_pid, si.si_signo);
 	}
+}
+
+/* One line of TEMPLATE from *AT (to its newline, which is made a NUL),
+ * *AT moved past it; NULL at the end. */
+static char *template_line(char **at)
+{
+	char *line = *at, *nl = line ? strchr(line, '\n') : NULL;
+	if (!nl)
+		return NULL;
+	*nl = '\0';
+	*at = nl + 1;
+	return line;
+}
+
+long session_init_record_format(const char *template, const char *result, const char *reason,
+				long long duration, const char *id, char *out, size_t size)
+{
+	char copy[SESSION_INIT_RECORD_MAX];
+	if (snprintf(copy, sizeof(copy), "%s", template) >= (int)sizeof(copy))
+		return -1;
+	char *at = copy;
+	char *kind = template_line(&at), *prefix = template_line(&at);
+	char *head = template_line(&at);
+	if (!head || (kind[0] != 'j' && kind[0] != 's') || kind[1] != ' ')
+		return -1;
+	int facility = atoi(kind + 2);
+	int priority = strcmp(result, "expired") == 0 ? LOG_NOTICE : LOG_INFO;
+	char tail[256];
+	snprintf(tail, sizeof(tail), " result=%s%s%s duration=%lld sandbox=%s share=ended",
+		 result, reason ? " reason=" : "", reason ? reason : "", duration, id);
+	int n;
+	if (kind[0] == 's')
+		n = snprintf(out, size, "<%d>%s%s%s", (facility & LOG_FACMASK) | priority, prefix,
+			     head, tail);
+	else
+		n = snprintf(out, size, "PRIORITY=%d\nMESSAGE=%s%s%s\n%sCOCOON_RESULT=%s\n"
+			     "%s%s%sCOCOON_DURATION=%lld\nCOCOON_SANDBOX=%s\nCOCOON_SHARE=ended\n",
+			     priority, prefix, head, tail, at, result,
+			     reason ? "COCOON_REASON=" : "", reason ? reason : "",
+			     reason ? "\n" : "", duration, id);
+	return n < 0 || (size_t)n >= size ? -1 : n;
 }

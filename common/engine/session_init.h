@@ -43,6 +43,17 @@ struct session_init_notices {
 #define SHARE_JOIN 'J'
 #define SHARE_JOINED 'j'
 #define SHARE_STATUS 'S'
+/* The audit record of the sandbox's own end (cocoon.conf(5), AUDIT
+ * RECORDS, share=ended), which no login is there to write: the login
+ * that created the sandbox sends SHARE_RECORD with a log socket,
+ * connected on the host (journald's native socket or syslog's, which a
+ * connected socket reaches from inside the sandbox), then the record's
+ * template (session_init_record_format) and the end of its writing;
+ * pid 1 answers SHARE_RECORDED once it holds both. Once per sandbox.
+ * Nothing of the policy goes through argv, which the session can read. */
+#define SHARE_RECORD 'R'
+#define SHARE_RECORDED 'r'
+#define SESSION_INIT_RECORD_MAX 4096
 #define SHARE_LOGINS_MAX 256
 struct session_init_share {
 	int listen_fd;
@@ -68,6 +79,20 @@ struct session_init_share {
 _Noreturn void session_init(pid_t main_pid, int service_fd, long long deadline,
 			    const struct session_init_notices *notices, int status_fd,
 			    const struct session_init_share *share);
+
+/* The end record from TEMPLATE (NUL-terminated; its lines: "j" or "s"
+ * and the syslog facility's number, as "s 80"; a prefix for the text;
+ * the record's fields up to its session, as audit_format writes them;
+ * for "j" then journald's fields for the same, each line "NAME=value"
+ * or in the protocol's binary form, ending in a newline), RESULT,
+ * REASON (NULL: none), DURATION (seconds) and the sandbox's ID appended:
+ * for "j" one datagram of journald's native protocol (PRIORITY,
+ * MESSAGE, the template's fields, COCOON_RESULT ... COCOON_SHARE), for
+ * "s" a syslog line "<PRI>" and the text. PRIORITY: LOG_INFO, or
+ * LOG_NOTICE when RESULT is "expired". Its length in OUT, or -1 for a
+ * template that is none or a record longer than SIZE. */
+long session_init_record_format(const char *template, const char *result, const char *reason,
+				long long duration, const char *id, char *out, size_t size);
 
 /* Close every descriptor but KEEP and KEEP2 (-1: none), as pid 1 does
  * before session_init; close_range where both C libraries have the

@@ -2,6 +2,7 @@
 /* Audit records: their fields, as one syslog line and as journald fields. */
 #include "audit.h"
 
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "plan_values.h"
+#include "session_init.h"
 
 void audit_init(struct audit_record *r, const char *event)
 {
@@ -192,6 +194,18 @@ static void journal_record_field(void *ctx, const char *key, const char *value)
 	journal_field(ctx, name, value);
 }
 
+/* The fields after MESSAGE and PRIORITY. */
+static void journal_fields_rest(const struct audit_record *r, const char *identifier,
+				struct strbuf *out)
+{
+	char number[16];
+	/* authpriv, as the syslog line goes. */
+	snprintf(number, sizeof(number), "%d", AUDIT_FACILITY >> 3);
+	journal_field(out, "SYSLOG_FACILITY", number);
+	journal_field(out, "SYSLOG_IDENTIFIER", identifier);
+	audit_fields(r, journal_record_field, out);
+}
+
 void audit_journal_fields(const struct audit_record *r, const char *identifier,
 			  int priority, const char *message, struct strbuf *out)
 {
@@ -199,11 +213,55 @@ void audit_journal_fields(const struct audit_record *r, const char *identifier,
 	journal_field(out, "MESSAGE", message);
 	snprintf(number, sizeof(number), "%d", priority & 7);
 	journal_field(out, "PRIORITY", number);
-	/* authpriv, as the syslog line goes. */
-	snprintf(number, sizeof(number), "%d", AUDIT_FACILITY >> 3);
-	journal_field(out, "SYSLOG_FACILITY", number);
-	journal_field(out, "SYSLOG_IDENTIFIER", identifier);
-	audit_fields(r, journal_record_field, out);
+	journal_fields_rest(r, identifier, out);
+}
+
+/* TEXT on one line of a template: a newline would end it early. */
+static void add_one_line(struct strbuf *out, const char *text)
+{
+	for (const char *p = text; *p; p++)
+		sb_addn(out, *p == '\n' ? "?" : p, 1);
+}
+
+int audit_end_record(const struct audit_record *r, int journal_fd, const char *identifier,
+		     const char *prefix, struct strbuf *template)
+{
+	bool journal = journal_fd >= 0;
+	int fd = journal ? fcntl(journal_fd, F_DUPFD_CLOEXEC, 3) :
+			   socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (!journal) {
+		struct sockaddr_un sa = { .sun_family = AF_UNIX };
+		snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", _PATH_LOG);
+		if (connect(fd, (const struct sockaddr *)&sa, sizeof(sa)) < 0) {
+			close(fd);
+			return -1;
+		}
+	}
+	/* The layout session_init_record_format reads. */
+	sb_addf(template, "%c %d\n", journal ? 'j' : 's', AUDIT_FACILITY);
+	if (!journal) {
+		add_one_line(template, identifier);
+		add_str(template, ": ");
+	}
+	add_one_line(template, prefix);
+	add_str(template, "\n");
+	struct strbuf line = { 0 };
+	audit_format(r, &line);
+	add_str(template, line.data);
+	sb_free(&line);
+	add_str(template, "\n");
+	if (journal)
+		journal_fields_rest(r, identifier, template);
+	/* A value with a newline takes journald's binary form, whose length
+	 * has NUL bytes that the template cannot carry. */
+	if (template->len >= SESSION_INIT_RECORD_MAX ||
+	    memchr(template->data, '\0', template->len)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 int audit_journal_connect(void)

@@ -109,4 +109,17 @@ void audit_journal_fields(const struct audit_record *r, const char *identifier,
 int audit_journal_send(int fd, const struct audit_record *r, const char *identifier,
 		       int priority, const char *message);
 
+/* share-sandbox: the record of a shared sandbox's own end, which its
+ * pid 1 writes (session_init.h, SHARE_RECORD): R's fields (event=end,
+ * the user, the plan, the sandbox's id as its session) as the template
+ * pid 1 completes with result, reason, duration, sandbox and share=ended,
+ * into TEMPLATE; for journald when JOURNAL_FD (audit_journal_connect) is
+ * one, else for syslog, under IDENTIFIER, the text after PREFIX as the
+ * other records' (pam_cocoon's "pam_cocoon(SERVICE:session): "). Returns
+ * the log socket to hand pid 1 with it (a copy of JOURNAL_FD, or one
+ * connected to syslog's), close-on-exec and the caller's to close, or -1
+ * when there is no log or the record is too long. */
+int audit_end_record(const struct audit_record *r, int journal_fd, const char *identifier,
+		     const char *prefix, struct strbuf *template);
+
 #endif

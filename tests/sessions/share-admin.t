@@ -4,7 +4,9 @@
 # with pam_cocoon: cocoonctl list shows a shared sandbox once, with its
 # logins attached and its linger, its joined logins under it; stop, named
 # by the sandbox's id or a login's, ends it whole; enter works in it; the
-# audit records say share=created, joined and left with the sandbox's id.
+# audit records say share=created, joined and left with the sandbox's id,
+# and the sandbox's own end, by its linger or its max-session-time, has a
+# record of its pid 1's (share=ended) and takes its slot's files with it.
 # Also: a plan change gives the next login a sandbox of its own,
 # max-session-time ends every login of a shared sandbox, and screen
 # started in one login is seen from another.
@@ -13,12 +15,12 @@ SSHD_SERVICE=cocoon-test-sshd-shad-$T
 TMPDIR_T=$(mktemp -d /run/cocoon-share-admin-test.XXXXXX)
 LOG=$TMPDIR_T/syslog
 CLIENTS=""
-LING=csad1 FOREVER=csad2 EXPIRE=csad3 CHANGE=csad4 ALONE=csad5
+LING=csad1$T FOREVER=csad2$T EXPIRE=csad3$T CHANGE=csad4$T ALONE=csad5$T SHORT=csad6$T
 # Sandboxes that linger outlive their users' processes: a run killed half
 # way would leave them to the next (a user made again gets the same uid).
 stop_ours() {
 	local id
-	for id in $("$CTL" list 2>/dev/null | awk -v us=" $LING $FOREVER $EXPIRE $CHANGE $ALONE " \
+	for id in $("$CTL" list 2>/dev/null | awk -v us=" $LING $FOREVER $EXPIRE $CHANGE $ALONE $SHORT " \
 			'index(us, " " $2 " ") && $NF !~ /^joined/ { print $1 }'); do
 		"$CTL" stop "$id" >/dev/null 2>&1
 	done
@@ -36,7 +38,7 @@ trap cleanup EXIT
 share_sandbox_or_skip
 
 stop_ours
-for u in $LING $FOREVER $EXPIRE $CHANGE $ALONE; do add_user "$u" -s /bin/bash; done
+for u in $LING $FOREVER $EXPIRE $CHANGE $ALONE $SHORT; do add_user "$u" -s /bin/bash; done
 write_policy() { # write_policy [EXTRA LINE FOR $CHANGE]
 	limits_policy "[user $LING]
 profile = default
@@ -56,14 +58,18 @@ profile = default
 share-sandbox = yes
 ${1:-}
 [user $ALONE]
-profile = default"
+profile = default
+[user $SHORT]
+profile = default
+share-sandbox = yes
+linger = 2s"
 }
 write_policy
 run "$CTL" check
 is "$RC" 0 "the policy passes check"; [ "$RC" = 0 ] || printf "%s\n" "$OUT" | sed "s/^/# /"
 syslog_capture "$LOG" || LOG=""
 guest_sshd_start || bail_out "sshd did not start"
-for u in $LING $FOREVER $EXPIRE $CHANGE $ALONE; do sshd_allow "$u"; done
+for u in $LING $FOREVER $EXPIRE $CHANGE $ALONE $SHORT; do sshd_allow "$u"; done
 
 pidns='stat -L -c %i /proc/self/ns/pid'
 # bg NAME USER CMD: a login in the background until killed; its output
@@ -204,8 +210,10 @@ if [ -n "$LOG" ]; then
 	syslog_wait "$LOG" "cocoonctl stop" 
 	like "$(grep -F "result=stopped" "$LOG" | grep -F "session=$S2 ")" "sandbox=$S2" \
 		"audit: stop's end record names the sandbox"
+	is "$(grep -cE "sandbox=($SBX|$S2) share=ended" "$LOG")" 0 \
+		"audit control: a stopped sandbox has stop's record, and none of its pid 1's"
 else
-	skip "no syslog"
+	skip "no syslog"; skip "no syslog"
 fi
 
 # ---- linger = yes: no end
@@ -217,6 +225,28 @@ is "$(json_share "$FOREVER" | cut -d' ' -f1-4)" "1 lingering 0 null" "list --jso
 run "$CTL" stop "$F"
 wait_gone "$FOREVER"
 is "$(live_procs "$FOREVER")" 0 "stop ends a sandbox that lingers with no end"
+
+# ---- a linger's end: the sandbox's own record, and its slot's files go
+slot_files() { ls -A "$COCOON_ROOT/run/cocoon" 2>/dev/null | grep -c "^\.share-$(id -u "$SHORT")-"; }
+run ssh_as "$SHORT" "ls /proc/self/fd >/dev/null && echo own-fds; ls /proc/1/fd >/dev/null 2>&1 && echo pid1-fds; nohup sleep 4312 >/dev/null 2>&1 </dev/null &"
+like "$OUT" "own-fds" "control: a login lists its own descriptors"
+unlike "$OUT" "pid1-fds" "but not pid 1's, which holds the log socket of the sandbox's end record"
+SH=$(rows "$SHORT" | awk '{ print $1 }')
+is "$(slot_files)" 2 "control: while the sandbox lives, its slot's lock and socket are there"
+for i in $(seq 100); do [ "$(live_procs "$SHORT")" = 0 ] && break; sleep 0.1; done
+is "$(live_procs "$SHORT")" 0 "the sandbox ends with its linger (2s)"
+if [ -n "$LOG" ] && [ -n "$SH" ]; then
+	syslog_wait "$LOG" "sandbox=$SH share=ended" 10
+	sleep 0.5 # a second one would come at once
+	is "$(grep -cF "sandbox=$SH share=ended" "$LOG")" 1 "audit: the linger's end has one record"
+	like_re "$(grep -F "sandbox=$SH share=ended" "$LOG")" \
+		"event=end user=$SHORT uid=[0-9]+ service=$SSHD_SERVICE rule=.* plan=[0-9a-f]+ ns=[a-z,]+ session=$SH result=ended reason=linger duration=[0-9]+ sandbox=$SH share=ended$" \
+		"its fields: the user, plan and sandbox, result=ended reason=linger, share=ended"
+else
+	skip "no syslog"; skip "no syslog"
+fi
+"$CTL" list >/dev/null 2>&1 # sweeps its record, now stale
+is "$(slot_files)" 0 "once its record is gone, so are its slot's lock and socket"
 
 # ---- a plan change: the next login gets a sandbox of its own
 bg p "$CHANGE" "$pidns; hostname; sleep 4309"
@@ -252,11 +282,15 @@ is "$(live_procs "$EXPIRE")" 0 "nothing of it is left"
 if [ -n "$LOG" ]; then
 	# Both logins' end records, the one that joined included, say why.
 	for i in $(seq 50); do
-		[ "$(grep -F "user=$EXPIRE " "$LOG" | grep -c 'event=end .*result=expired')" -ge 2 ] && break
+		[ "$(grep -F "user=$EXPIRE " "$LOG" | grep -c 'event=end .*result=expired')" -ge 3 ] && break
 		sleep 0.1
 	done
-	is "$(grep -F "user=$EXPIRE " "$LOG" | grep -c 'event=end .*result=expired')" 2 \
+	is "$(grep -F "user=$EXPIRE " "$LOG" | grep -c 'event=end .*result=expired .*share=left')" 2 \
 		"the end records of both logins, the joined one's too, say result=expired"
+	is "$(grep -F "user=$EXPIRE " "$LOG" | grep -c 'event=end .*result=expired reason=max-session-time .*share=ended$')" 1 \
+		"and the sandbox's own end record, once, says result=expired reason=max-session-time"
+else
+	skip "no syslog"; skip "no syslog"
 fi
 
 done_testing

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "audit.h"
+#include "session_init.h"
 #include "tap.h"
 
 static void expect(const struct audit_record *r, const char *want, const char *name)
@@ -220,6 +221,58 @@ int main(void)
 	tap_ok(audit_journal_send(pair[0], &r, "x", LOG_INFO, "m") < 0,
 	       "journal: a socket nobody reads from, not sent");
 	close(pair[0]);
+
+	/* share-sandbox: the sandbox's own end record, a template from the
+	 * login that made it, completed by pid 1. */
+	audit_init(&r, "end");
+	r.user = "alice";
+	r.uid = 1000;
+	r.service = "sshd";
+	r.plan = &plan;
+	r.session = "00ff";
+	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, pair) < 0)
+		return 1;
+	int log = audit_end_record(&r, pair[0], "sshd", "pam_cocoon(sshd:session): ", &out);
+	tap_ok(log >= 0 && log != pair[0], "end record: a copy of the journal's socket to hand on");
+	char record[SESSION_INIT_RECORD_MAX + 512];
+	long n = session_init_record_format(out.data, "expired", "max-session-time", 42, "00ff",
+					    record, sizeof(record));
+	static const char head[] =
+		"PRIORITY=5\n"
+		"MESSAGE=pam_cocoon(sshd:session): v=1 event=end user=alice uid=1000 "
+		"service=sshd rule=\"[group guests] at /etc/cocoon/cocoon.conf:12\" "
+		"profile=guest plan=0123456789abcdef ns=mnt,pid,net,ipc session=00ff "
+		"result=expired reason=max-session-time duration=42 sandbox=00ff share=ended\n"
+		"SYSLOG_FACILITY=10\nSYSLOG_IDENTIFIER=sshd\nCOCOON_V=1\nCOCOON_EVENT=end\n";
+	static const char tail[] =
+		"COCOON_SESSION=00ff\nCOCOON_RESULT=expired\nCOCOON_REASON=max-session-time\n"
+		"COCOON_DURATION=42\nCOCOON_SANDBOX=00ff\nCOCOON_SHARE=ended\n";
+	size_t len = n > 0 ? (size_t)n : 0, tail_len = sizeof(tail) - 1;
+	tap_ok(len > sizeof(head) + tail_len && memcmp(record, head, sizeof(head) - 1) == 0 &&
+	       memcmp(record + len - tail_len, tail, tail_len) == 0,
+	       "end record, journal: the other records' fields, then result, reason, "
+	       "duration, sandbox and share=ended, at the priority of an expiry");
+	tap_ok(session_init_record_format(out.data, "expired", NULL, 42, "00ff", record, 200) < 0,
+	       "end record: not cut to fit");
+	sb_free(&out);
+	if (log >= 0)
+		close(log);
+	close(pair[0]);
+	close(pair[1]);
+	/* syslog's form, from a template as audit_end_record writes it
+	 * without journald. */
+	n = session_init_record_format("s 80\nsshd: pam_cocoon(sshd:session): \nv=1 event=end "
+				       "session=00ff\n", "ended", "linger", 3, "00ff", record,
+				       sizeof(record));
+	tap_is_str(n > 0 ? record : "(none)",
+		   "<86>sshd: pam_cocoon(sshd:session): v=1 event=end session=00ff result=ended "
+		   "reason=linger duration=3 sandbox=00ff share=ended",
+		   "end record, syslog: authpriv.info, the tag, the text");
+	tap_ok(session_init_record_format("x 80\n\nv=1\n", "ended", NULL, 0, "00ff", record,
+					  sizeof(record)) < 0 &&
+	       session_init_record_format("s 80\nno head", "ended", NULL, 0, "00ff", record,
+					  sizeof(record)) < 0,
+	       "end record: a template of another kind, or cut short, makes none");
 	plan_free(&plan);
 	return tap_done();
 }
