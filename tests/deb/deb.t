@@ -298,7 +298,7 @@ like "$OUT" "$LIVE_ID" "the kept cocoonctl lists it"
 run in_root /run/cocoon-kept/cocoonctl stop "$LIVE_ID"
 is_done "the kept cocoonctl stops it"
 live_gone "the session ended"
-rm -rf "$ROOT/run/cocoon-kept"
+# /run/cocoon-kept stays: the purge at the end must take it.
 run in_root dpkg -i /tmp/debs/cocoon.deb
 is_done "cocoon installed again"
 run in_root dpkg -r cocoon
@@ -318,6 +318,8 @@ is_done "the three purged"
 [ ! -e "$ROOT/etc/cocoon/cocoon.conf" ]; ok $? "purge removes cocoon.conf"
 [ ! -e "$ROOT/var/lib/cocoon" ]; ok $? "purge removes /var/lib/cocoon"
 [ ! -e "$ROOT/etc/cocoon" ]; ok $? "purge removes /etc/cocoon, edit's lock and all"
+[ ! -e "$ROOT/run/cocoon" ]; ok $? "purge removes /run/cocoon (no session is live)"
+[ ! -e "$ROOT/run/cocoon-kept" ]; ok $? "and /run/cocoon-kept"
 grep -Eq '^Package: (cocoon|libpam-cocoon|cocoon-shell)$' "$ROOT/var/lib/dpkg/status"
 ok $((! $?)) "no package of ours is left in dpkg's database"
 left=$(cd "$ROOT" && find etc usr var -name '*cocoon*' 2>/dev/null | grep -v '^var/lib/dpkg/')
