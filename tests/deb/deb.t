@@ -192,6 +192,28 @@ run in_root su - guest -c 'cat /proc/self/cgroup; echo x > ~/kept'
 like "$OUT" "0::/" "su - guest: a session in a cgroup"
 run in_root su - guest -c 'ls ~/kept 2>&1'
 like "$OUT" "No such file" "and nothing of the last session is kept"
+# "Administrators unconfined" through pam_cocoon in su's stack (the
+# pam-service recipe's "or login, su, sudo"): its two lines first and last
+# among su's session lines, as printed.
+recipe admins policy > "$ROOT/etc/cocoon/cocoon.conf"
+ok $? "cocoon(7): the administrators recipe's policy"
+cp "$ROOT/etc/pam.d/su" "$ROOT/tmp/su.pam"
+pam=$(recipe pam-service pam)
+is "$(recipe login-shell pam)" "$pam" "the login-shell recipe's PAM block is the pam-service one"
+first=$(printf '%s\n' "$pam" | head -n 1); last=$(printf '%s\n' "$pam" | tail -n 1)
+awk -v first="$first" -v last="$last" '/^session|^@include common-session/ { if (!f) f = NR; n = NR }
+	{ line[NR] = $0 } END { for (i = 1; i <= NR; i++) { if (i == f) print first; print line[i];
+	if (i == n) print last } }' "$ROOT/tmp/su.pam" > "$ROOT/etc/pam.d/su"
+in_root useradd -m -s /bin/bash -G sudo cocoonadm
+in_root useradd -m -s /bin/bash cocoonusr
+run in_root su - cocoonadm -c 'grep -E "^(NoNewPrivs|Seccomp):" /proc/self/status'
+is "$OUT" "NoNewPrivs:	0
+Seccomp:	0" "su - (pam_cocoon): a member of sudo is unconfined"
+run in_root su - cocoonusr -c 'grep -E "^(NoNewPrivs|Seccomp):" /proc/self/status'
+is "$OUT" "NoNewPrivs:	1
+Seccomp:	2" "control: su - of anyone else is confined"
+cp "$ROOT/tmp/su.pam" "$ROOT/etc/pam.d/su"
+in_root userdel -r cocoonadm 2>/dev/null; in_root userdel -r cocoonusr 2>/dev/null
 for u in kiosk alice guest; do in_root userdel -r "$u" 2>/dev/null; done
 in_root groupdel cocoon-kiosk; in_root groupdel cocoon-guest
 cp "$ROOT/tmp/cocoon.conf.shipped" "$ROOT/etc/cocoon/cocoon.conf"
