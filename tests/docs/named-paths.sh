@@ -38,6 +38,8 @@ allowed() {
 	/root/cocoon.conf.new) return 0 ;;
 	# The cgroup tree made under a delegated cgroup, at a session.
 	/sys/fs/cgroup/cocoon|/sys/fs/cgroup/cocoon/*) return 0 ;;
+	# A shared sandbox's scope, made by systemd at its first login.
+	/sys/fs/cgroup/user.slice/user-UID.slice/cocoon-ID.scope) return 0 ;;
 	# Left by the package's removal with COCOON_REMOVE=keep (cocoon(7)).
 	/run/cocoon-kept|/run/cocoon-kept/*) return 0 ;;
 	# A program's link to its debugging symbols (the -dbgsym packages).
