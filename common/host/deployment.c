@@ -54,11 +54,6 @@ static bool is_display_manager(const char *service)
 	return false;
 }
 
-static bool control_fails_closed(const char *control)
-{
-	return strcasecmp(control, "required") == 0 || strcasecmp(control, "requisite") == 0;
-}
-
 /* Whether line I of the stack can make libpam pass over line TARGET, a
  * later one: end the stack with success (sufficient, an action `done`:
  * at its own level, so inside a substack only that substack) or jump
@@ -71,16 +66,8 @@ static bool passes_over(const struct pam_stack *s, size_t i, size_t target)
 		return l->level <= s->lines[target].level;
 	if (l->control[0] != '[')
 		return false;
-	/* "value = action" as "value=action", as libpam reads it. */
 	char control[sizeof(l->control)];
-	size_t n = 0;
-	for (const char *c = l->control; *c; c++) {
-		if (isspace((unsigned char)*c) &&
-		    (c[1 + strspn(c + 1, " \t")] == '=' || (n > 0 && control[n - 1] == '=')))
-			continue;
-		control[n++] = *c;
-	}
-	control[n] = '\0';
+	pam_stack_control_normalize(l->control, control, sizeof(control));
 	size_t most = 0;
 	for (const char *p = control; (p = strchr(p, '='));) {
 		p++;
@@ -163,7 +150,7 @@ static bool check_service(const char *dir, const char *service,
 		diag_add(diags, DIAG_ERROR, main_line->file, main_line->line,
 			 "service %s is a display manager: its session worker is "
 			 "multithreaded, where entering a mount namespace fails", service);
-	if (!control_fails_closed(main_line->control) || main_line->optional_module)
+	if (!pam_stack_refusal_holds(main_line) || main_line->optional_module)
 		diag_add(diags, DIAG_ERROR, main_line->file, main_line->line,
 			 "service %s: '%s%s' lets a session in unconfined when the "
 			 "sandbox cannot be built; use 'session required'", service,

@@ -32,6 +32,57 @@ bool pam_stack_module_is(const char *module, const char *name)
 	return strcmp(base ? base + 1 : module, name) == 0;
 }
 
+void pam_stack_control_normalize(const char *control, char *out, size_t size)
+{
+	size_t n = 0;
+	for (const char *c = control; *c && n + 1 < size; c++) {
+		if (isspace((unsigned char)*c) &&
+		    (c[1 + strspn(c + 1, " \t")] == '=' || (n > 0 && out[n - 1] == '=')))
+			continue;
+		out[n++] = *c;
+	}
+	out[n] = '\0';
+}
+
+/* The action of VALUE in a [value=action ...] control: VALUE's, else
+ * default's, else "bad", as libpam fills the values a line leaves out. */
+static void control_action(const char *control, const char *value, char *action, size_t size)
+{
+	char words[sizeof(((struct pam_stack_line *)0)->control)];
+	pam_stack_control_normalize(control, words, sizeof(words));
+	const char *found = NULL, *fallback = NULL;
+	size_t found_len = 0, fallback_len = 0, vlen = strlen(value);
+	for (const char *p = words + 1; *p && *p != ']';) {
+		size_t len = strcspn(p, " \t]");
+		const char *eq = memchr(p, '=', len);
+		if (eq && (size_t)(eq - p) == vlen && strncasecmp(p, value, vlen) == 0) {
+			found = eq + 1;
+			found_len = len - (size_t)(eq + 1 - p);
+		} else if (eq && eq - p == 7 && strncasecmp(p, "default", 7) == 0) {
+			fallback = eq + 1;
+			fallback_len = len - (size_t)(eq + 1 - p);
+		}
+		p += len;
+		p += strspn(p, " \t");
+	}
+	if (!found) {
+		found = fallback ? fallback : "bad";
+		found_len = fallback ? fallback_len : 3;
+	}
+	snprintf(action, size, "%.*s", (int)found_len, found);
+}
+
+bool pam_stack_refusal_holds(const struct pam_stack_line *l)
+{
+	if (strcasecmp(l->control, "required") == 0 || strcasecmp(l->control, "requisite") == 0)
+		return true;
+	if (l->control[0] != '[')
+		return false; /* optional, sufficient */
+	char action[32];
+	control_action(l->control, "session_err", action, sizeof(action));
+	return strcasecmp(action, "bad") == 0 || strcasecmp(action, "die") == 0;
+}
+
 /* The next word of a PAM line; a control in [brackets] is one word. */
 static char *next_word(char **cursor, char *buf, size_t size)
 {

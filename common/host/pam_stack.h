@@ -51,6 +51,16 @@ void pam_stack_read(const char *dir, const char *name, struct pam_stack *out,
 		    int depth, struct diag_list *diags);
 void pam_stack_free(struct pam_stack *s);
 
+/* CONTROL with the blanks around its '=' taken out, as libpam reads a
+ * [value = action] control, into OUT. */
+void pam_stack_control_normalize(const char *control, char *out, size_t size);
+
+/* Whether pam_cocoon's refusal (PAM_SESSION_ERR) on line L fails the
+ * session: required, requisite, or a [value=action] control whose
+ * session_err (else default, else libpam's "bad") is bad or die. An
+ * optional or sufficient line lets libpam open the session unconfined. */
+bool pam_stack_refusal_holds(const struct pam_stack_line *l);
+
 /* Whether MODULE (a path or a bare name) is NAME. */
 bool pam_stack_module_is(const char *module, const char *name);
 
