@@ -38,6 +38,10 @@ struct login {
 	char pam_service[256];
 	struct pam_stack_cocoon stack;
 	struct layer pam, shell;
+	/* pam_cocoon refuses, but its line's control lets libpam open the
+	 * session anyway: on the host, unconfined. */
+	bool refusal_ignored;
+	char ignored_reason[1024];
 	enum verdict verdict;
 	const char *result;   /* NULL: no audit record is logged */
 	const char *reason;
@@ -90,6 +94,13 @@ static void ask_pam(const struct question *q, struct identity *who, struct login
 	}
 	admission_decide(&req, &l->pam.a);
 	l->pam.decided = true;
+	if (l->pam.a.verdict == VERDICT_REFUSED && !pam_stack_refusal_holds(line)) {
+		l->refusal_ignored = true;
+		snprintf(l->ignored_reason, sizeof(l->ignored_reason),
+			 "pam_cocoon refuses (%s), but its line's control '%s' lets libpam "
+			 "open the session anyway, unconfined (cocoonctl check --pam)",
+			 l->pam.a.reason, line->control);
+	}
 }
 
 /* The cocoon-shell layer, for the account's uid, on cocoon-shell's
@@ -105,7 +116,7 @@ static void ask_shell(const struct question *q, struct identity *who, struct log
 				 who->login_shell ? who->login_shell : "(none)");
 			return;
 		}
-		if (l->pam.decided && l->pam.a.verdict == VERDICT_REFUSED) {
+		if (l->pam.decided && l->pam.a.verdict == VERDICT_REFUSED && !l->refusal_ignored) {
 			snprintf(l->shell.note, sizeof(l->shell.note),
 				 "not reached: pam_cocoon refuses the session");
 			return;
@@ -143,9 +154,18 @@ static void conclude(struct login *l)
 	const struct layer *pam = l->pam.decided ? &l->pam : NULL;
 	const struct layer *shell = l->shell.decided ? &l->shell : NULL;
 	const struct layer *last = shell ? shell : pam;
-	if (pam && (pam->a.verdict == VERDICT_REFUSED || pam->a.verdict == VERDICT_SANDBOXED))
+	if (pam && ((pam->a.verdict == VERDICT_REFUSED && !l->refusal_ignored) ||
+		    pam->a.verdict == VERDICT_SANDBOXED))
 		last = pam;
 	l->decisive = last;
+	if (last == pam && l->refusal_ignored) {
+		/* The record says refused; the login runs on the host. */
+		l->decisive = NULL;
+		l->verdict = VERDICT_UNCONFINED;
+		l->result = pam->a.result;
+		l->reason = l->ignored_reason;
+		return;
+	}
 	if (!last) {
 		l->verdict = VERDICT_UNCONFINED;
 		l->result = NULL;
@@ -381,7 +401,8 @@ static bool can_log_in(uid_t uid, const char *shell, uid_t uid_min)
 }
 
 /* The rest of an --all line: the verdict, and what gives it. */
-static void summary(const struct login *l, uid_t uid_min, struct strbuf *out)
+static void summary(const struct login *l, const struct identity *who, uid_t uid_min,
+		    struct strbuf *out)
 {
 	const struct plan *plan = login_plan(l);
 	sb_addf(out, "%s", admission_verdict_name(l->verdict));
@@ -398,6 +419,12 @@ static void summary(const struct login *l, uid_t uid_min, struct strbuf *out)
 		sb_addf(out, " (pam_cocoon)");
 	else if (l->decisive && l->service)
 		sb_addf(out, " (cocoon-shell)");
+	/* Without --service the line is cocoon-shell's answer: say when
+	 * the account's logins never run it. */
+	if (!l->service && (!who->login_shell ||
+			    !identity_is_cocoon_shell(who->login_shell, COCOON_SHELL_PATH)))
+		sb_addf(out, " [if it ran cocoon-shell; its login shell is %s]",
+			who->login_shell && who->login_shell[0] ? who->login_shell : "/bin/sh");
 }
 
 struct account {
@@ -451,7 +478,7 @@ static int explain_all(const struct options *o)
 		struct login l;
 		struct strbuf line = { 0 };
 		explain_login(&q, &who, &l);
-		summary(&l, q.uid_min, &line);
+		summary(&l, &who, q.uid_min, &line);
 		printf("%-16s %7u  %s\n", who.user, (unsigned)who.uid, line.data);
 		sb_free(&line);
 		login_free(&l);

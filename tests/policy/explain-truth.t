@@ -94,6 +94,34 @@ is "$RC" 1 "a refused login: explain exits 1"
 like "$OUT" "pam layer:   service $SVC, pam_cocoon at /etc/pam.d/$SVC:3 (required): refused" \
 	"and names the pam_cocoon line that refuses"
 
+# A control that does not fail the session: pam_cocoon refuses and logs
+# it, libpam opens the session anyway, on the host. explain says so; the
+# required line above (refused, and pamtester fails) is the control.
+control_service() { # CONTROL ARGS
+	printf 'auth required pam_permit.so\naccount required pam_permit.so\nsession required pam_permit.so\nsession %s %s/pam_cocoon.so %s\n' \
+		"$1" "$PAMDIR" "$2" > "/etc/pam.d/$SVC"
+}
+pamtester "$SVC" cctr1$T open_session close_session >/dev/null 2>&1
+ok $((! $?)) "control: the required line's refusal fails the real login"
+for control in optional '[success=ok default=ignore]'; do
+	control_service "$control" "conf=$CONF_DIR/broken.conf"
+	answer=$("$CTL" explain --json --service "$SVC" cctr1$T | json_answer)
+	m=$(log_lines)
+	pamtester "$SVC" cctr1$T open_session close_session >/dev/null 2>&1
+	ok $? "'$control': the real login opens though pam_cocoon refuses"
+	logged=$(log_since "$m" | grep "user=cctr1$T " | grep "service=$SVC " | record_answer)
+	like "$logged" "result=refused" "'$control': the record says refused"
+	like "$answer" "unconfined result=refused reason=pam_cocoon refuses (" \
+		"'$control': explain says unconfined, with the record's result"
+	like "$answer" "control '$control' lets libpam open the session anyway" \
+		"'$control': and names the control"
+done
+control_service '[success=ok default=die]' "conf=$CONF_DIR/broken.conf"
+answer=$("$CTL" explain --json --service "$SVC" cctr1$T | json_answer)
+pamtester "$SVC" cctr1$T open_session close_session >/dev/null 2>&1
+ok $((! $?)) "[default=die]: the real login fails"
+is "${answer%% *}" refused "[default=die]: explain says refused"
+
 # refused: a forced command for an account whose login shell /etc/shells
 # lists (su -s would run another shell).
 printf '[default]\nprofile = default\ncommand = /bin/true\n' | policy_write forced.conf
