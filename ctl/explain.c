@@ -21,6 +21,7 @@
 #include "plan_print.h"
 #include "resolve.h"
 #include "shells.h"
+#include "systemd_scope.h"
 
 /* A login as cocoon-shell starts one: "-cocoon-shell", no arguments. */
 static char login_argv0[] = "-cocoon-shell";
@@ -56,6 +57,27 @@ struct question {
 	uid_t uid_min;
 };
 
+/* Whether the stack's return line, which hands the limits to
+ * pam_systemd, runs before the confining line that checks them. */
+static bool return_line_first(void *data, const char *name)
+{
+	(void)name;
+	const struct pam_stack_cocoon *c = data;
+	for (size_t i = 0; i < c->stack.count && &c->stack.lines[i] != c->confining; i++)
+		if (c->stack.lines[i].is_cocoon && c->stack.lines[i].has_return)
+			return true;
+	return false;
+}
+
+/* The module's own check for this entry, as far as a stack that is only
+ * read can answer it: under systemd, the limits handed over. */
+static int check_stack_handover(void *data, const struct plan *plan, bool apply,
+				struct cc_error *err)
+{
+	(void)apply;
+	return systemd_scope_check_handed(&plan->limits, return_line_first, data, err);
+}
+
 /* The PAM layer: pam_cocoon's confining line of the service's stack. */
 static void ask_pam(const struct question *q, struct identity *who, struct login *l)
 {
@@ -79,6 +101,8 @@ static void ask_pam(const struct question *q, struct identity *who, struct login
 		.who = who,
 		.policy = q->policy,
 		.uid_min = q->uid_min,
+		.entry_check = check_stack_handover,
+		.entry_check_data = &l->stack,
 	};
 	/* As the module parses its own arguments: a line it rejects refuses
 	 * everyone but root. */

@@ -15,7 +15,11 @@
 #include "cgroup.h"
 #include "util.h"
 
-int systemd_scope_set_cpu_max(unsigned percent, struct cc_error *err)
+/* Ask systemd to hold the calling process's session scope (session-N.scope,
+ * made by pam_systemd) to PERCENT of one CPU (CPUQuota=, for this boot
+ * only), over the system bus. Fails when the process is in no such scope
+ * or systemd refuses. */
+static int systemd_scope_set_cpu_max(unsigned percent, struct cc_error *err)
 {
 	char *unit = NULL;
 	int r = sd_pid_get_unit(0, &unit);
@@ -47,21 +51,6 @@ int systemd_scope_set_cpu_max(unsigned percent, struct cc_error *err)
 	return rc;
 }
 
-size_t systemd_scope_items(const struct session_limits *limits,
-			   struct systemd_scope_item items[3])
-{
-	const struct systemd_scope_item all[] = {
-		{ "systemd.memory_max", limits->memory_max },
-		{ "systemd.tasks_max", limits->pids_max },
-		{ "systemd.runtime_max_sec", limits->max_session_time },
-	};
-	size_t n = 0;
-	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
-		if (all[i].value)
-			items[n++] = all[i];
-	return n;
-}
-
 int systemd_scope_check(const struct session_limits *limits, bool apply,
 			systemd_scope_handed_fn handed, void *data, struct cc_error *err)
 {
@@ -70,14 +59,8 @@ int systemd_scope_check(const struct session_limits *limits, bool apply,
 	if (limits->cpu_max_percent && apply &&
 	    systemd_scope_set_cpu_max(limits->cpu_max_percent, err) < 0)
 		return -1;
-	struct systemd_scope_item items[3];
-	size_t n = systemd_scope_items(limits, items);
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(items[i].name, "systemd.runtime_max_sec") != 0 &&
-		    !handed(data, items[i].name))
-			return cc_fail(err, "%s is not set: 'session required "
-				       "pam_cocoon.so return' must come before "
-				       "pam_systemd", items[i].name);
+	if (systemd_scope_check_handed(limits, handed, data, err) < 0)
+		return -1;
 	/* Handed over is not applied: pam_systemd makes no scope for a caller
 	 * already in a session, or may fail as an optional line. */
 	struct session_limits in_force = *limits;

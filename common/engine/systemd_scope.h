@@ -10,21 +10,7 @@
 
 #include "error.h"
 #include "plan.h"
-
-/* What pam_systemd applies to the scope it makes for a session: the PAM
- * data items it reads (pam_systemd(8)), each a decimal string. */
-struct systemd_scope_item {
-	const char *name; /* systemd.memory_max ... */
-	unsigned long long value;
-};
-
-/* The items LIMITS sets (memory-max, pids-max, max-session-time), for
- * pam_cocoon's `return` line to hand over; returns how many (at most 3). */
-size_t systemd_scope_items(const struct session_limits *limits,
-			   struct systemd_scope_item items[3]);
-
-/* Whether the item NAME reached pam_systemd (pam_cocoon: set as PAM data). */
-typedef bool (*systemd_scope_handed_fn)(void *data, const char *name);
+#include "systemd_handover.h"
 
 /* Under systemd, the limits a PAM session is held to: memory-max and
  * pids-max must have been handed over (HANDED), cpu-max is asked of
@@ -32,12 +18,6 @@ typedef bool (*systemd_scope_handed_fn)(void *data, const char *name);
  * session's cgroup must show them all. Nothing to check elsewhere. */
 int systemd_scope_check(const struct session_limits *limits, bool apply,
 			systemd_scope_handed_fn handed, void *data, struct cc_error *err);
-
-/* Ask systemd to hold the calling process's session scope (session-N.scope,
- * made by pam_systemd) to PERCENT of one CPU (CPUQuota=, for this boot
- * only), over the system bus. Fails when the process is in no such scope
- * or systemd refuses. */
-int systemd_scope_set_cpu_max(unsigned percent, struct cc_error *err);
 
 /* A shared sandbox's scope: a transient UNIT (cocoon-ID.scope) in UID's
  * slice (user-UID.slice), made over the system bus with the calling

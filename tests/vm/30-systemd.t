@@ -85,6 +85,18 @@ vm 'rm -f /etc/systemd/logind.conf.d/cocoon-test.conf && systemctl restart syste
 policy 'memory-max = 64M
 pids-max = 40
 cpu-max = 20%'
+# explain asks the module's own check of the stack: the limits reach
+# pam_systemd only through the return line above it.
+run vm 'cocoonctl explain --service sshd ccd'
+like "$OUT" "verdict:     sandboxed" "explain: sshd's stack hands the limits over, sandboxed"
+vm 'cp /etc/pam.d/sshd /root/sshd.limits && sed -i "/pam_cocoon.so return/d" /etc/pam.d/sshd'
+run vm 'cocoonctl explain --service sshd ccd'
+like "$OUT" "verdict:     refused" "explain: without the return line, refused"
+like "$OUT" "systemd.memory_max is not set" "and says why"
+run vm_as ccd 'echo logged-in'
+printf '%s\n' "$OUT" | grep -qx logged-in
+ok $((! $?)) "control: the real login without the return line is refused too"
+vm 'cp /root/sshd.limits /etc/pam.d/sshd'
 for u in ccd cce; do
 	mode=$([ $u = ccd ] && echo "pam_cocoon" || echo "cocoon-shell")
 	vm_as $u 'sleep 30' >/dev/null 2>&1 &
