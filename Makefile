@@ -279,9 +279,17 @@ $(NSS_TEST_DIR)/libnss_%.so.2: tests/nss/libnss_cocoontest.c
 		-DSTATE_DIR='"$(NSS_TEST_DIR)"' -o $@ $<
 .SECONDARY: $(NSS_TEST_MODULES)
 
-$(BUILDDIR)/tests/%: tests/unit/%.c tests/unit/tap.h $(LIB) $(NSS_TEST_MODULES)
+# The unit tests' name_service.o has name_service_configure (a private
+# nsswitch.conf and module directory), which the shipped library leaves
+# out; linked before $(LIB), it stands in for the archive's.
+NSS_TEST_OBJ := $(BUILDDIR)/tests/name_service_test.o
+$(NSS_TEST_OBJ): common/util/name_service.c $(COMMON_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itests/unit -DNSS_TEST_DIR='"$(NSS_TEST_DIR)"' $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+	$(CC) $(CPPFLAGS) -DCOCOON_NAME_SERVICE_TESTS $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILDDIR)/tests/%: tests/unit/%.c tests/unit/tap.h $(NSS_TEST_OBJ) $(LIB) $(NSS_TEST_MODULES)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests/unit -DNSS_TEST_DIR='"$(NSS_TEST_DIR)"' $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(NSS_TEST_OBJ) $(LIB) $(PKG_LIBS)
 
 PROBES     := $(BUILDDIR)/tests/seccomp-probe
 

@@ -16,6 +16,9 @@
 #include "nsswitch.h"
 #include "util.h"
 
+#ifdef COCOON_NAME_SERVICE_TESTS
+/* Only in the unit tests' copy of this file (the Makefile's
+ * NSS_TEST_OBJ): the shipped library reads nothing but the host's. */
 static const char *nsswitch_path = NSSWITCH_PATH;
 static const char *test_module_dir;
 
@@ -24,6 +27,10 @@ void name_service_configure(const char *nsswitch, const char *module_dir)
 	nsswitch_path = nsswitch ? nsswitch : NSSWITCH_PATH;
 	test_module_dir = module_dir;
 }
+#else
+static const char *const nsswitch_path = NSSWITCH_PATH;
+static const char *const test_module_dir = NULL;
+#endif
 
 /* Why the last module that exists could not be loaded (dlerror's text). */
 static char load_failure[256];

@@ -39,7 +39,8 @@ enum name_answer name_service_group_by_name(const char *name, struct cc_error *e
 enum name_answer name_service_group_list(const char *user, gid_t primary, gid_t **groups,
 					 size_t *count, struct cc_error *err);
 
-/* For the tests: read NSSWITCH (NULL: /etc/nsswitch.conf) and look for
+/* For the unit tests only (built with COCOON_NAME_SERVICE_TESTS, never
+ * shipped): read NSSWITCH (NULL: /etc/nsswitch.conf) and look for
  * libnss_SOURCE.so.2 in MODULE_DIR before the library path (NULL: only
  * there). */
 void name_service_configure(const char *nsswitch, const char *module_dir);
