@@ -100,25 +100,20 @@ static int write_maps(int pidfd, const struct identity *who, struct cc_error *er
 		return cc_fail(err, "user namespace: the session process is gone");
 	char path[64], uid_map[64], gid_map[64];
 	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
-	int dir = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int dir AUTOCLOSE = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	/* If the process behind the pidfd still runs, the directory opened
 	 * is its own and not that of a process that reused the pid. */
-	if (dir < 0 || sys_pidfd_send_signal(pidfd, 0) < 0) {
-		if (dir >= 0)
-			close(dir);
+	if (dir < 0 || sys_pidfd_send_signal(pidfd, 0) < 0)
 		return cc_fail(err, "user namespace: the session process is gone");
-	}
 	snprintf(uid_map, sizeof(uid_map), "%u %u 1\n", (unsigned)who->uid,
 		 (unsigned)who->uid);
 	snprintf(gid_map, sizeof(gid_map), "%u %u 1\n", (unsigned)who->gid,
 		 (unsigned)who->gid);
-	int rc = 0;
 	if (write_proc(dir, "setgroups", "deny", err) < 0 ||
 	    write_proc(dir, "uid_map", uid_map, err) < 0 ||
 	    write_proc(dir, "gid_map", gid_map, err) < 0)
-		rc = -1;
-	close(dir);
-	return rc;
+		return -1;
+	return 0;
 }
 
 /* ---- A login's end ----

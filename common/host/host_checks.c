@@ -441,11 +441,8 @@ struct pty_pool {
 
 static int read_number(const char *path, unsigned long long *out)
 {
-	FILE *f = fopen(path, "re");
-	int rc = f && fscanf(f, "%llu", out) == 1 ? 0 : -1;
-	if (f)
-		fclose(f);
-	return rc;
+	FILE *f AUTOFCLOSE = fopen(path, "re");
+	return f && fscanf(f, "%llu", out) == 1 ? 0 : -1;
 }
 
 static bool pty_pool_read(struct pty_pool *pool)

@@ -120,41 +120,35 @@ int sshd_settings_read(const char *sshd, const char *config, const char *user,
 	const char *fixed[] = { sshd, "-T", "-f", config, "-C", spec };
 	size_t nfixed = ARRAY_SIZE(fixed);
 	size_t nopts = options ? options->count : 0;
-	char **argv = xcalloc(nfixed + nopts + 1, sizeof(*argv));
+	char **argv AUTOFREE = xcalloc(nfixed + nopts + 1, sizeof(*argv));
 	for (size_t i = 0; i < nfixed; i++)
 		argv[i] = (char *)fixed[i];
 	for (size_t i = 0; i < nopts; i++)
 		argv[nfixed + i] = options->words[i];
-	int out_pipe[2], err_pipe[2];
-	if (pipe2(out_pipe, O_CLOEXEC) < 0) {
-		free(argv);
+	int ends[2];
+	if (pipe2(ends, O_CLOEXEC) < 0)
 		return cc_fail_errno(err, "pipe");
-	}
-	if (pipe2(err_pipe, O_CLOEXEC) < 0) {
-		close(out_pipe[0]);
-		close(out_pipe[1]);
-		free(argv);
+	int out_read AUTOCLOSE = ends[0], out_write AUTOCLOSE = ends[1];
+	if (pipe2(ends, O_CLOEXEC) < 0)
 		return cc_fail_errno(err, "pipe");
-	}
+	int err_read AUTOCLOSE = ends[0], err_write AUTOCLOSE = ends[1];
 	pid_t pid = fork();
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		if (null < 0 || dup2(null, 0) < 0 || dup2(out_pipe[1], 1) < 0 ||
-		    dup2(err_pipe[1], 2) < 0)
+		if (null < 0 || dup2(null, 0) < 0 || dup2(out_write, 1) < 0 ||
+		    dup2(err_write, 2) < 0)
 			_exit(127);
 		execv(sshd, argv);
 		_exit(127);
 	}
-	free(argv);
-	close(out_pipe[1]);
-	close(err_pipe[1]);
+	/* Only the child writes: the reads end when it does. */
+	close(steal_fd(&out_write));
+	close(steal_fd(&err_write));
 	struct strbuf text = { 0 }, complaint = { 0 };
 	if (pid > 0) {
-		read_all(out_pipe[0], &text);
-		read_all(err_pipe[0], &complaint);
+		read_all(out_read, &text);
+		read_all(err_read, &complaint);
 	}
-	close(out_pipe[0]);
-	close(err_pipe[0]);
 	int status = -1;
 	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
 	    WEXITSTATUS(status) != 0) {

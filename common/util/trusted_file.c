@@ -83,51 +83,36 @@ int read_regular_file(const char *path, size_t max, bool root_owned, char **text
 			     size_t *len, struct cc_error *err)
 {
 	/* O_NONBLOCK: a FIFO put there must not hang a login. */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
+	int fd AUTOCLOSE = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0 && errno == ELOOP)
 		return cc_fail(err, "%s: a symbolic link, not followed", path);
 	if (fd < 0)
 		return cc_fail_errno(err, "%s", path);
-	int rc = -1;
-	char *buf = NULL;
 	struct stat st;
-	if (fstat(fd, &st) < 0) {
-		cc_fail_errno(err, "%s", path);
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		cc_fail(err, "%s: not a regular file", path);
-		goto out;
-	}
+	if (fstat(fd, &st) < 0)
+		return cc_fail_errno(err, "%s", path);
+	if (!S_ISREG(st.st_mode))
+		return cc_fail(err, "%s: not a regular file", path);
 	if (root_owned && check_owner(path, &st, err) < 0)
-		goto out;
-	if ((size_t)st.st_size > max) {
-		cc_fail(err, "%s: larger than %zu bytes", path, max);
-		goto out;
-	}
-	buf = xmalloc((size_t)st.st_size + 1);
+		return -1;
+	if ((size_t)st.st_size > max)
+		return cc_fail(err, "%s: larger than %zu bytes", path, max);
+	char *buf AUTOFREE = xmalloc((size_t)st.st_size + 1);
 	size_t got = 0;
 	while (got < (size_t)st.st_size) {
 		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			cc_fail_errno(err, "%s: read", path);
-			goto out;
-		}
+		if (n < 0)
+			return cc_fail_errno(err, "%s: read", path);
 		if (n == 0)
 			break;
 		got += (size_t)n;
 	}
 	buf[got] = '\0';
-	*text = buf;
 	*len = got;
-	buf = NULL;
-	rc = 0;
-out:
-	free(buf);
-	close(fd);
-	return rc;
+	*text = steal_ptr(&buf);
+	return 0;
 }
 
 int read_trusted_file(const char *path, size_t max, char **text, size_t *len,
