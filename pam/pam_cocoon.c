@@ -352,12 +352,7 @@ static void record_of(pam_handle_t *pamh, const struct admission *a, struct audi
 {
 	audit_init(r, a->verdict == VERDICT_REFUSED ? "refuse" : "start");
 	r->user = item(pamh, PAM_USER);
-	if (a->known_account)
-		r->uid = a->who.uid;
-	r->plan = a->have_plan ? &a->plan : NULL;
-	r->result = a->result;
-	r->reason = a->reason[0] ? a->reason : NULL;
-	r->mode = a->mode_audit ? "audit" : NULL;
+	admission_record(a, r);
 }
 
 /* share-sandbox: a start record names the shared sandbox and whether
@@ -430,48 +425,23 @@ static int carry_out(pam_handle_t *pamh, int flags, const struct pam_args *args,
  * instead of loading the policy and looking the account up again. */
 #define DECISION_NAME "pam_cocoon_decision"
 
-struct kept_decision {
-	struct admission a;
-	char *user, *service, *conf, *exempt;
-	bool audit;
-};
-
-static char *dup_or_null(const char *s)
+/* The return line's decision, when it was made for the question REQ
+ * asks; NULL otherwise. */
+static struct admission_kept *kept_decision(pam_handle_t *pamh,
+					    const struct admission_request *req)
 {
-	return s ? xstrdup(s) : NULL;
+	const void *data = NULL;
+	if (pam_get_data(pamh, DECISION_NAME, &data) != PAM_SUCCESS || !data)
+		return NULL;
+	struct admission_kept *k = (struct admission_kept *)data;
+	return admission_kept_answers(k, req) ? k : NULL;
 }
 
 static void free_decision(pam_handle_t *pamh, void *data, int error_status)
 {
 	(void)pamh;
 	(void)error_status;
-	struct kept_decision *k = data;
-	admission_free(&k->a);
-	free(k->user);
-	free(k->service);
-	free(k->conf);
-	free(k->exempt);
-	free(k);
-}
-
-static bool same_text(const char *a, const char *b)
-{
-	return a == b || (a && b && strcmp(a, b) == 0);
-}
-
-/* The return line's decision, when it was made for this line's
- * arguments and the same user and service; NULL otherwise. */
-static struct kept_decision *kept_decision(pam_handle_t *pamh, const struct pam_args *args)
-{
-	const void *data = NULL;
-	if (pam_get_data(pamh, DECISION_NAME, &data) != PAM_SUCCESS || !data)
-		return NULL;
-	struct kept_decision *k = (struct kept_decision *)data;
-	bool same = same_text(k->user, item(pamh, PAM_USER)) &&
-		    same_text(k->service, item(pamh, PAM_SERVICE)) &&
-		    same_text(k->conf, args->conf) && same_text(k->exempt, args->exempt) &&
-		    k->audit == args->audit;
-	return same ? k : NULL;
+	admission_kept_free(data);
 }
 
 static int open_return_line(pam_handle_t *pamh, int flags, const struct pam_args *own)
@@ -491,7 +461,7 @@ static int open_return_line(pam_handle_t *pamh, int flags, const struct pam_args
 					 (const char **)stack.confining->argv, &args, &err) == 0;
 	struct admission_request req = request_for(pamh, &args, args_ok);
 	req.entry_check = NULL; /* the confining line checks what this line hands over */
-	struct kept_decision *k = xcalloc(1, sizeof(*k));
+	struct admission_kept *k = xcalloc(1, sizeof(*k));
 	struct admission *a = &k->a;
 	admission_decide(&req, a);
 	set_systemd_limits(pamh, a);
@@ -507,11 +477,7 @@ static int open_return_line(pam_handle_t *pamh, int flags, const struct pam_args
 		if (pam_set_data(pamh, REFUSED_NAME, xstrdup(id), free_item) != PAM_SUCCESS)
 			pam_syslog(pamh, LOG_ERR, "pam_set_data %s failed", REFUSED_NAME);
 	} else if (stack.confining && args_ok) {
-		k->user = dup_or_null(item(pamh, PAM_USER));
-		k->service = dup_or_null(service);
-		k->conf = dup_or_null(args.conf);
-		k->exempt = dup_or_null(args.exempt);
-		k->audit = args.audit;
+		admission_kept_asked(k, &req);
 		/* Not kept, the confining line decides on its own. */
 		if (pam_set_data(pamh, DECISION_NAME, k, free_decision) == PAM_SUCCESS)
 			k = NULL;
@@ -554,7 +520,7 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **ar
 		return refuse(pamh, flags, &r);
 	}
 	struct admission_request req = request_for(pamh, &args, args_ok);
-	struct kept_decision *k = args_ok ? kept_decision(pamh, &args) : NULL;
+	struct admission_kept *k = args_ok ? kept_decision(pamh, &req) : NULL;
 	struct admission fresh, *a = k ? &k->a : &fresh;
 	if (k)
 		admission_entry_check(&req, a);

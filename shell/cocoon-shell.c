@@ -370,9 +370,7 @@ int main(int argc, char **argv, char **envp)
 		snprintf(user, sizeof(user), "%s", a.who.user);
 		record.user = user;
 	}
-	record.plan = a.have_plan ? &a.plan : NULL;
-	record.result = a.result;
-	record.reason = a.reason[0] ? a.reason : NULL;
+	admission_record(&a, &record);
 	if (decided < 0)
 		die("%s", a.reason);
 	if (a.verdict == VERDICT_UNCONFINED)

@@ -391,3 +391,50 @@ const char *admission_verdict_name(enum verdict verdict)
 	};
 	return (size_t)verdict < ARRAY_SIZE(names) ? names[verdict] : "?";
 }
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static bool same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+void admission_kept_asked(struct admission_kept *k, const struct admission_request *req)
+{
+	k->user = dup_or_null(req->user);
+	k->service = dup_or_null(req->service);
+	k->config = dup_or_null(req->config);
+	k->exempt = dup_or_null(req->exempt);
+	k->audit = req->audit;
+}
+
+bool admission_kept_answers(const struct admission_kept *k,
+			    const struct admission_request *req)
+{
+	return same_text(k->user, req->user) && same_text(k->service, req->service) &&
+	       same_text(k->config, req->config) && same_text(k->exempt, req->exempt) &&
+	       k->audit == req->audit;
+}
+
+void admission_kept_free(struct admission_kept *k)
+{
+	admission_free(&k->a);
+	free(k->user);
+	free(k->service);
+	free(k->config);
+	free(k->exempt);
+	free(k);
+}
+
+void admission_record(const struct admission *a, struct audit_record *r)
+{
+	if (a->known_account)
+		r->uid = a->who.uid;
+	r->plan = a->have_plan ? &a->plan : NULL;
+	r->result = a->result;
+	r->reason = a->reason[0] ? a->reason : NULL;
+	r->mode = a->mode_audit ? "audit" : NULL;
+}

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "audit.h"
 #include "error.h"
 #include "identity.h"
 #include "plan.h"
@@ -110,6 +111,26 @@ void admission_free(struct admission *a);
  * what admission_decide with the check answers. Returns -1 when the
  * verdict is VERDICT_REFUSED, else 0. */
 int admission_entry_check(const struct admission_request *req, struct admission *a);
+
+/* A decision kept from one line of a PAM stack to the next (pam_cocoon's
+ * return line decides, the confining line finishes it with its entry
+ * check), with the question it answers. */
+struct admission_kept {
+	struct admission a; /* admission_decide fills it */
+	char *user, *service, *config, *exempt;
+	bool audit;
+};
+/* Record REQ as the question K->a answers (after admission_decide). */
+void admission_kept_asked(struct admission_kept *k, const struct admission_request *req);
+/* Whether K answers REQ: the same user, service, config, exempt, audit. */
+bool admission_kept_answers(const struct admission_kept *k,
+			    const struct admission_request *req);
+void admission_kept_free(struct admission_kept *k);
+
+/* The audit record's fields that come of the front door's answer A:
+ * uid, plan, result, reason and mode (the event and the rest are the
+ * entry point's). */
+void admission_record(const struct admission *a, struct audit_record *r);
 
 /* The verdict as a word: refused, exempt, unconfined, audit, sandboxed. */
 const char *admission_verdict_name(enum verdict verdict);
