@@ -200,10 +200,7 @@ int creds_become_user(const struct identity *who, struct cc_error *err)
  * and errors as numbers, as strerror may load a locale's catalogue. */
 static int take_root_failed(struct cc_error *err, const char *what)
 {
-	int e = errno;
-	cc_fail(err, "%s: error %d", what, e);
-	err->errnum = e; /* for a caller outside a vfork child to name */
-	return -1;
+	return cc_fail_number(err, errno, "%s", what);
 }
 
 int creds_take_root(struct cc_error *err)

@@ -738,5 +738,5 @@ int mounts_chroot_to_namespace(struct cc_error *err)
 	if (rc == 0)
 		return 1;
 fail:
-	return cc_fail(err, "the chroot: %s: error %d", what, errno);
+	return cc_fail_number(err, errno, "the chroot: %s", what);
 }

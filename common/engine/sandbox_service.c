@@ -195,7 +195,7 @@ static int exec_init(void *arg)
 	 * credentials): the user cannot signal it. Signals stay blocked, as
 	 * the service had them for the helper. */
 	if (setpgid(0, 0) < 0 || chdir("/") < 0) {
-		cc_fail(&err, "preparing pid 1: error %d", errno);
+		cc_fail_number(&err, errno, "preparing pid 1");
 		sandbox_child_fail(run, &err);
 	}
 	/* A chrooted service would otherwise join a namespace whose root is
@@ -221,7 +221,7 @@ static int exec_init(void *arg)
 		sandbox_session_service(svc);
 	}
 	if (pid2 < 0) {
-		cc_fail(&err, "clone: error %d", errno);
+		cc_fail_number(&err, errno, "clone");
 		sandbox_child_fail(run, &err);
 	}
 	close(pid2fd);
@@ -230,12 +230,12 @@ static int exec_init(void *arg)
 	 * namespaces and no longer reads files. */
 	if (fcntl(x->ready[1], F_SETFD, 0) < 0 || fcntl(svc->service_pidfd, F_SETFD, 0) < 0 ||
 	    (svc->share_listen >= 0 && fcntl(svc->share_listen, F_SETFD, 0) < 0)) {
-		cc_fail(&err, "preparing cocoon-init: error %d", errno);
+		cc_fail_number(&err, errno, "preparing cocoon-init");
 		sandbox_child_fail(run, &err);
 	}
 	char *envp[] = { NULL };
 	execveat(svc->initfd, "", x->argv, envp, AT_EMPTY_PATH);
-	cc_fail(&err, "exec cocoon-init (%s): error %d", run->req->init_path, errno);
+	cc_fail_number(&err, errno, "exec cocoon-init (%s)", run->req->init_path);
 	sandbox_child_fail(run, &err);
 }
 
@@ -294,14 +294,14 @@ static pid_t start_helper(struct run_service *svc, int caller_sock)
 	close(caller_sock);
 	struct init_exec x = { .svc = svc };
 	if (pipe2(x.ready, O_CLOEXEC) < 0 || pipe2(x.execd, O_CLOEXEC) < 0) {
-		cc_fail(&err, "pipe: error %d", errno);
+		cc_fail_number(&err, errno, "pipe");
 		sandbox_child_fail(run, &err);
 	}
 	size_t guard = INIT_STACK_GUARD;
 	char *stack = mmap(NULL, INIT_STACK_SIZE + guard, PROT_READ | PROT_WRITE,
 			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
 	if (stack == MAP_FAILED || mprotect(stack, guard, PROT_NONE) < 0) {
-		cc_fail(&err, "a stack for pid 1: error %d", errno);
+		cc_fail_number(&err, errno, "a stack for pid 1");
 		if (stack != MAP_FAILED)
 			munmap(stack, INIT_STACK_SIZE + guard);
 		sandbox_child_fail(run, &err);
@@ -334,7 +334,7 @@ static pid_t start_helper(struct run_service *svc, int caller_sock)
 	close(x.execd[1]);
 	if (pid < 0) {
 		munmap(stack, INIT_STACK_SIZE + guard);
-		cc_fail(&err, "clone: error %d", clone_errno);
+		cc_fail_number(&err, clone_errno, "clone");
 		sandbox_child_fail(run, &err);
 	}
 	bool started = wait_exec(x.execd[0], pid, pidfd);

@@ -24,6 +24,20 @@ static int fail_v(struct cc_error *err, int errnum, const char *fmt, va_list ap)
 	return -1;
 }
 
+int cc_fail_number(struct cc_error *err, int errnum, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fail_v(err, 0, fmt, ap);
+	va_end(ap);
+	if (err) {
+		size_t n = strlen(err->msg);
+		snprintf(err->msg + n, sizeof(err->msg) - n, ": error %d", errnum);
+		err->errnum = errnum;
+	}
+	return -1;
+}
+
 int cc_fail(struct cc_error *err, const char *fmt, ...)
 {
 	va_list ap;

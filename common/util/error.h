@@ -34,6 +34,11 @@ int cc_fail_errno(struct cc_error *err, const char *fmt, ...)
 int cc_fail_errnum(struct cc_error *err, int errnum, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* For a vfork child or one that shares its parent's memory: ERRNUM kept
+ * and written as "error N", without strerror, which may load a locale's
+ * catalogue. */
+int cc_fail_number(struct cc_error *err, int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* cc_fail with a CAUSE. */
 int cc_fail_cause(struct cc_error *err, enum cc_cause cause, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
