@@ -162,7 +162,10 @@ static void apply(struct merge *m, const struct directive *d)
 	case D_NEW_SESSION: plan->new_session = v->flag; break;
 	case D_NO_NEW_PRIVS: plan->no_new_privs = v->flag; break;
 	case D_SECCOMP_LOG: plan->seccomp_log = v->flag; break;
-	case D_UNSHARE: plan->namespaces = v->bits; break;
+	case D_UNSHARE:
+		plan->namespaces = v->bits;
+		m->unshare_at = (struct place){ d->file, d->line };
+		break;
 	case D_SECCOMP:
 		free(plan->seccomp_file);
 		plan->seccomp = v->seccomp;
@@ -236,6 +239,18 @@ static void merge_section(struct merge *m, const struct section *s)
 	m->depth--;
 }
 
+/* OP needs a namespace the plan lacks: said at the unshare line that
+ * left it out when there is one (a profile's line is rarely the typo),
+ * else at OP's own. */
+static void namespace_missing(struct merge *m, const struct fs_op *op, const char *what)
+{
+	if (m->unshare_at.file)
+		merge_error(m, m->unshare_at.file, m->unshare_at.line, "%s: this unshare "
+			    "leaves it out, and %s:%d needs it", what, op->file, op->line);
+	else
+		merge_error(m, op->file, op->line, "%s", what);
+}
+
 /* Checks on a merged plan that need the whole picture. */
 static void check_merged(struct merge *m)
 {
@@ -243,11 +258,11 @@ static void check_merged(struct merge *m)
 	for (size_t i = 0; i < plan->nops; i++) {
 		const struct fs_op *op = &plan->ops[i];
 		if (op->type == OP_PROC && !(plan->namespaces & NS_PID))
-			merge_error(m, op->file, op->line, "'proc' needs a pid namespace "
-				    "(unshare = pid ...)");
+			namespace_missing(m, op, "'proc' needs a pid namespace "
+					  "(unshare = pid ...)");
 		if (op->type == OP_MQUEUE && !(plan->namespaces & NS_IPC))
-			merge_error(m, op->file, op->line, "'mqueue' needs an ipc namespace "
-				    "(unshare = ipc ...)");
+			namespace_missing(m, op, "'mqueue' needs an ipc namespace "
+					  "(unshare = ipc ...)");
 	}
 	/* Report every unsafe creation, not just the first. */
 	size_t start = 0;

@@ -27,6 +27,7 @@ struct merge {
 	struct place home_at, private_tmp_at;
 	struct place name_services_at; /* the last name-services line */
 	struct place share_at, linger_at; /* the last share-sandbox, linger */
+	struct place unshare_at; /* the last unshare */
 };
 
 /* `home` and `private-tmp` of a guest account, as ops (guest.c). */

@@ -286,7 +286,8 @@ static void test_structure(void)
 	expect(DEFAULT_RULE "[profile p]\nmqueue = /dev/mqueue\n",
 	       "t.conf:4: error: 'mqueue' needs an ipc namespace", "mqueue without ipc");
 	expect(DEFAULT_RULE "[user bob]\nprofile = default\nunshare = ipc\n",
-	       "<embedded default>:13: error: 'proc' needs a pid namespace",
+	       "t.conf:5: error: 'proc' needs a pid namespace (unshare = pid ...): this "
+	       "unshare leaves it out, and <embedded default>:13 needs it",
 	       "unshare replaces: the rule drops the pid namespace proc needs");
 	expect(DEFAULT_RULE "[profile p]\nunshare = uts\nhostname = box\n[user bob]\nprofile = p\nunshare = pid\n",
 	       "t.conf:5: error: 'hostname' needs a uts namespace",
