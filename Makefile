@@ -19,11 +19,13 @@ MANDIR     ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DOCDIR     ?= $(PREFIX)/share/doc/cocoon
 EXAMPLESDIR ?= $(DOCDIR)/examples
-# The directory that holds the system's pam_unix.so.
-PAMDIR     ?= $(patsubst %/,%,$(dir $(firstword $(wildcard /usr/lib/*/security/pam_unix.so /lib/*/security/pam_unix.so /usr/lib/security/pam_unix.so /lib/security/pam_unix.so))))
-ifeq ($(PAMDIR),)
-PAMDIR     := /usr/lib/security
+# The directory that holds the system's pam_unix.so: where libpam finds
+# a module named without a path.
+SYSTEM_PAMDIR := $(patsubst %/,%,$(dir $(firstword $(wildcard /usr/lib/*/security/pam_unix.so /lib/*/security/pam_unix.so /usr/lib/security/pam_unix.so /lib/security/pam_unix.so))))
+ifeq ($(SYSTEM_PAMDIR),)
+SYSTEM_PAMDIR := /usr/lib/security
 endif
+PAMDIR     ?= $(SYSTEM_PAMDIR)
 DESTDIR    ?=
 BUILDDIR   ?= build
 
@@ -56,7 +58,9 @@ CPPFLAGS   += -MMD -MP -D_GNU_SOURCE $(COMMON_INC) -I$(BUILDDIR)/gen \
 	      -DCOCOON_JOURNAL_SOCKET='"$(JOURNAL_SOCKET)"' \
 	      -DCOCOON_LIBEXECDIR='"$(LIBEXECDIR)/cocoon"' \
 	      -DCOCOON_BINDIR='"$(PREFIX)/bin"' \
-	      -DCOCOON_EXAMPLESDIR='"$(EXAMPLESDIR)"'
+	      -DCOCOON_EXAMPLESDIR='"$(EXAMPLESDIR)"' \
+	      -DCOCOON_PAM_MODULE='"$(PAMDIR)/pam_cocoon.so"' \
+	      -DCOCOON_PAM_SYSTEM_DIR='"$(SYSTEM_PAMDIR)"'
 ALL_CFLAGS  = $(WARN) -fPIC -fstack-protector-strong -fstack-clash-protection -D_FORTIFY_SOURCE=2 $(CFLAGS) $(PKG_CFLAGS)
 LDFLAGS    += -Wl,-z,relro,-z,now
 
@@ -109,7 +113,7 @@ $(BUILDDIR)/gen/default_profile.o: $(BUILDDIR)/gen/default_profile.c
 
 # The manual pages and the example files are templates: @BINDIR@,
 # @SBINDIR@, @LIBEXECDIR@, @SYSCONFDIR@, @DOCDIR@, @EXAMPLESDIR@,
-# @STATEDIR@, @RUNDIR@ and @BASHCOMPDIR@ become this build's paths (the
+# @STATEDIR@, @RUNDIR@, @BASHCOMPDIR@ and @PAMDIR@ become this build's paths (the
 # ones compiled into the programs) in $(BUILDDIR)/doc/, which install
 # copies: a page then names the files as installed (/usr/bin on the .debs,
 # /usr/local/bin from `make install`). A token left over fails the build.
@@ -117,7 +121,7 @@ DOC_SUBST   = -e 's|@BINDIR@|$(PREFIX)/bin|g' -e 's|@SBINDIR@|$(PREFIX)/sbin|g' 
 	      -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 	      -e 's|@DOCDIR@|$(DOCDIR)|g' -e 's|@EXAMPLESDIR@|$(EXAMPLESDIR)|g' \
 	      -e 's|@STATEDIR@|$(STATEDIR)|g' -e 's|@RUNDIR@|$(RUNSTATEDIR)/cocoon|g' \
-	      -e 's|@BASHCOMPDIR@|$(BASHCOMPDIR)|g'
+	      -e 's|@BASHCOMPDIR@|$(BASHCOMPDIR)|g' -e 's|@PAMDIR@|$(PAMDIR)|g'
 # The paths above, rewritten only when they change, so that a build with
 # other paths regenerates the documents.
 DOC_STAMP  := $(BUILDDIR)/gen/doc-paths

@@ -9,6 +9,7 @@
 #include "host_checks.h"
 #include "options.h"
 #include "resolve.h"
+#include "util.h"
 
 int parse_options(int argc, char **argv, struct options *o, const char *allowed)
 {
@@ -76,16 +77,39 @@ void print_diags(const struct diag_list *diags)
 	}
 }
 
-/* What every load adds to the policy's own syntax errors. */
-static void collect_findings(struct policy *policy, bool names, struct diag_list *diags)
+/* The file a PAM stack's conf= names for the policy at PATH: a drop-in
+ * is read with the system's cocoon.conf. */
+static const char *stack_policy_file(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return path;
+	char *dir AUTOFREE = xstrndup(path, (size_t)(slash - path));
+	char *real AUTOFREE = realpath(*dir ? dir : "/", NULL);
+	char *dropins AUTOFREE = realpath(COCOON_DROPIN_DIR, NULL);
+	bool dropin = strcmp(dir, COCOON_DROPIN_DIR) == 0 ||
+		      (real && dropins && strcmp(real, dropins) == 0);
+	return dropin ? COCOON_POLICY_FILE : path;
+}
+
+/* What every load adds to the policy's own syntax errors; with NAMES,
+ * the host's judgement of the policy at PATH, this host's PAM stacks
+ * that run pam_cocoon on it read. */
+static void collect_findings(struct policy *policy, bool names, const char *path,
+			     struct diag_list *diags)
 {
 	for (size_t i = 0; i < policy->diags.count; i++) {
 		const struct diag *d = &policy->diags.items[i];
 		diag_add(diags, d->level, d->file, d->line, "%s", d->msg);
 	}
 	policy_validate(policy, diags);
-	if (names)
-		host_checks_policy(policy, diags);
+	if (!names)
+		return;
+	struct pam_stack_services pam;
+	pam_stack_policy_services(COCOON_PAM_DIR, stack_policy_file(path), COCOON_POLICY_FILE,
+				  &pam);
+	host_checks_policy(policy, &pam, diags);
+	pam_stack_services_free(&pam);
 }
 
 int load_checked(const char *config, bool names, struct policy *policy,
@@ -97,7 +121,7 @@ int load_checked(const char *config, bool names, struct policy *policy,
 		policy_free(policy);
 		return -1;
 	}
-	collect_findings(policy, names, diags);
+	collect_findings(policy, names, config ? config : COCOON_POLICY_FILE, diags);
 	return 0;
 }
 
@@ -111,6 +135,6 @@ int load_candidate_checked(const char *candidate, const char *as, struct policy 
 		policy_free(policy);
 		return rc;
 	}
-	collect_findings(policy, true, diags);
+	collect_findings(policy, true, as ? as : candidate, diags);
 	return 0;
 }

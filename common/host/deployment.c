@@ -92,19 +92,6 @@ static bool passes_over(const struct pam_stack *s, size_t i, size_t target)
 	return most == 0 && h > i && target <= h;
 }
 
-/* mode=audit, read as pam_cocoon reads its arguments (pam_args.c, a
- * layer up): the last of mode=audit and mode=enforce holds. */
-static bool line_in_audit_mode(const struct pam_stack_line *l)
-{
-	bool audit = false;
-	for (int i = 0; i < l->argc; i++)
-		if (strcmp(l->argv[i], "mode=audit") == 0)
-			audit = true;
-		else if (strcmp(l->argv[i], "mode=enforce") == 0)
-			audit = false;
-	return audit;
-}
-
 /* What is wrong with one service's session stack; returns whether the
  * stack confines sessions at all. */
 static bool check_service(const char *dir, const char *service,
@@ -175,7 +162,7 @@ static bool check_service(const char *dir, const char *service,
 			 "open their session inside the sandbox, where /proc/self is gone",
 			 service, after->module, main_line->file, main_line->line);
 	}
-	if (line_in_audit_mode(main_line))
+	if (pam_stack_line_audit(main_line))
 		diag_add(diags, DIAG_WARNING, main_line->file, main_line->line,
 			 "service %s: " MODULE_NAME " is left in mode=audit: its sessions "
 			 "are not confined, what it would refuse or sandbox is only logged "
@@ -187,15 +174,6 @@ static bool check_service(const char *dir, const char *service,
 			 "sandbox, and a refused user is told after the motd", service);
 	pam_stack_free(&s);
 	return true;
-}
-
-/* A file of a package manager's or an editor's, not a service. */
-static bool is_service_name(const char *name)
-{
-	if (name[0] == '.' || strchr(name, '~'))
-		return false;
-	return !strstr(name, ".dpkg-") && !strstr(name, ".ucf-") &&
-	       !strstr(name, ".rpm");
 }
 
 /* A common-* file confines every service that includes it: cron, sudo,
@@ -240,7 +218,7 @@ static void check_pam_dir(const char *dir, struct services *confining,
 		char path[PATH_MAX];
 		struct stat st;
 		snprintf(path, sizeof(path), "%s/%s", dir, name);
-		if (is_service_name(name) && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		if (pam_stack_is_service_name(name) && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
 			++*stacks;
 			if (str_starts_with(name, "common-"))
 				check_common_file(dir, name, diags);
@@ -603,8 +581,9 @@ static void check_sshd_chroot(const struct deployment_paths *paths,
 }
 
 /* A rule whose plan pam_cocoon refuses, on a service whose stack names
- * the module: every session of it there is refused (plain check only
- * warns, not knowing the stacks). */
+ * the module: every session of it there is refused. Plain check errs for
+ * the stacks of this host that run this build's module on the policy
+ * (pam_stack_policy_services); here any stack counts, an image's too. */
 static void check_refused_rules(const struct deployment_paths *paths,
 				const struct policy *policy,
 				const struct services *confining, struct diag_list *diags)

@@ -74,19 +74,40 @@ int host_checks_service_refusal(const struct policy *policy, const struct sectio
 	return rc;
 }
 
-/* What pam_cocoon would refuse, said at check time: a rule that any PAM
- * service may use (no service list, or one naming more than `shell`).
- * check --pam makes it an error where a stack names the module. */
+/* The first of the PAM services that run pam_cocoon on this policy (see
+ * pam_stack_policy_services) that rule S applies to, or NULL. */
+static const struct pam_stack_service *pam_service_of(const struct section *s,
+							const struct pam_stack_services *pam)
+{
+	for (size_t i = 0; pam && i < pam->count; i++)
+		if (policy_section_allows_service(s, pam->items[i].service))
+			return &pam->items[i];
+	return NULL;
+}
+
+/* What pam_cocoon would refuse, said at check time: an error where a
+ * service's stack here runs the module on this policy and the rule
+ * applies to it; elsewhere a warning, for a rule any PAM service may use
+ * (no service list, or one naming more than `shell`). */
 static void check_service_mode(const struct section *s, struct plan *plan,
-			       const char *title, struct diag_list *diags)
+			       const char *title, const struct pam_stack_services *pam,
+			       struct diag_list *diags)
 {
 	const struct directive *svc = policy_section_find(s, D_SERVICE);
 	if (svc && svc->nwords == 1 && strcmp(svc->words[0], "shell") == 0)
 		return;
 	struct cc_error err;
-	if (plan_service_refusal(plan, &err) < 0)
+	if (plan_service_refusal(plan, &err) == 0)
+		return;
+	const struct pam_stack_service *on = pam_service_of(s, pam);
+	if (on)
+		diag_add(diags, DIAG_ERROR, s->file, s->line, "%s: pam_cocoon refuses its "
+			 "sessions on service %s (%s:%d runs it on this policy): %s",
+			 title, on->service, on->file, on->line, err.msg);
+	else
 		diag_add(diags, DIAG_WARNING, s->file, s->line, "pam_cocoon would refuse "
-			 "the sessions of %s: %s", title, err.msg);
+			 "the sessions of %s: %s (no PAM stack here runs it on this "
+			 "policy for them)", title, err.msg);
 }
 
 static bool limits_set(const struct session_limits *l)
@@ -343,7 +364,7 @@ static void check_refusals(const struct policy *policy, const struct section *s,
 
 /* The checks that need a rule's merged plan. */
 static void check_rule_plan(const struct policy *policy, const struct section *s,
-			    struct diag_list *diags)
+			    const struct pam_stack_services *pam, struct diag_list *diags)
 {
 	struct plan plan;
 	merged_plan(policy, s, &plan);
@@ -356,7 +377,7 @@ static void check_rule_plan(const struct policy *policy, const struct section *s
 	policy_section_title(s, title, sizeof(title));
 	check_unused_settings(s, &plan, title, diags);
 	check_log_sockets(s, &plan, title, diags);
-	check_service_mode(s, &plan, title, diags);
+	check_service_mode(s, &plan, title, pam, diags);
 	plan_free(&plan);
 }
 
@@ -627,7 +648,8 @@ static void check_rule_name(const struct section *s, struct diag_list *diags)
 	}
 }
 
-void host_checks_policy(const struct policy *policy, struct diag_list *diags)
+void host_checks_policy(const struct policy *policy, const struct pam_stack_services *pam,
+			struct diag_list *diags)
 {
 	struct pty_pool pool;
 	bool have_pool = pty_pool_read(&pool);
@@ -643,7 +665,7 @@ void host_checks_policy(const struct policy *policy, struct diag_list *diags)
 		for (size_t k = 0; k < s->ndirs; k++)
 			if (s->dirs[k].spec->id == D_SECCOMP && s->dirs[k].words[0][0] == '/')
 				check_seccomp_file(&s->dirs[k], diags);
-		check_rule_plan(policy, s, diags);
+		check_rule_plan(policy, s, pam, diags);
 		check_cgroup_limits(s, diags);
 		if (have_pool)
 			check_pty_directives(s, &pool, diags);

@@ -3,6 +3,7 @@
 #include "pam_stack.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,14 @@
 #include "util.h"
 
 #define MAX_INCLUDE_DEPTH 8
+/* The module this build installs, and where libpam finds a module named
+ * without a path (the Makefile's PAMDIR and the system's). */
+#ifndef COCOON_PAM_MODULE
+#define COCOON_PAM_MODULE "/usr/lib/security/" PAM_STACK_COCOON_MODULE
+#endif
+#ifndef COCOON_PAM_SYSTEM_DIR
+#define COCOON_PAM_SYSTEM_DIR "/usr/lib/security"
+#endif
 
 void pam_stack_free(struct pam_stack *s)
 {
@@ -285,4 +294,112 @@ void pam_stack_cocoon_free(struct pam_stack_cocoon *c)
 {
 	pam_stack_free(&c->stack);
 	memset(c, 0, sizeof(*c));
+}
+
+bool pam_stack_line_audit(const struct pam_stack_line *l)
+{
+	bool audit = false;
+	for (int i = 0; i < l->argc; i++)
+		if (strcmp(l->argv[i], "mode=audit") == 0)
+			audit = true;
+		else if (strcmp(l->argv[i], "mode=enforce") == 0)
+			audit = false;
+	return audit;
+}
+
+bool pam_stack_is_service_name(const char *name)
+{
+	if (name[0] == '.' || strchr(name, '~'))
+		return false;
+	return !strstr(name, ".dpkg-") && !strstr(name, ".ucf-") &&
+	       !strstr(name, ".rpm");
+}
+
+/* The policy file line L gives pam_cocoon (its last conf=, as the
+ * module takes it), or NULL: the build's own. */
+static const char *line_conf(const struct pam_stack_line *l)
+{
+	const char *conf = NULL;
+	for (int i = 0; i < l->argc; i++)
+		if (str_starts_with(l->argv[i], "conf="))
+			conf = l->argv[i] + strlen("conf=");
+	return conf;
+}
+
+/* Two spellings of one file: the same text, or the same real path. */
+static bool same_file(const char *a, const char *b)
+{
+	if (strcmp(a, b) == 0)
+		return true;
+	char *ra AUTOFREE = realpath(a, NULL);
+	char *rb AUTOFREE = realpath(b, NULL);
+	return ra && rb && strcmp(ra, rb) == 0;
+}
+
+static bool is_this_build_module(const char *module)
+{
+	char path[PATH_MAX];
+	if (module[0] == '/')
+		snprintf(path, sizeof(path), "%s", module);
+	else
+		snprintf(path, sizeof(path), "%s/%s", COCOON_PAM_SYSTEM_DIR, module);
+	return same_file(path, COCOON_PAM_MODULE);
+}
+
+/* pam_cocoon's enforcing line of SERVICE's stack that reads POLICY_FILE. */
+static const struct pam_stack_line *service_line(const struct pam_stack *s,
+						 const char *policy_file, bool is_default)
+{
+	for (size_t i = 0; i < s->count; i++) {
+		const struct pam_stack_line *l = &s->lines[i];
+		if (!l->is_cocoon || l->has_return || pam_stack_line_audit(l))
+			continue;
+		const char *conf = line_conf(l);
+		if (conf ? same_file(conf, policy_file)
+			 : is_default && is_this_build_module(l->module))
+			return l;
+	}
+	return NULL;
+}
+
+void pam_stack_policy_services(const char *dir, const char *policy_file,
+			       const char *default_file, struct pam_stack_services *out)
+{
+	memset(out, 0, sizeof(*out));
+	bool is_default = same_file(policy_file, default_file);
+	struct dirent **list;
+	int n = scandir(dir, &list, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		const char *name = list[i]->d_name;
+		char path[PATH_MAX];
+		struct stat st;
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		/* common-* files are included, not services of their own. */
+		if (pam_stack_is_service_name(name) && !str_starts_with(name, "common-") &&
+		    stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+			struct pam_stack s = { .type = "session" };
+			struct diag_list ignored = { 0 };
+			pam_stack_read(dir, name, &s, 0, &ignored);
+			diag_free(&ignored);
+			const struct pam_stack_line *l = service_line(&s, policy_file, is_default);
+			if (l)
+				*ARRAY_PUSH(out->items, out->count, out->cap) =
+					(struct pam_stack_service){ xstrdup(name),
+								    xstrdup(l->file), l->line };
+			pam_stack_free(&s);
+		}
+		free(list[i]);
+	}
+	if (n >= 0)
+		free(list);
+}
+
+void pam_stack_services_free(struct pam_stack_services *s)
+{
+	for (size_t i = 0; i < s->count; i++) {
+		free(s->items[i].service);
+		free(s->items[i].file);
+	}
+	free(s->items);
+	memset(s, 0, sizeof(*s));
 }

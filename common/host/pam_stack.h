@@ -2,7 +2,8 @@
 /* A PAM service's stack of one type, read as libpam reads it: includes
  * and substacks followed, continued lines joined, arguments in
  * [brackets] given as the module gets them. Read by check --pam to judge
- * the stacks, and by explain to say what a login through one does. */
+ * the stacks, by check and edit to know which services run pam_cocoon on
+ * the policy, and by explain to say what a login through one does. */
 #ifndef COCOON_PAM_STACK_H
 #define COCOON_PAM_STACK_H
 
@@ -85,5 +86,34 @@ struct pam_stack_cocoon {
 void pam_stack_cocoon_read(const char *dir, const char *service,
 			   struct pam_stack_cocoon *out);
 void pam_stack_cocoon_free(struct pam_stack_cocoon *c);
+
+/* Whether pam_cocoon's line L is left in mode=audit (the last of
+ * mode=audit and mode=enforce holds, as the module reads them). */
+bool pam_stack_line_audit(const struct pam_stack_line *l);
+/* Whether NAME, a file of the PAM directory, is a service: not a package
+ * manager's or an editor's file. */
+bool pam_stack_is_service_name(const char *name);
+
+/* A service whose session stack runs this build's pam_cocoon, confining
+ * and enforcing, on the policy a check judges; and that line. */
+struct pam_stack_service {
+	char *service;
+	char *file;
+	int line;
+};
+struct pam_stack_services {
+	struct pam_stack_service *items;
+	size_t count, cap;
+};
+
+/* The services under DIR (COCOON_PAM_DIR) whose stacks confine with the
+ * policy POLICY_FILE: a line with conf= naming it, or, when POLICY_FILE
+ * is DEFAULT_FILE (the build's cocoon.conf), a line without conf= that
+ * loads this build's module (COCOON_PAM_MODULE; a bare name is found in
+ * COCOON_PAM_SYSTEM_DIR, as libpam finds it). Another build's lines, and
+ * an installed cocoon's beside a test tree's, do not count. */
+void pam_stack_policy_services(const char *dir, const char *policy_file,
+			       const char *default_file, struct pam_stack_services *out);
+void pam_stack_services_free(struct pam_stack_services *s);
 
 #endif

@@ -3,12 +3,16 @@
 # cocoonctl check and edit report, as errors at the directive's
 # file:line, what would refuse every login of a rule on this host: a
 # missing bind source, a bind source of the user's reached through a
-# symlink, a missing home-skel, a command or shell the sandbox lacks.
-# Each is shown to predict a real refusal (cocoonctl run, cocoon-shell).
+# symlink, a missing home-skel, a command or shell the sandbox lacks,
+# and a plan pam_cocoon refuses on a service whose stack here runs it on
+# this policy. Each is shown to predict a real refusal (cocoonctl run,
+# cocoon-shell, a login through a real sshd).
 . "$(dirname "$0")/../lib.sh"
+SSHD_SERVICE=cocoon-test-sshd-refusals-$T
+SSHD_PORTS=${SSHD_PORTS:-42200-42299}
 W=$(mktemp -d /run/cocoon-refusals.XXXXXX)
 chmod 0755 "$W"
-trap 'rm -rf "$W"; policy_reset; cleanup_users' EXIT
+trap 'sshd_cleanup; rm -rf "$W"; policy_reset; cleanup_users' EXIT
 add_user ccrf1$T || bail_out "useradd"
 add_user ccrf2$T -s "$SHELL_BIN"
 conf=$CONF_DIR/cocoon.conf
@@ -147,4 +151,71 @@ is "$RC" 1 "edit refuses a missing bind source"
 like "$OUT" "$conf:3: error: bind $W/nothing$T /x: the source $W/nothing$T: No such file" \
 	"at the policy's own file:line"
 is "$(cat "$conf")" "$before" "the policy is unchanged"
+
+# A plan pam_cocoon refuses (a user namespace cannot hold the root
+# service), on a service whose stack runs this build's module on this
+# policy: an error of plain check and of edit, not only of check --pam.
+bad="[user ccrf1$T]
+profile = default
+unshare = pid ipc uts user
+[default]
+profile = default"
+printf '%s\n' "$bad" | policy_write cocoon.conf
+run "$CTL" check
+is "$RC" 0 "no stack here runs pam_cocoon on it: plain check passes"
+like "$OUT" "$conf:1: warning: pam_cocoon would refuse the sessions of [user ccrf1$T]: a user namespace cannot hold a root service" \
+	"with a warning saying why"
+sshd_start "session required $PAMDIR/pam_cocoon.so" || bail_out "sshd"
+sshd_allow ccrf1$T
+sshd_allow ccrf2$T
+line=$(grep -n "pam_cocoon.so" /etc/pam.d/$SSHD_SERVICE | cut -d: -f1)
+run "$CTL" check
+is "$RC" 1 "a stack runs this build's pam_cocoon on the policy: plain check exits 1"
+like "$OUT" "$conf:1: error: [user ccrf1$T]: pam_cocoon refuses its sessions on service $SSHD_SERVICE (/etc/pam.d/$SSHD_SERVICE:$line runs it on this policy): a user namespace cannot hold a root service" \
+	"at the rule's line, naming the service and its stack's line"
+run ssh_as ccrf1$T 'echo LOGGED-IN'
+unlike "$OUT" "LOGGED-IN" "control: the login through that service is refused (exit $RC)"
+run "$CTL" run --user ccrf1$T -- /bin/true
+is "$RC" 0 "control: outside PAM the plan runs"
+cp "$conf" "$W/candidate.conf"
+run "$CTL" check --as "$conf" "$W/candidate.conf"
+is "$RC" 1 "check --as the policy file: the same error"
+like "$OUT" "$W/candidate.conf:1: error: [user ccrf1$T]: pam_cocoon refuses its sessions on service $SSHD_SERVICE" \
+	"at the candidate's line"
+run "$CTL" check --config "$W/candidate.conf"
+is "$RC" 0 "another file (--config): the stack does not read it"
+like "$OUT" "warning: pam_cocoon would refuse" "only a warning"
+# edit will not install it.
+printf '[default]\nprofile = default\n' | policy_write cocoon.conf
+before=$(cat "$conf")
+printf '#!/bin/sh\ncat %s > "$1"\n' "$W/candidate.conf" > "$ed"
+EDITOR=$ed run "$CTL" edit < <(echo x)
+is "$RC" 1 "edit refuses a plan pam_cocoon refuses on an enabled service"
+like "$OUT" "$conf:1: error: [user ccrf1$T]: pam_cocoon refuses its sessions on service $SSHD_SERVICE" \
+	"at the policy's own file:line"
+is "$(cat "$conf")" "$before" "the policy is unchanged"
+# Which stacks count: conf= naming another file, or another build's
+# module (here a bare name, which libpam finds in the system's directory).
+printf '%s\n' "$bad" | policy_write cocoon.conf
+sed -i "${line}s|pam_cocoon.so\$|pam_cocoon.so conf=$W/candidate.conf|" /etc/pam.d/$SSHD_SERVICE
+run "$CTL" check
+is "$RC" 0 "a stack with conf= naming another file does not count"
+run "$CTL" check --config "$W/candidate.conf"
+is "$RC" 1 "but counts for that file"
+like "$OUT" "$W/candidate.conf:1: error: [user ccrf1$T]: pam_cocoon refuses its sessions on service $SSHD_SERVICE" \
+	"at its line"
+sed -i "${line}s|.*|session required pam_cocoon.so|" /etc/pam.d/$SSHD_SERVICE
+run "$CTL" check
+is "$RC" 0 "a stack loading another build's module does not count"
+sed -i "${line}s|.*|session required $PAMDIR/pam_cocoon.so mode=audit|" /etc/pam.d/$SSHD_SERVICE
+run "$CTL" check
+is "$RC" 0 "nor one left in mode=audit (it refuses nothing)"
+# The clean policy passes, and its login works.
+sed -i "${line}s|.*|session required $PAMDIR/pam_cocoon.so|" /etc/pam.d/$SSHD_SERVICE
+printf '[user ccrf1$T]\nprofile = default\n[default]\nprofile = default\n' | policy_write cocoon.conf
+run "$CTL" check
+is "$RC" 0 "a plan pam_cocoon runs passes"
+run ssh_as ccrf1$T 'echo LOGGED-IN'
+like "$OUT" "LOGGED-IN" "and its login works"
+
 done_testing
