@@ -187,20 +187,27 @@ static const struct directive *last_applied(const struct policy *policy,
  * or, when a non-root user can write it, opens it as the user refusing
  * every symlink (mounts.c): a source missing, or one of the user's that
  * a symlink leads to, refuses every login of the plan unless the bind
- * is a -try form. A source with tokens is the account's: judged at the
- * login only. */
-static void check_bind_source(const struct fs_op *op, struct diag_list *diags)
+ * is a -try form. A source with tokens is the account's: judged here
+ * expanded for a [user] rule's account (WHO, its source as written in
+ * WRITTEN), and only what refuses the login is said of it; for other
+ * rules at the login only. */
+static void check_bind_source(const struct fs_op *op, const char *who, const char *written,
+			      struct diag_list *diags)
 {
-	char what[2 * PATH_MAX + 32], msg[4 * PATH_MAX];
+	char what[2 * PATH_MAX + 32], msg[4 * PATH_MAX], source[2 * PATH_MAX + 64];
 	struct stat st;
 	if (strchr(op->source, '%'))
 		return;
 	plan_op_describe(op, what, sizeof(what));
+	if (who)
+		snprintf(source, sizeof(source), "%s (%s for user %s)", op->source, written, who);
+	else
+		snprintf(source, sizeof(source), "%s", op->source);
 	if (stat(op->source, &st) < 0) {
 		if (op->optional && errno == ENOENT)
 			return;
 		snprintf(msg, sizeof(msg), "%s: the source %s: %s, so every login "
-			 "this bind applies to is refused%s", what, op->source,
+			 "this bind applies to is refused%s", what, source,
 			 strerror(errno), op->optional ? "" : " (create it, or use "
 			 "the -try form to skip a missing source)");
 		diag_add_once(diags, DIAG_ERROR, op->file, op->line, msg);
@@ -214,12 +221,14 @@ static void check_bind_source(const struct fs_op *op, struct diag_list *diags)
 		snprintf(msg, sizeof(msg), "%s: a non-root user can write the source %s, "
 			 "so the session opens it as its user refusing every symlink, "
 			 "and that fails (%s): every login this bind applies to is "
-			 "refused", what, op->source, strerror(errno));
-	else
+			 "refused", what, source, strerror(errno));
+	else if (!who)
 		snprintf(msg, sizeof(msg), "%s: a non-root user can write the source %s: "
 			 "sessions open it as their user (one who cannot reach it is "
 			 "refused), and pam_cocoon refuses it over a system path", what,
-			 op->source);
+			 source);
+	else
+		return;
 	diag_add_once(diags, fd < 0 ? DIAG_ERROR : DIAG_WARNING, op->file, op->line, msg);
 }
 
@@ -351,7 +360,7 @@ static void check_refusals(const struct policy *policy, const struct section *s,
 	for (size_t i = 0; i < plan->nops; i++) {
 		const struct fs_op *op = &plan->ops[i];
 		if (op_is_bind(op->type))
-			check_bind_source(op, diags);
+			check_bind_source(op, NULL, NULL, diags);
 		else if (op->type == OP_HOME_TMPFS)
 			check_home_skel(policy, s, op, diags);
 	}
@@ -362,6 +371,41 @@ static void check_refusals(const struct policy *policy, const struct section *s,
 	check_program(policy, s, plan, D_SHELL, plan->shell, diags);
 }
 
+/* A [user] rule's binds, expanded for its account by the engine's own
+ * expansion (plan_expand), as its logins get them: a source with tokens
+ * judged as a plain path. What refuses them is an error at the bind's
+ * line. An account NSS does not give is check_rule_name's to report. */
+static void check_user_rule(const struct policy *policy, const struct section *s,
+			    const struct plan *written, struct diag_list *diags)
+{
+	bool judge = false;
+	for (size_t i = 0; i < written->nops; i++)
+		judge |= op_is_bind(written->ops[i].type) &&
+			 strchr(written->ops[i].source, '%') != NULL;
+	struct identity who;
+	struct cc_error err;
+	if (!judge || identity_lookup(s->name, GROUPS_NOW, &who, &err) < 0)
+		return;
+	struct plan plan;
+	merged_plan(policy, s, &plan);
+	if (plan_expand(&plan, &who, &err) < 0 || plan_check_expanded(&plan, &err) < 0) {
+		char msg[sizeof(err.msg) + 80];
+		snprintf(msg, sizeof(msg), "for user %s: %s, so every login of the rule is "
+			 "refused", s->name, err.msg);
+		diag_add_once(diags, DIAG_ERROR, s->file, s->line, msg);
+	} else {
+		for (size_t i = 0; i < plan.nops && i < written->nops; i++) {
+			const struct fs_op *op = &plan.ops[i];
+			if (!op_is_bind(op->type))
+				continue;
+			if (strchr(written->ops[i].source, '%'))
+				check_bind_source(op, s->name, written->ops[i].source, diags);
+		}
+	}
+	plan_free(&plan);
+	identity_free(&who);
+}
+
 /* The checks that need a rule's merged plan. */
 static void check_rule_plan(const struct policy *policy, const struct section *s,
 			    const struct pam_stack_services *pam, struct diag_list *diags)
@@ -369,6 +413,8 @@ static void check_rule_plan(const struct policy *policy, const struct section *s
 	struct plan plan;
 	merged_plan(policy, s, &plan);
 	check_refusals(policy, s, &plan, diags);
+	if (s->kind == SECTION_USER && plan.sandboxed)
+		check_user_rule(policy, s, &plan, diags);
 	if (s->kind == SECTION_PROFILE) {
 		plan_free(&plan);
 		return;

@@ -3,9 +3,10 @@
 # cocoonctl check and edit report, as errors at the directive's
 # file:line, what would refuse every login of a rule on this host: a
 # missing bind source, a bind source of the user's reached through a
-# symlink, a missing home-skel, a command or shell the sandbox lacks,
-# and a plan pam_cocoon refuses on a service whose stack here runs it on
-# this policy. Each is shown to predict a real refusal (cocoonctl run,
+# symlink, a missing home-skel, a command or shell the sandbox lacks, a
+# source with tokens of a [user] rule expanded for its account, and a
+# plan pam_cocoon refuses on a service whose stack here runs it on this
+# policy. Each is shown to predict a real refusal (cocoonctl run,
 # cocoon-shell, a login through a real sshd).
 . "$(dirname "$0")/../lib.sh"
 SSHD_SERVICE=cocoon-test-sshd-refusals-$T
@@ -152,6 +153,32 @@ like "$OUT" "$conf:3: error: bind $W/nothing$T /x: the source $W/nothing$T: No s
 	"at the policy's own file:line"
 is "$(cat "$conf")" "$before" "the policy is unchanged"
 
+# A source with tokens in a [user] rule: expanded for its account, by
+# the engine's own expansion, and judged as a plain path.
+policy_write cocoon.conf <<CONF
+[user ccrf1$T]
+profile = default
+ro-bind = $W/%u-data /data
+[group ccrf1$T]
+profile = default
+ro-bind = $W/%u-group /data
+[default]
+profile = default
+CONF
+run "$CTL" check
+is "$RC" 1 "a [user] rule's source with tokens, missing for its account: check exits 1"
+like "$OUT" "$conf:3: error: ro-bind $W/ccrf1$T-data /data: the source $W/ccrf1$T-data ($W/%u-data for user ccrf1$T): No such file or directory, so every login this bind applies to is refused" \
+	"expanded, at the bind's line"
+unlike "$OUT" "$conf:6:" "a [group] rule's tokens are still judged at the login only"
+run "$CTL" run --user ccrf1$T -- /bin/true
+ok $((RC == 0)) "control: the login is refused (exit $RC)"
+like "$OUT" "open_tree $W/ccrf1$T-data: No such file or directory" "for the reason check gave"
+mkdir -m 0755 "$W/ccrf1$T-data"
+run "$CTL" check
+is "$RC" 0 "once the account's source exists, check passes"
+run "$CTL" run --user ccrf1$T -- /bin/true
+is "$RC" 0 "and the login works"
+
 # A plan pam_cocoon refuses (a user namespace cannot hold the root
 # service), on a service whose stack runs this build's module on this
 # policy: an error of plain check and of edit, not only of check --pam.
@@ -217,5 +244,4 @@ run "$CTL" check
 is "$RC" 0 "a plan pam_cocoon runs passes"
 run ssh_as ccrf1$T 'echo LOGGED-IN'
 like "$OUT" "LOGGED-IN" "and its login works"
-
 done_testing
