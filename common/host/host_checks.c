@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "cgroup.h"
+#include "credentials.h"
 #include "home.h"
 #include "mount_tree.h"
 #include "name_service.h"
@@ -187,10 +188,13 @@ static const struct directive *last_applied(const struct policy *policy,
  * or, when a non-root user can write it, opens it as the user refusing
  * every symlink (mounts.c): a source missing, or one of the user's that
  * a symlink leads to, refuses every login of the plan unless the bind
- * is a -try form. A source with tokens is the account's: judged here
- * expanded for a [user] rule's account (WHO, its source as written in
- * WRITTEN), and only what refuses the login is said of it; for other
- * rules at the login only. */
+ * is a -try form; pam_cocoon also refuses a source a non-root user can
+ * write over a system path a root service reads (plan_check_service:
+ * an error of the rule where a stack here runs it, check_service_mode).
+ * A source with tokens is the account's: judged here expanded for a
+ * [user] rule's account (WHO, its source as written in WRITTEN), and
+ * only what refuses the login is said of it; for other rules at the
+ * login only. */
 static void check_bind_source(const struct fs_op *op, const char *who, const char *written,
 			      struct diag_list *diags)
 {
@@ -217,19 +221,57 @@ static void check_bind_source(const struct fs_op *op, const char *who, const cha
 		return;
 	int fd AUTOCLOSE = sys_openat2(AT_FDCWD, op->source, O_PATH | O_CLOEXEC,
 				       RESOLVE_SAFE);
+	const char *sp = plan_op_service_path(op);
 	if (fd < 0)
 		snprintf(msg, sizeof(msg), "%s: a non-root user can write the source %s, "
 			 "so the session opens it as its user refusing every symlink, "
 			 "and that fails (%s): every login this bind applies to is "
 			 "refused", what, source, strerror(errno));
-	else if (!who)
-		snprintf(msg, sizeof(msg), "%s: a non-root user can write the source %s: "
-			 "sessions open it as their user (one who cannot reach it is "
-			 "refused), and pam_cocoon refuses it over a system path", what,
-			 source);
-	else
+	else if (who)
 		return;
+	else if (sp)
+		snprintf(msg, sizeof(msg), "%s: a non-root user can write the source %s, "
+			 "over %s, which pam_cocoon's root service process reads: "
+			 "pam_cocoon refuses the sessions this bind applies to (cocoon-shell "
+			 "and cocoonctl run take them)", what, source, sp);
+	else
+		snprintf(msg, sizeof(msg), "%s: a non-root user can write the source %s: "
+			 "sessions open it as their user, refusing symlinks (one who "
+			 "cannot reach it is refused)", what, source);
 	diag_add_once(diags, fd < 0 ? DIAG_ERROR : DIAG_WARNING, op->file, op->line, msg);
+}
+
+/* A source a non-root user can write, opened as the [user] rule's
+ * account WHO, as the engine opens it (its fsuid and fsgid, refusing
+ * symlinks; root's supplementary groups stay, where the session has
+ * the user's): one the account cannot reach refuses its every login. */
+static void check_bind_as_user(const struct fs_op *op, const struct identity *who,
+			       struct diag_list *diags)
+{
+	struct cc_error err;
+	/* A source missing, or one a symlink leads to, is check_bind_source's. */
+	int as_root AUTOCLOSE = sys_openat2(AT_FDCWD, op->source, O_PATH | O_CLOEXEC,
+					    RESOLVE_SAFE);
+	if (as_root < 0 || !plan_path_user_writable(op->source) ||
+	    creds_fs_user(who, &err) < 0)
+		return;
+	int fd AUTOCLOSE = sys_openat2(AT_FDCWD, op->source, O_PATH | O_CLOEXEC,
+				       RESOLVE_SAFE);
+	int e = errno;
+	if (creds_fs_root(&err) < 0) {
+		/* Never judged on as another uid: root's fsuid is back or nothing. */
+		fprintf(stderr, "cocoonctl: %s\n", err.msg);
+		abort();
+	}
+	if (fd >= 0)
+		return;
+	char what[2 * PATH_MAX + 32], msg[4 * PATH_MAX];
+	plan_op_describe(op, what, sizeof(what));
+	snprintf(msg, sizeof(msg), "%s: a non-root user can write the source %s, so the "
+		 "session opens it as user %s refusing every symlink, and that fails "
+		 "(%s): every login of the rule is refused", what, op->source, who->user,
+		 strerror(e));
+	diag_add_once(diags, DIAG_ERROR, op->file, op->line, msg);
 }
 
 /* A tmpfs home is seeded from its skeleton, which the engine opens and
@@ -373,15 +415,16 @@ static void check_refusals(const struct policy *policy, const struct section *s,
 
 /* A [user] rule's binds, expanded for its account by the engine's own
  * expansion (plan_expand), as its logins get them: a source with tokens
- * judged as a plain path. What refuses them is an error at the bind's
- * line. An account NSS does not give is check_rule_name's to report. */
+ * judged as a plain path, and one a non-root user can write opened as
+ * the account. What refuses them is an error at the bind's line. An
+ * account NSS does not give is check_rule_name's to report. */
 static void check_user_rule(const struct policy *policy, const struct section *s,
 			    const struct plan *written, struct diag_list *diags)
 {
 	bool judge = false;
 	for (size_t i = 0; i < written->nops; i++)
 		judge |= op_is_bind(written->ops[i].type) &&
-			 strchr(written->ops[i].source, '%') != NULL;
+			 plan_source_writable_symbolic(written->ops[i].source);
 	struct identity who;
 	struct cc_error err;
 	if (!judge || identity_lookup(s->name, GROUPS_NOW, &who, &err) < 0)
@@ -400,6 +443,7 @@ static void check_user_rule(const struct policy *policy, const struct section *s
 				continue;
 			if (strchr(written->ops[i].source, '%'))
 				check_bind_source(op, s->name, written->ops[i].source, diags);
+			check_bind_as_user(op, &who, diags);
 		}
 	}
 	plan_free(&plan);

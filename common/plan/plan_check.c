@@ -440,6 +440,23 @@ int plan_check_service_mode(const struct plan *plan, struct cc_error *err)
 	return plan_check_hostname(plan, err);
 }
 
+/* Whether OP's destination is at, above or below the system path SP. */
+static bool op_covers(const struct fs_op *op, const char *sp)
+{
+	if (strcmp(sp, "/") == 0)
+		return strcmp(op->dest, "/") == 0;
+	return path_is_under(op->dest, sp) || path_is_under(sp, op->dest);
+}
+
+const char *plan_op_service_path(const struct fs_op *op)
+{
+	const char *sp;
+	for (size_t k = 0; (sp = plan_service_system_path(k)); k++)
+		if (op_covers(op, sp))
+			return sp;
+	return NULL;
+}
+
 int plan_check_service(const struct plan *plan, struct cc_error *err)
 {
 	const char *sp;
@@ -449,9 +466,7 @@ int plan_check_service(const struct plan *plan, struct cc_error *err)
 		const struct fs_op *op = &plan->ops[i];
 		for (size_t k = 0; (sp = plan_service_system_path(k)); k++) {
 			bool root = strcmp(sp, "/") == 0;
-			bool covers = root ? strcmp(op->dest, "/") == 0
-					   : path_is_under(op->dest, sp) ||
-					     path_is_under(sp, op->dest);
+			bool covers = op_covers(op, sp);
 			const char *why = NULL;
 			if (covers && op_is_bind(op->type) && op->source_user_writable)
 				why = "a source a non-root user can write";

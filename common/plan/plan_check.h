@@ -50,6 +50,9 @@ int plan_check_service_mode(const struct plan *plan, struct cc_error *err);
  * non-root uid can write or from a user-owned `dir`, or that fails
  * plan_check_code_paths: a root service reads them. */
 int plan_check_service(const struct plan *plan, struct cc_error *err);
+/* The first system path plan_check_service judges that OP's destination
+ * is at, above or below, or NULL. */
+const char *plan_op_service_path(const struct fs_op *op);
 /* The system paths plan_check_service judges, by index; NULL past the
  * last. */
 const char *plan_service_system_path(size_t i);

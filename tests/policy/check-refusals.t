@@ -17,6 +17,12 @@ trap 'sshd_cleanup; rm -rf "$W"; policy_reset; cleanup_users' EXIT
 add_user ccrf1$T || bail_out "useradd"
 add_user ccrf2$T -s "$SHELL_BIN"
 conf=$CONF_DIR/cocoon.conf
+# user_policy LINE [DEFAULT-LINE]: cocoon.conf with LINE in ccrf1's rule
+# (line 3) and DEFAULT-LINE in [default]'s (line 6).
+user_policy() {
+	printf '[user ccrf1%s]\nprofile = default\n%s\n[default]\nprofile = default\n%s\n' \
+		"$T" "$1" "${2:-}" | policy_write cocoon.conf
+}
 
 # A clean policy: no error, no warning from the new checks.
 policy_reset
@@ -244,4 +250,49 @@ run "$CTL" check
 is "$RC" 0 "a plan pam_cocoon runs passes"
 run ssh_as ccrf1$T 'echo LOGGED-IN'
 like "$OUT" "LOGGED-IN" "and its login works"
+
+# A source a non-root user can write, over a system path: pam_cocoon
+# refuses it (its root service reads the session's /var), cocoonctl run
+# and cocoon-shell take it. An error where a stack here runs pam_cocoon
+# on the policy, a warning saying why elsewhere.
+user_policy "bind = $W/shared /var/tmp"
+run "$CTL" check
+is "$RC" 1 "a user-writable source over /var, a stack runs pam_cocoon: check exits 1"
+like "$OUT" "$conf:1: error: [user ccrf1$T]: pam_cocoon refuses its sessions on service $SSHD_SERVICE (/etc/pam.d/$SSHD_SERVICE:$line runs it on this policy): $conf:3: bind /var/tmp: /var comes from a source a non-root user can write" \
+	"at the rule's line, naming the bind"
+like "$OUT" "$conf:3: warning: bind $W/shared /var/tmp: a non-root user can write the source $W/shared, over /var, which pam_cocoon's root service process reads" \
+	"and said at the bind"
+run ssh_as ccrf1$T 'echo LOGGED-IN'
+unlike "$OUT" "LOGGED-IN" "control: the login through pam_cocoon is refused (exit $RC)"
+run "$CTL" run --user ccrf1$T -- /bin/true
+is "$RC" 0 "control: outside PAM the plan runs"
+sed -i "${line}s|.*|session required $PAMDIR/pam_cocoon.so mode=audit|" /etc/pam.d/$SSHD_SERVICE
+run "$CTL" check
+is "$RC" 0 "no stack enforces it here: check passes"
+like "$OUT" "$conf:1: warning: pam_cocoon would refuse the sessions of [user ccrf1$T]: $conf:3: bind /var/tmp: /var comes from a source a non-root user can write" \
+	"with a warning saying why"
+sed -i "${line}s|.*|session required $PAMDIR/pam_cocoon.so|" /etc/pam.d/$SSHD_SERVICE
+
+# A source a non-root user can write below a directory the account
+# cannot pass: the engine opens it as the user and fails. A [user]
+# rule's account is known: an error; for others, the warning says so.
+mkdir -m 0700 "$W/private"
+mkdir -m 1777 "$W/private/shared"
+user_policy "bind = $W/private/shared /data" "bind-try = $W/private/shared /data"
+run "$CTL" check
+is "$RC" 1 "a source the [user] rule's account cannot reach: check exits 1"
+like "$OUT" "$conf:3: error: bind $W/private/shared /data: a non-root user can write the source $W/private/shared, so the session opens it as user ccrf1$T refusing every symlink, and that fails (Permission denied): every login of the rule is refused" \
+	"at the bind's line, as the account"
+like "$OUT" "$conf:6: warning: bind-try $W/private/shared /data: a non-root user can write the source $W/private/shared: sessions open it as their user, refusing symlinks (one who cannot reach it is refused)" \
+	"a [default] rule's users are not known: a warning"
+unlike "$OUT" "$conf:6: error" "not an error"
+run "$CTL" run --user ccrf1$T -- /bin/true
+ok $((RC == 0)) "control: the login is refused (exit $RC)"
+like "$OUT" "open $W/private/shared as ccrf1$T, refusing symlinks: Permission denied" \
+	"for the reason check gave"
+chmod 0755 "$W/private"
+run "$CTL" check
+is "$RC" 0 "once the account can reach it, check passes"
+run "$CTL" run --user ccrf1$T -- /bin/true
+is "$RC" 0 "and the login works"
 done_testing
