@@ -94,9 +94,10 @@ static const char *stack_policy_file(const char *path)
 
 /* What every load adds to the policy's own syntax errors; with NAMES,
  * the host's judgement of the policy at PATH, this host's PAM stacks
- * that run pam_cocoon on it read. */
+ * that run pam_cocoon on it read, and of its files' modes (CANDIDATE, a
+ * copy not yet installed, aside). */
 static void collect_findings(struct policy *policy, bool names, const char *path,
-			     struct diag_list *diags)
+			     const char *candidate, struct diag_list *diags)
 {
 	for (size_t i = 0; i < policy->diags.count; i++) {
 		const struct diag *d = &policy->diags.items[i];
@@ -110,6 +111,7 @@ static void collect_findings(struct policy *policy, bool names, const char *path
 				  &pam);
 	host_checks_policy(policy, &pam, diags);
 	pam_stack_services_free(&pam);
+	host_checks_file_modes(policy, candidate, diags);
 }
 
 int load_checked(const char *config, bool names, struct policy *policy,
@@ -121,7 +123,7 @@ int load_checked(const char *config, bool names, struct policy *policy,
 		policy_free(policy);
 		return -1;
 	}
-	collect_findings(policy, names, config ? config : COCOON_POLICY_FILE, diags);
+	collect_findings(policy, names, config ? config : COCOON_POLICY_FILE, NULL, diags);
 	return 0;
 }
 
@@ -135,6 +137,6 @@ int load_candidate_checked(const char *candidate, const char *as, struct policy 
 		policy_free(policy);
 		return rc;
 	}
-	collect_findings(policy, true, as ? as : candidate, diags);
+	collect_findings(policy, true, as ? as : candidate, candidate, diags);
 	return 0;
 }

@@ -206,11 +206,12 @@ policy_reset() {
 	install -d -m 0755 "$CONF_DIR"
 }
 
-# policy_write NAME: stdin becomes $CONF_DIR/NAME (root-owned, 0644).
+# policy_write NAME: stdin becomes $CONF_DIR/NAME (root-owned, 0600, as
+# installed: check warns of a policy file other users can read).
 policy_write() {
 	install -d -m 0755 "$(dirname "$CONF_DIR/$1")"
 	cat > "$CONF_DIR/$1"
-	chmod 0644 "$CONF_DIR/$1"
+	chmod 0600 "$CONF_DIR/$1"
 }
 
 # ---- throwaway users, and the processes they leave

@@ -541,6 +541,23 @@ static void check_group_fallback(const struct policy *policy, struct diag_list *
 	}
 }
 
+void host_checks_file_modes(const struct policy *policy, const char *candidate,
+			    struct diag_list *diags)
+{
+	for (size_t i = 0; i < policy->nfiles; i++) {
+		const char *file = policy->files[i];
+		struct stat st;
+		if ((candidate && strcmp(file, candidate) == 0) || stat(file, &st) < 0 ||
+		    !(st.st_mode & (S_IRGRP | S_IROTH)))
+			continue;
+		diag_add(diags, DIAG_WARNING, file, 0, "other users can read it (mode %04o): "
+			 "a session that sees the host's files shows its user every rule "
+			 "here, other users' too (cocoonctl why says what confines a user "
+			 "without them); make it 0600, as cocoonctl edit installs it",
+			 (unsigned)(st.st_mode & 07777));
+	}
+}
+
 /* ---- The host's pty pool ---- */
 
 /* What every devpts but the host's shares: kernel.pty.max less

@@ -17,6 +17,12 @@
 void host_checks_policy(const struct policy *policy, const struct pam_stack_services *pam,
 			struct diag_list *diags);
 
+/* The policy's files that other users can read (mode & 044): sessions
+ * that see the host's files would show their users every rule in them.
+ * CANDIDATE (or NULL), a tool's copy not yet installed, is not judged. */
+void host_checks_file_modes(const struct policy *policy, const char *candidate,
+			    struct diag_list *diags);
+
 /* Whether pam_cocoon would refuse the sessions of rule S (its merged
  * plan, sources judged as written): -1 with the module's reason in ERR;
  * 0 for a plan it runs, or one that does not sandbox. */

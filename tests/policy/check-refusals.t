@@ -7,7 +7,8 @@
 # source with tokens of a [user] rule expanded for its account, and a
 # plan pam_cocoon refuses on a service whose stack here runs it on this
 # policy. Each is shown to predict a real refusal (cocoonctl run,
-# cocoon-shell, a login through a real sshd).
+# cocoon-shell, a login through a real sshd). Last, the warning for a
+# policy file other users can read.
 . "$(dirname "$0")/../lib.sh"
 SSHD_SERVICE=cocoon-test-sshd-refusals-$T
 SSHD_PORTS=${SSHD_PORTS:-42200-42299}
@@ -295,4 +296,30 @@ run "$CTL" check
 is "$RC" 0 "once the account can reach it, check passes"
 run "$CTL" run --user ccrf1$T -- /bin/true
 is "$RC" 0 "and the login works"
+
+# A policy file or drop-in other users can read: sessions that see the
+# host's /etc would show every user's rules (a warning at the file).
+user_policy ""
+printf '[user ccrf2%s]\nprofile = default\n' "$T" | policy_write cocoon.d/50-f.conf
+run "$CTL" check
+unlike "$OUT" "other users can read it" "0600 files (policy_write): nothing said"
+chmod 0644 "$conf"
+chmod 0640 "$CONF_DIR/cocoon.d/50-f.conf"
+run "$CTL" check
+is "$RC" 0 "readable files: check passes"
+like "$OUT" "$conf: warning: other users can read it (mode 0644): a session that sees the host's files shows its user every rule here" \
+	"the main file is warned, at the file"
+like "$OUT" "$CONF_DIR/cocoon.d/50-f.conf: warning: other users can read it (mode 0640)" \
+	"a drop-in its group can read too"
+run runuser -u ccrf1$T -- cat "$conf"
+like "$OUT" "ccrf1$T" "control: another user reads the rules"
+cp "$conf" "$W/cand.conf"
+chmod 0644 "$W/cand.conf"
+run "$CTL" check --as "$CONF_DIR/cocoon.d/50-f.conf" "$W/cand.conf"
+unlike "$OUT" "$W/cand.conf: warning: other users can read it" "a candidate not yet installed is not judged"
+chmod 0600 "$conf" "$CONF_DIR/cocoon.d/50-f.conf"
+run runuser -u ccrf1$T -- cat "$conf"
+unlike "$OUT" "ccrf1$T]" "control: at 0600 it cannot"
+run "$CTL" check
+unlike "$OUT" "other users can read it" "and check says nothing"
 done_testing

@@ -110,6 +110,7 @@ printf '[user %s]\nprofile = default\nro-bind = %s/usr\nro-bind = %s/etc\n' "cct
 	"$COCOON_ROOT" "$COCOON_ROOT" |
 	policy_write cocoon.d/tool3.conf
 show_policy="cat $CONF_DIR/cocoon.conf; echo rc=\$?"
+chmod 0644 "$CONF_DIR/cocoon.conf" # policy_write's files are 0600
 run runuser -u cctool3$T -- "$SHELL_BIN" -c "$show_policy"
 like "$OUT" "[user cctool2$T]" "control: a policy file readable by all shows another user's rule in a session"
 ed=$work/editor
