@@ -52,7 +52,10 @@ policy 'bind = /run/user/%U'
 run vm 'cocoonctl check'
 like "$OUT" "warning: bind = /run/user/%U shows the session the sockets of the user's systemd manager" \
 	"binding /run/user/%U is warned by check"
-like "$OUT" "pam_cocoon would refuse the sessions of [user ccd]" "and refused in PAM mode"
+# An error where a stack runs the package's pam_cocoon on the policy and
+# the rule applies to its service (sshd), else a warning.
+like_re "$OUT" "pam_cocoon would refuse the sessions of \\[user ccd\\]|\\[user ccd\\]: pam_cocoon refuses its sessions on service" \
+	"and refused in PAM mode"
 vm 'rm -f /tmp/cce-outside'
 run vm_as cce 'systemd-run --user --wait touch /tmp/cce-outside 2>&1; ls /tmp/cce-outside 2>&1'
 like "$OUT" "No such file" "cocoon-shell: the session's own /tmp does not have the file"
