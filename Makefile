@@ -219,11 +219,13 @@ $(MUSL_INC)/.made: $(INIT_CC_STAMP)
 		ln -sfn "$$asm" $(MUSL_INC)/asm; \
 	fi
 	@mkdir -p $(dir $@) && touch $@
-INIT_SRC   := init/cocoon-init.c common/engine/session_init.c common/engine/session_terminals.c
+INIT_SRC   := init/cocoon-init.c common/engine/session_init.c common/engine/session_terminals.c \
+	      common/engine/session_stderr.c
 LAUNCH_SRC := pam/cocoon-launch.c common/engine/landlock.c common/plan/forced_command.c
 $(BUILDDIR)/cocoon-init: $(INIT_SRC) common/engine/session_init.h common/engine/report.h VERSION \
-		common/engine/session_terminals.h $(BUILDDIR)/common/engine/session_init.o \
-		$(BUILDDIR)/common/engine/session_terminals.o $(INIT_CC_STAMP) | $(MUSL_INC)/.made
+		common/engine/session_terminals.h common/engine/session_stderr.h \
+		$(BUILDDIR)/common/engine/session_init.o $(BUILDDIR)/common/engine/session_terminals.o \
+		$(BUILDDIR)/common/engine/session_stderr.o $(INIT_CC_STAMP) | $(MUSL_INC)/.made
 	@mkdir -p $(dir $@)
 	@if [ -n "$(MUSL_CC)" ]; then \
 		set -x; $(MUSL_CC) $(MUSL_FLAGS) -o $@ $(INIT_SRC); \
@@ -231,7 +233,8 @@ $(BUILDDIR)/cocoon-init: $(INIT_SRC) common/engine/session_init.h common/engine/
 		echo "cocoon-init: no musl-gcc, linked dynamically against glibc (slower PAM logins; make deps installs musl-tools)" >&2; \
 		set -x; $(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ init/cocoon-init.c \
 			$(BUILDDIR)/common/engine/session_init.o \
-			$(BUILDDIR)/common/engine/session_terminals.o; \
+			$(BUILDDIR)/common/engine/session_terminals.o \
+			$(BUILDDIR)/common/engine/session_stderr.o; \
 	fi
 
 # Static whatever the libc: it runs inside the sandbox, as the user,

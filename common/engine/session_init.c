@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "session_stderr.h"
 #include "session_terminals.h"
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434 /* the same on every architecture */
@@ -119,14 +120,18 @@ struct ending {
 #define END_LINE_LEAD_MS 500
 
 /* " (max-session-time; reference ID)" and the like: where the line's
- * reference goes. */
-static void notice(const struct ending *e, const char *what, const char *after)
+ * reference goes. To the terminals; with TO_STDERR also to the logins'
+ * stderr pipes and sockets (ssh with a command), for the end line only:
+ * a warning there would be mixed into a command's output. */
+static void notice(const struct ending *e, const char *what, const char *after, bool to_stderr)
 {
 	char line[160];
 	const char *id = e->notices->id;
 	snprintf(line, sizeof(line), "cocoon: %s (%s%sreference %s).", what, after,
 		 *after ? "; " : "", id && *id ? id : "unknown");
 	session_terminals_write(0, line);
+	if (to_stderr)
+		session_stderr_write(0, false, (uid_t)-1, (gid_t)-1, line);
 }
 
 /* Each warning whose time has come, once; the lines say the time left
@@ -144,7 +149,7 @@ static void warn_due(struct ending *e, long long t)
 		char what[96];
 		snprintf(what, sizeof(what), "this session ends in %llu %s%s", count,
 			 minutes ? "minute" : "second", count == 1 ? "" : "s");
-		notice(e, what, "max-session-time");
+		notice(e, what, "max-session-time", false);
 	}
 }
 
@@ -220,7 +225,7 @@ static int ending_step(struct ending *e, int status)
 	if (!e->kill_ms && end_line && !e->told_end && t >= e->deadline_ms - END_LINE_LEAD_MS) {
 		/* Same words as the entry points' (audit_user_notice): the
 		 * engine cannot reach the session layer. */
-		notice(e, "session ended: max-session-time reached", "");
+		notice(e, "session ended: max-session-time reached", "", true);
 		e->told_end = true;
 	}
 	if (!e->kill_ms && e->deadline_ms && t >= e->deadline_ms) {
