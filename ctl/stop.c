@@ -14,8 +14,10 @@
 
 #include "audit.h"
 #include "commands.h"
+#include "session_stderr.h"
 #include "session_terminals.h"
 #include "sessions.h"
+#include "shells.h"
 #include "syscalls.h"
 
 #define STOP_NOTICE_MS 300
@@ -93,15 +95,21 @@ static int stop_session(const struct session_ctx *s)
 	 * pid 1 (its record names it, record_attach pinned it). */
 	const struct live_record *r = sandbox_record(&s->list, s->record);
 	int pidfd = s->pidfd;
-	/* Its users are told first, on their terminals, with the session's
-	 * id and the administrator's --message. */
+	/* Its users are told first, on their terminals and on their logins'
+	 * stderr pipes and sockets (ssh with a command), with the session's
+	 * id and the administrator's --message. cocoon-shell, outside its
+	 * unshared session's namespace, is pid 1's parent: its stderr is the
+	 * login's. Written as the session's user, never as root. */
 	struct strbuf notice = { 0 };
 	audit_user_notice(AUDIT_NOTICE_STOPPED, r->id, s->args.message, &notice);
 	notice.data[notice.len - 1] = '\0';
-	/* A moment for whoever holds a pty's master (sshd) to read the line
-	 * before the session's end makes it close the channel: without it
-	 * sshd lost the line one stop in two. */
-	if (session_terminals_write(r->pid, notice.data) > 0)
+	/* A moment for whoever holds a pty's master or a pipe's reading end
+	 * (sshd) to read the line before the session's end makes it close
+	 * the channel: without it sshd lost the line one stop in two. */
+	bool shell = !r->shared[0] && strcmp(r->service, SHELL_SERVICE) == 0;
+	int told = session_terminals_write(r->pid, notice.data);
+	told += session_stderr_write(r->pid, shell, r->uid, r->gid, notice.data);
+	if (told > 0)
 		nanosleep(&(struct timespec){ 0, STOP_NOTICE_MS * 1000000L }, NULL);
 	sb_free(&notice);
 	/* SIGKILL to pid 1 ends its whole pid namespace. */
