@@ -103,7 +103,8 @@ static void take(pid_t pid, uid_t uid, gid_t gid, struct target *t, size_t *n)
 		return;
 	uid_t ru = uid;
 	gid_t rg = gid;
-	if (uid == (uid_t)-1 && (real_ids(pid, &ru, &rg) < 0 || ru == 0))
+	/* Never written as root, whoever the session's user is. */
+	if ((uid == (uid_t)-1 && real_ids(pid, &ru, &rg) < 0) || ru == 0)
 		return;
 	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (pidfd < 0)
@@ -134,7 +135,7 @@ static _Noreturn void write_as(const struct target *t, const char *line, size_t 
 	uid_t r, e, s;
 	if (setgroups(0, NULL) < 0 || setresgid(t->gid, t->gid, t->gid) < 0 ||
 	    setresuid(t->uid, t->uid, t->uid) < 0 || getresuid(&r, &e, &s) < 0 ||
-	    r != t->uid || e != t->uid || s != t->uid || (t->uid != 0 && setresuid(-1, 0, -1) == 0))
+	    r != t->uid || e != t->uid || s != t->uid || setresuid(-1, 0, -1) == 0)
 		_exit(2);
 	ssize_t n;
 	if (t->socket) {

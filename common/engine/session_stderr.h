@@ -20,8 +20,8 @@
  *
  * The descriptors are taken with pidfd_getfd, never reopened by path,
  * and written by a child process that runs as UID and GID (uid -1: as
- * each process's own real ids; a process of root's is then skipped), so
- * nothing is written with root's rights or credentials. Never blocks: a
+ * each process's own real ids), never as root (nothing is written then),
+ * so nothing goes out with root's rights or credentials. Never blocks: a
  * full pipe or socket is skipped, and the child is killed if it takes
  * longer than 500 ms. Terminals and anything else are left to
  * session_terminals_write. Returns how many descriptors got the line.
