@@ -19,7 +19,8 @@
 /* What pid 1 tells the session's terminals (session_terminals.h) before
  * its deadline ends it: "this session ends in ..." WARNINGS seconds
  * before it (session-time-warnings; one already past at the start is
- * skipped), and with END_LINE, at the hang-up, that it ended. ID (the
+ * skipped), and with END_LINE, at the hang-up, that it ended (that line
+ * also to the logins' stderr pipes and sockets: session_stderr.h). ID (the
  * session's, "" for none) is the reference in each line. */
 #define SESSION_INIT_WARNINGS_MAX 8
 struct session_init_notices {
