@@ -313,7 +313,9 @@ static int run_sandboxed(const struct admission *a, struct rlimit *saved_limits,
 	} else if (sandbox_run(&req, &status, &err) < 0) {
 		die("%s", err.msg);
 	}
-	if (expired) {
+	/* A shared sandbox's pid 1 (cocoon-init) has told the login's
+	 * terminal or stderr pipe already (session_init.h): not twice. */
+	if (expired && !a->plan.share) {
 		struct strbuf line = { 0 };
 		audit_user_notice(AUDIT_NOTICE_EXPIRED, id, NULL, &line);
 		fputs(line.data, stderr);
