@@ -26,6 +26,8 @@ add_user ccse1$T
 add_user ccse2$T
 add_user ccse3$T -s "$SHELL_BIN"
 add_user ccse4$T -s "$SHELL_BIN"
+add_user ccse5$T -s "$SHELL_BIN"
+add_user ccse6$T -s "$SHELL_BIN"
 limits_policy "[user ccse1$T]
 profile = default
 max-session-time = 4s
@@ -33,7 +35,15 @@ session-time-warnings = none
 [user ccse3$T]
 profile = default
 max-session-time = 4s
-session-time-warnings = none"
+session-time-warnings = none
+[user ccse5$T]
+profile = default
+share-sandbox = yes
+max-session-time = 4s
+session-time-warnings = none
+[user ccse6$T]
+profile = default
+share-sandbox = yes"
 
 # A root-owned file the users may read and not write, in the sandbox's
 # view too (/etc): a command makes it its stderr (read-only), which no
@@ -127,10 +137,16 @@ sshd_cleanup
 sshd_start || bail_out "sshd without pam_cocoon"
 sshd_allow ccse3$T
 sshd_allow ccse4$T
+sshd_allow ccse5$T
+sshd_allow ccse6$T
 
 expired cocoon-shell sh-exp ccse3$T 'echo up; sleep 30; echo survived'
 stopped cocoon-shell sh-stop ccse4$T "exec 2<$target; echo up; sleep 60; echo survived" "maintenance"
 is "$(cksum < "$target")" "$sum" "the command's read-only stderr file is not written"
+# A shared sandbox's pid 1 is cocoon-init, which writes the end line to
+# the login's stderr; cocoon-shell does not print it again.
+expired "cocoon-shell, shared" sh-share-exp ccse5$T 'echo up; sleep 30; echo survived'
+stopped "cocoon-shell, shared" sh-share-stop ccse6$T 'echo up; sleep 60; echo survived' "maintenance"
 ok $(wait_gone ccse3$T; echo $?) "cocoon-shell: nothing of ccse3 is left"
 ok $(wait_gone ccse4$T; echo $?) "cocoon-shell: nothing of ccse4 is left"
 
