@@ -4,7 +4,8 @@
 # tells the session's terminals, in order, then (PAM mode) that it ended;
 # through cocoon-shell on a pty, pam_cocoon in a real sshd with ssh -tt,
 # and pam_cocoon in su's and login's stacks on a pty.
-# `none` tells nothing; a session without a terminal still ends.
+# `none` tells nothing; a session without a terminal still ends, and is
+# told only the end line, on ssh's stderr.
 . "$(dirname "$0")/../lib.sh"
 SSHD_SERVICE=cocoon-test-sshd-warn-$T
 SSHD_PORTS=${SSHD_PORTS:-42500-42599}
@@ -84,7 +85,8 @@ like_re "$OUT" "$END" "PAM control: the end line still comes"
 start=$SECONDS
 run ssh_as ccw1$T 'sleep 30; echo survived'
 unlike "$OUT" "survived" "PAM without a terminal: the session still ends"
-unlike "$OUT" "this session ends in" "PAM without a terminal: nothing is written"
+unlike "$OUT" "this session ends in" "PAM without a terminal: no warning is written"
+like_re "$OUT" "$END" "PAM without a terminal: the end line reaches ssh's stderr (sessions/stderr-notice.t)"
 ok $([ $((SECONDS - start)) -le 14 ] && echo 0 || echo 1) \
 	"PAM without a terminal: at the deadline ($((SECONDS - start)) s)"
 ok $(wait_gone ccw1$T; echo $?) "PAM without a terminal: nothing is left"
