@@ -3,7 +3,8 @@
 # A session without a terminal is told how it ended too: ssh with a
 # command gets the "session ended" line, with the session's id, on its
 # stderr, at max-session-time and at cocoonctl stop --message; through
-# pam_cocoon in a real sshd and through cocoon-shell as the login shell.
+# pam_cocoon in a real sshd (and su with its stderr a pipe) and through
+# cocoon-shell as the login shell.
 # Controls: with a pty the line comes once (the terminal's); a command
 # whose stderr is a root-owned file it opened read-only gets nothing,
 # and the file is not written, at the deadline and at a stop.
@@ -18,6 +19,7 @@ BG_PIDS=""
 cleanup() {
 	kill -KILL $BG_PIDS 2>/dev/null; wait $BG_PIDS 2>/dev/null
 	sshd_cleanup
+	pam_services_restore
 	policy_reset; cleanup_users; rm -rf "$work" "$target"
 }
 trap cleanup EXIT
@@ -127,6 +129,14 @@ unlike "$(err pam-ro-exp)" "cocoon:" "control: nothing reaches a client whose co
 is "$(cksum < "$target")" "$sum" "the read-only file is not written at the deadline"
 stopped "PAM, stderr a read-only file" pam-ro-stop ccse2$T "exec 2<$target; echo up; sleep 60; echo survived" ""
 is "$(cksum < "$target")" "$sum" "the read-only file is not written at a stop"
+
+# su with a command and its stderr a pipe: su's shell is the login.
+mkdir "$work/pam.d"
+pam_services_edit "$work/pam.d" su
+OUT=$(timeout 30 su ccse1$T -c 'echo up; sleep 30; echo survived' 2>&1 < /dev/null | cat)
+pam_services_restore
+unlike "$OUT" "survived" "su, stderr a pipe: the session is ended at its deadline"
+like_re "$OUT" "$END" "su, stderr a pipe: the end line reaches it"
 ok $(wait_gone ccse1$T; echo $?) "PAM: nothing of ccse1 is left"
 ok $(wait_gone ccse2$T; echo $?) "PAM: nothing of ccse2 is left"
 sshd_cleanup
