@@ -7,7 +7,8 @@
 # cocoon-shell as the login shell.
 # Controls: with a pty the line comes once (the terminal's); a command
 # whose stderr is a root-owned file it opened read-only gets nothing,
-# and the file is not written, at the deadline and at a stop.
+# and the file is not written, at the deadline and at a stop; a full
+# stderr pipe holds up neither.
 . "$(dirname "$0")/../lib.sh"
 SSHD_SERVICE=cocoon-test-sshd-stderr-$T
 SSHD_PORTS=${SSHD_PORTS:-42100-42199}
@@ -129,6 +130,25 @@ unlike "$(err pam-ro-exp)" "cocoon:" "control: nothing reaches a client whose co
 is "$(cksum < "$target")" "$sum" "the read-only file is not written at the deadline"
 stopped "PAM, stderr a read-only file" pam-ro-stop ccse2$T "exec 2<$target; echo up; sleep 60; echo survived" ""
 is "$(cksum < "$target")" "$sum" "the read-only file is not written at a stop"
+
+# Never blocks: the command's stderr a pipe that nobody reads, full.
+full='exec 2> >(sleep 60); head -c 1000000 /dev/zero >&2 & echo up; sleep 30; echo survived'
+start=$SECONDS
+client pam-full-exp ccse1$T "$full"
+wait "$LAST"
+unlike "$(cat "$work/pam-full-exp.out")" "survived" "PAM, a full stderr pipe: the session is ended"
+ok $([ $((SECONDS - start)) -le 12 ] && echo 0 || echo 1) \
+	"PAM, a full stderr pipe: at the deadline ($((SECONDS - start)) s)"
+client pam-full-stop ccse2$T "$full"
+stopped=$LAST
+id=$(session_id_of ccse2$T)
+is_up "$work/pam-full-stop.out"
+start=$SECONDS
+run "$CTL" stop --message "maintenance" "$id"
+is "$RC" 0 "PAM, a full stderr pipe: stop ends it"
+ok $([ $((SECONDS - start)) -le 3 ] && echo 0 || echo 1) \
+	"PAM, a full stderr pipe: stop is not held up ($((SECONDS - start)) s)"
+wait "$stopped"
 
 # su with a command and its stderr a pipe: su's shell is the login.
 mkdir "$work/pam.d"
