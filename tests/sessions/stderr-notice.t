@@ -131,6 +131,30 @@ is "$(cksum < "$target")" "$sum" "the read-only file is not written at the deadl
 stopped "PAM, stderr a read-only file" pam-ro-stop ccse2$T "exec 2<$target; echo up; sleep 60; echo survived" ""
 is "$(cksum < "$target")" "$sum" "the read-only file is not written at a stop"
 
+# Written as the user, never with root's credentials: the command's
+# stderr a unix socket whose other end, with SO_PASSCRED, it reads.
+py="import socket, os, struct
+a, b = socket.socketpair()
+a.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+os.dup2(b.fileno(), 2)
+print(\"up\", flush=True)
+msg, anc, fl, ad = a.recvmsg(512, socket.CMSG_SPACE(12))
+for lvl, typ, data in anc:
+    if typ == socket.SCM_CREDENTIALS:
+        print(\"sender uid=%d gid=%d\" % struct.unpack(\"iII\", data[:12])[1:], flush=True)
+print(\"got:\", msg.decode().strip(), flush=True)
+import time; time.sleep(30)"
+if [ -x /usr/bin/python3 ]; then
+	client pam-cred ccse1$T "python3 -c '$py'"
+	wait "$LAST"
+	like "$(cat "$work/pam-cred.out")" "sender uid=$(id -u ccse1$T) gid=$(id -g ccse1$T)" \
+		"PAM, stderr a unix socket: the line comes with the user's credentials, not root's"
+	like_re "$(cat "$work/pam-cred.out")" "got: $END" "PAM, stderr a unix socket: the end line reaches it"
+else
+	skip "no /usr/bin/python3"
+	skip "no /usr/bin/python3"
+fi
+
 # Never blocks: the command's stderr a pipe that nobody reads, full.
 full='exec 2> >(sleep 60); head -c 1000000 /dev/zero >&2 & echo up; sleep 30; echo survived'
 start=$SECONDS
