@@ -96,19 +96,27 @@ struct target {
 /* PID's descriptor 2 as a target, if it is a pipe or socket open for
  * writing not yet in T: taken through its pidfd (pidfd_getfd), the
  * description itself with the process's access mode, never reopened by
- * path (which would open it anew with root's rights). */
-static void take(pid_t pid, uid_t uid, gid_t gid, struct target *t, size_t *n)
+ * path (which would open it anew with root's rights). Only while PID,
+ * pinned by the pidfd, is still what was found: in the namespace NS, or
+ * (NS 0) the parent of CHILD; a pid reused since then is skipped. */
+static void take(pid_t pid, ino_t ns, pid_t child, uid_t uid, gid_t gid,
+		 struct target *t, size_t *n)
 {
 	if (*n >= TARGETS_MAX)
-		return;
-	uid_t ru = uid;
-	gid_t rg = gid;
-	/* Never written as root, whoever the session's user is. */
-	if ((uid == (uid_t)-1 && real_ids(pid, &ru, &rg) < 0) || ru == 0)
 		return;
 	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (pidfd < 0)
 		return;
+	char name[24];
+	snprintf(name, sizeof(name), "%d", (int)pid);
+	uid_t ru = uid;
+	gid_t rg = gid;
+	/* Never written as root, whoever the session's user is. */
+	if ((ns ? pidns_of(name) != ns : parent_of(child) != pid) ||
+	    (uid == (uid_t)-1 && real_ids(pid, &ru, &rg) < 0) || ru == 0) {
+		close(pidfd);
+		return;
+	}
 	int fd = (int)syscall(SYS_pidfd_getfd, pidfd, 2, 0);
 	close(pidfd);
 	if (fd < 0)
@@ -208,13 +216,13 @@ int session_stderr_write(pid_t session_pid, bool init_parent, uid_t uid, gid_t g
 	size_t n = 0;
 	pid_t login = init_parent && session_pid > 0 ? parent_of(session_pid) : 0;
 	if (login > 0)
-		take(login, uid, gid, t, &n);
+		take(login, 0, session_pid, uid, gid, t, &n);
 	for (size_t i = 0; i < nprocs; i++) {
 		bool child = false;
 		for (size_t j = 0; !outside[i] && !child && j < nprocs; j++)
 			child = outside[j] && pids[j] == parents[i];
 		if (outside[i] || child)
-			take(pids[i], uid, gid, t, &n);
+			take(pids[i], ns, 0, uid, gid, t, &n);
 	}
 	char line[512];
 	snprintf(line, sizeof(line), "%.500s\n", text);
