@@ -108,7 +108,7 @@ static int stop_session(const struct session_ctx *s)
 	 * the channel: without it sshd lost the line one stop in two. */
 	bool shell = !r->shared[0] && strcmp(r->service, SHELL_SERVICE) == 0;
 	int told = session_terminals_write(r->pid, notice.data);
-	told += session_stderr_write(r->pid, shell, r->uid, r->gid, notice.data);
+	told += session_stderr_write(r->pid, pidfd, shell, r->uid, r->gid, notice.data);
 	if (told > 0)
 		nanosleep(&(struct timespec){ 0, STOP_NOTICE_MS * 1000000L }, NULL);
 	sb_free(&notice);

@@ -131,7 +131,7 @@ static void notice(const struct ending *e, const char *what, const char *after, 
 		 *after ? "; " : "", id && *id ? id : "unknown");
 	session_terminals_write(0, line);
 	if (to_stderr)
-		session_stderr_write(0, false, (uid_t)-1, (gid_t)-1, line);
+		session_stderr_write(0, -1, false, (uid_t)-1, (gid_t)-1, line);
 }
 
 /* Each warning whose time has come, once; the lines say the time left

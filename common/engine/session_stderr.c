@@ -22,6 +22,9 @@
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434 /* the same on every architecture */
 #endif
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal 424 /* the same on every architecture */
+#endif
 #ifndef SYS_pidfd_getfd
 #define SYS_pidfd_getfd 438 /* the same on every architecture */
 #endif
@@ -182,13 +185,22 @@ static bool written(const struct target *t, const char *line, size_t len)
 	return got == child && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-int session_stderr_write(pid_t session_pid, bool init_parent, uid_t uid, gid_t gid,
-			 const char *text)
+int session_stderr_write(pid_t session_pid, int session_pidfd, bool init_parent, uid_t uid,
+			 gid_t gid, const char *text)
 {
 	char init[24];
 	snprintf(init, sizeof(init), "%d", session_pid > 0 ? (int)session_pid : 1);
 	ino_t ns = pidns_of(session_pid > 0 ? init : "self");
-	DIR *proc = ns ? opendir("/proc") : NULL;
+	/* Only a pid namespace of the session's own tells its logins from
+	 * everything else: without one (unshare without pid), or with the
+	 * pid reused by a host process since, the "logins" would be init's
+	 * children, the host's services. Pid 1 asks for its own namespace
+	 * and must be pid 1 in it; the host asks for another one. */
+	if (!ns || (session_pid > 0 ? ns == pidns_of("self") : getpid() != 1))
+		return 0;
+	if (session_pidfd >= 0 && syscall(SYS_pidfd_send_signal, session_pidfd, 0, NULL, 0) < 0)
+		return 0; /* gone: PID may name another process now */
+	DIR *proc = opendir("/proc");
 	if (!proc)
 		return 0;
 	/* The namespace's processes and their parents, then the logins

@@ -10,8 +10,10 @@
 
 /* Write TEXT and a newline once to each pipe or socket that is the
  * standard error (descriptor 2, open for writing) of a login of the
- * session whose pid 1 is SESSION_PID (as the host sees it; 0: the
- * caller's own pid namespace, for pid 1 itself): each process of that
+ * session whose pid 1 is SESSION_PID (as the host sees it, pinned by
+ * SESSION_PIDFD unless -1; 0: the caller's own pid namespace, for pid 1
+ * itself): nothing when that is not a pid namespace of the session's
+ * own (a plan without one shares the host's); else each process of that
  * pid namespace whose parent is outside it, but its pid 1 (sshd's
  * session process, su's or login's shell, a joined login's launcher), and
  * the children of those (the command sshd runs); with INIT_PARENT (and
@@ -26,7 +28,7 @@
  * longer than 500 ms. Terminals and anything else are left to
  * session_terminals_write. Returns how many descriptors got the line.
  * Uses nothing but the C library: cocoon-init links it. */
-int session_stderr_write(pid_t session_pid, bool init_parent, uid_t uid, gid_t gid,
-			 const char *text);
+int session_stderr_write(pid_t session_pid, int session_pidfd, bool init_parent, uid_t uid,
+			 gid_t gid, const char *text);
 
 #endif

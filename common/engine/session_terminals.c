@@ -55,7 +55,13 @@ int session_terminals_write(pid_t session_pid, const char *text)
 	else
 		snprintf(pid, sizeof(pid), "self");
 	ino_t ns = pidns_of(pid);
-	DIR *proc = ns ? opendir("/proc") : NULL;
+	/* Only a pid namespace of the session's own holds its terminals and
+	 * no one else's: without one (unshare without pid), or with the pid
+	 * reused by a host process since, this would be every terminal of
+	 * the host. Pid 1 asks for its own and must be pid 1 in it. */
+	if (!ns || (session_pid > 0 ? ns == pidns_of("self") : getpid() != 1))
+		return 0;
+	DIR *proc = opendir("/proc");
 	if (!proc)
 		return 0;
 	/* On a line of its own, whatever the cursor was doing; \r for a

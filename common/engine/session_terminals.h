@@ -9,7 +9,9 @@
 /* Write TEXT (one line, already free of control characters: it goes to
  * terminals) on its own line to every terminal that a process in the pid
  * namespace of SESSION_PID (a session's pid 1, as the host sees it; 0:
- * the caller's own, for pid 1 itself, whichever /proc it sees) has
+ * the caller's own, for pid 1 itself, whichever /proc it sees; nothing
+ * when that is not a pid namespace of the session's own, which a plan
+ * without one shares with the host) has
  * as its standard input, output or error: pty slaves and the console's
  * ttys, each once. Never a pty master (that would be the session's input)
  * nor anything else a process holds there; never blocks (a terminal the
