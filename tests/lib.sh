@@ -366,6 +366,19 @@ syslog_wait() {
 	done
 	return 1
 }
+# syslog_wait_record FILE EVENT SESSION [SECONDS]: wait until the capture
+# FILE has the EVENT record (start, refuse, end) of session SESSION. A
+# session's start record comes before its refuse or end record, and the
+# journal may hand the first on before the second is there: waiting for
+# the session's id alone would read the log too soon.
+syslog_wait_record() {
+	local i
+	for i in $(seq $((${4:-30} * 10))); do
+		grep -F -- "event=$2 " "$1" 2>/dev/null | grep -qF -- "session=$3 " && return 0
+		sleep 0.1
+	done
+	return 1
+}
 # session_id_of USER: the id of USER's live session once cocoonctl list
 # shows it (10 s at most).
 session_id_of() {
@@ -389,7 +402,7 @@ refusal_logged() {
 	elif [ -z "$1" ]; then
 		skip "/dev/log is taken: syslog not captured"
 	else
-		syslog_wait "$1" "session=$ref"
+		syslog_wait_record "$1" refuse "$ref"
 		like "$(grep -F "session=$ref" "$1")" "$2" "$3"
 	fi
 }

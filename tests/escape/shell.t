@@ -427,7 +427,7 @@ lim_reason() { # lim_reason REGEX NAME
 	ref=$(printf '%s\n' "$OUT" | grep -oE 'reference [0-9a-f]{32}' | grep -oE '[0-9a-f]{32}' | head -1)
 	if [ -z "$ref" ]; then like_re "$OUT" "$1" "$2: what the caller sees"
 	elif [ -z "$log" ]; then skip "/dev/log is taken: syslog not captured"
-	else syslog_wait "$log" "session=$ref"; like_re "$(grep -F "session=$ref" "$log")" "$1" "$2: the log says why"; fi
+	else syslog_wait_record "$log" refuse "$ref"; like_re "$(grep -F "session=$ref" "$log")" "$1" "$2: the log says why"; fi
 }
 # Where root may raise the limit (CAP_SYS_RESOURCE: Debian's VM, not this
 # kind of machine), setup runs and the session's own limit of 4 makes its

@@ -62,7 +62,7 @@ refused() {
 	elif [ -z "$ref" ]; then
 		ok 1 "$1: the refuse record has the reference (no reference shown)"
 	else
-		syslog_wait "$backups/syslog" "session=$ref"
+		syslog_wait_record "$backups/syslog" refuse "$ref"
 		like_re "$(grep -F "session=$ref" "$backups/syslog")" \
 			"event=refuse user=$who uid=[0-9]+ service=$service .*session=$ref .*result=refused reason=.*$missing" \
 			"$1: the refuse record has that session id and the reason"
@@ -113,7 +113,7 @@ is "$(motd_order)" line-first "ssh -tt: the line comes before the motd"
 unlike "$OUT" "RAN-PTY" "ssh -tt, refused at the top of the stack: nothing ran"
 if [ -n "$have_syslog" ]; then
 	ref=$(printf '%s\n' "$OUT" | grep -oE 'reference [0-9a-f]{32}' | head -1 | cut -d' ' -f2)
-	syslog_wait "$backups/syslog" "session=$ref"
+	syslog_wait_record "$backups/syslog" refuse "$ref"
 	is "$(grep -c "user=ccrf5$T .*session=$ref .*result=refused reason=.*unshare = user" "$backups/syslog")" 1 \
 		"one refuse record for the login, with the reason, not one per line"
 	is "$(grep -c "event=refuse user=ccrf5$T " "$backups/syslog")" 1 "(and no other)"

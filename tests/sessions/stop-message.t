@@ -58,7 +58,7 @@ ok "$(grep -q "$(printf '\033')" "$work/ssh1"; echo $(( ! $? )))" "no escape of 
 unlike "$(cat "$work/ssh2")" "cocoon:" "control: the other session is not told"
 kill -0 "$ssh2" 2>/dev/null; ok $? "control: and runs on"
 if [ -n "$log" ]; then
-	syslog_wait "$log" "session=$id1"
+	syslog_wait_record "$log" end "$id1"
 	like "$(grep -F "session=$id1" "$log")" 'result=stopped reason="cocoonctl stop: disk swap at 14:00 [2J ]0;owned , back at 15:00"' \
 		"the end record has the text as its reason"
 else
