@@ -267,12 +267,13 @@ $(BUILDDIR)/unavailable: unavailable/unavailable.c $(INIT_CC_STAMP) | $(MUSL_INC
 
 # Only the pam_sm_* entry points are exported: libcocoon's names
 # (xmalloc...) must neither clash with nor bind to the service's own.
-# libsystemd (sd-bus, for cpu-max on the logind session's scope) is linked
-# dynamically: pam_systemd has it mapped in the same process already.
+# libsystemd (sd-bus: cpu-max on the logind session's scope, a shared
+# sandbox's own scope) is not linked: common/engine/systemd_scope.c loads
+# it when a session first needs systemd, so that a login that does not
+# maps none of it.
 $(BUILDDIR)/pam_cocoon.so: pam/pam_cocoon.c pam/pam_cocoon.map $(LIB)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -shared -fPIC $(LDFLAGS) -Wl,-Bsymbolic \
-		-Wl,--version-script=pam/pam_cocoon.map -o $@ $< $(LIB) $(PKG_LIBS) -lpam \
-		$(shell pkg-config --libs libsystemd 2>/dev/null)
+		-Wl,--version-script=pam/pam_cocoon.map -o $@ $< $(LIB) $(PKG_LIBS) -lpam
 
 # Test NSS sources, never installed (tests/nss/libnss_cocoontest.c):
 # libnss_SOURCE.so.2, answering what $(NSS_TEST_DIR)/SOURCE.state says;

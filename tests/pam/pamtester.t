@@ -71,6 +71,17 @@ like_re "$log" "v=1 event=end user=ccpt1$T service=$SERVICE rhost=198.51.100.7 t
 is "$(inits_back_to "$inits_before")" "$inits_before" "no cocoon-init is left"
 is "$(mount_count)" "$mounts" "no mount is left on the host"
 
+# libsystemd is loaded when a session first needs systemd (cpu-max on the
+# logind scope, a shared sandbox's scope), not with the module: a login
+# that needs neither maps none of it, nor the five libraries it needs.
+# The loader's LD_DEBUG=files names each library it maps; the control
+# preloads libsystemd to show that it would be named.
+run env LD_DEBUG=files pamtester "$SERVICE" ccpt1$T open_session close_session
+is "$RC" 0 "a sandboxed login with the loader's trace on"
+unlike "$OUT" "file=libsystemd.so.0" "maps no libsystemd: nothing in its plan needs systemd"
+run env LD_DEBUG=files LD_PRELOAD=libsystemd.so.0 pamtester "$SERVICE" ccpt1$T open_session close_session
+like "$OUT" "file=libsystemd.so.0" "control: the trace names libsystemd where it is mapped"
+
 # Back on the host after deleting credentials (the auth stack's return
 # line, as login and su use it), the service may not have a second open
 # report a sandbox it is no longer in.
