@@ -728,6 +728,11 @@ static long long linger_ms(const struct plan *plan)
 	return s > 100ULL * 366 * 86400 ? 100LL * 366 * 86400 * 1000 : (long long)s * 1000;
 }
 
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
 /* 1 joined (*OUT the handle), 0 no live sandbox to join, -1 failed. */
 static int join_shared(struct service_parent *p, const struct share_slot *slot,
 		       struct sandbox_handle **out, struct cc_error *err)
@@ -771,25 +776,34 @@ static int join_shared(struct service_parent *p, const struct share_slot *slot,
 		return -1;
 	h->recorded = p->req->session_id ? xstrdup(p->req->session_id) : NULL;
 	p->svc.run.late_ns = sandbox_other_namespaces(plan);
-	struct stat launcher;
+	struct stat launcher, host_shell;
 	if (stat(p->req->launcher_path, &launcher) < 0)
 		return cc_fail_errno(err, "cocoon-launch %s", p->req->launcher_path);
+	bool host_shell_known = stat(p->setup.login_shell, &host_shell) == 0;
 	if (step_setns(p, err) < 0)
 		return -1;
 	/* The tree covers the login shell its first login had with
 	 * cocoon-launch. A shell changed since (chsh, the directory) would
-	 * run there without the walls: such a login is refused. */
+	 * run there without the walls, and a cocoon-launch replaced since (an
+	 * upgrade) may not speak this module's language: such a login is
+	 * refused, and told which it was. */
 	struct stat shell;
-	if (stat(p->setup.login_shell, &shell) < 0 || shell.st_dev != launcher.st_dev ||
-	    shell.st_ino != launcher.st_ino) {
-		struct cc_error ignored;
-		sandbox_return(h, &ignored);
-		return cc_fail(err, "share-sandbox: the login shell %s is not the shared "
-			       "sandbox's (changed since it was made?): this login cannot "
-			       "join it until it ends", p->setup.login_shell);
+	bool shell_known = stat(p->setup.login_shell, &shell) == 0;
+	if (shell_known && same_file(&shell, &launcher)) {
+		*out = steal_ptr(&p->h);
+		return 1;
 	}
-	*out = steal_ptr(&p->h);
-	return 1;
+	struct cc_error ignored;
+	sandbox_return(h, &ignored);
+	if (!shell_known || !host_shell_known || same_file(&shell, &host_shell))
+		return cc_fail(err, "share-sandbox: the login shell %s is not the shared "
+			       "sandbox's (changed since it was made): this login cannot "
+			       "join it until it ends (cocoonctl stop ends it now)",
+			       p->setup.login_shell);
+	return cc_fail(err, "share-sandbox: cocoon-launch %s was replaced since the "
+		       "shared sandbox was made (an upgrade of cocoon?): this login "
+		       "cannot join it until it ends (cocoonctl stop ends it now)",
+		       p->req->launcher_path);
 }
 
 static void join_undo(struct service_parent *p)

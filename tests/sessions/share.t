@@ -12,9 +12,12 @@ SSHD_SERVICE=cocoon-test-sshd-share-$T
 TMPDIR_T=$(mktemp -d /run/cocoon-share-test.XXXXXX)
 cleanup() {
 	sshd_cleanup
+	syslog_release
 	policy_reset; cleanup_users; rm -rf "$TMPDIR_T"
 }
 trap cleanup EXIT
+LOG=$TMPDIR_T/syslog
+syslog_capture "$LOG" || LOG=""
 
 share_sandbox_or_skip
 
@@ -72,7 +75,21 @@ usermod -s /usr/bin/python3 "$SHARED"
 run ssh_as "$SHARED" 'grep Seccomp: /proc/self/status'
 like "$OUT" "refused by the session policy" "a login whose shell changed since the sandbox was made is refused"
 unlike "$OUT" "Seccomp:" "and runs nothing"
+refusal_logged "$LOG" "the login shell /usr/bin/python3 is not the shared sandbox's (changed since it was made)" \
+	"the log says the login shell changed"
 usermod -s /bin/bash "$SHARED"
+# cocoon upgraded while the sandbox lives: the tree covers the login shell
+# with the old cocoon-launch, which need not speak the new module's
+# language. The joining login is refused, and the log names the upgrade,
+# not the login shell.
+launcher=$COCOON_ROOT/usr/libexec/cocoon/cocoon-launch
+run ssh_as "$SHARED" 'echo joined-before'
+like "$OUT" "joined-before" "control: before the upgrade a login joins"
+cp -p "$launcher" "$launcher.new" && mv "$launcher.new" "$launcher"
+run ssh_as "$SHARED" 'echo joined-after'
+unlike "$OUT" "joined-after" "after cocoon-launch is replaced, a login that would join is refused"
+refusal_logged "$LOG" "cocoon-launch $launcher was replaced since the shared sandbox was made" \
+	"the log says cocoon-launch was replaced, not that the login shell changed"
 
 kill "$A" 2>/dev/null; wait "$A" 2>/dev/null
 # With linger = no the sandbox ends with its last login: nothing of it
