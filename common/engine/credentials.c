@@ -4,9 +4,11 @@
  * while the new root is built, then the one-way switch to the user. */
 #include "credentials.h"
 #include "fault.h"
+#include "util.h"
 
 #include <errno.h>
 #include <grp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/capability.h>
 #include <sys/fsuid.h>
@@ -57,6 +59,41 @@ int creds_fs_user(const struct identity *who, struct cc_error *err)
 int creds_fs_root(struct cc_error *err)
 {
 	return set_fs_ids(0, 0, err);
+}
+
+int creds_open_as_user(const struct identity *who, struct creds_saved *saved,
+		       struct cc_error *err)
+{
+	saved->groups = NULL;
+	saved->ngroups = getgroups(0, NULL);
+	if (saved->ngroups < 0)
+		return cc_fail_errno(err, "getgroups");
+	saved->groups = xcalloc((size_t)saved->ngroups + 1, sizeof(gid_t));
+	saved->ngroups = getgroups(saved->ngroups, saved->groups);
+	if (saved->ngroups < 0) {
+		free(saved->groups);
+		saved->groups = NULL;
+		return cc_fail_errno(err, "getgroups");
+	}
+	if (creds_build_begin(who, err) == 0)
+		return 0;
+	/* Never judged on at ids half changed: root's are back or nothing. */
+	struct cc_error back;
+	if (creds_open_as_root(saved, &back) < 0) {
+		fprintf(stderr, "cocoon: %s\n", back.msg);
+		abort();
+	}
+	return -1;
+}
+
+int creds_open_as_root(struct creds_saved *saved, struct cc_error *err)
+{
+	int rc = creds_fs_root(err);
+	if (rc == 0 && saved->groups && setgroups((size_t)saved->ngroups, saved->groups) < 0)
+		rc = cc_fail_errno(err, "setgroups back to the caller's");
+	free(saved->groups);
+	saved->groups = NULL;
+	return rc;
 }
 
 int creds_drop_bounding(struct cc_error *err)

@@ -20,6 +20,18 @@ int creds_build_begin(const struct identity *who, struct cc_error *err);
 int creds_fs_user(const struct identity *who, struct cc_error *err);
 int creds_fs_root(struct cc_error *err);
 
+/* For a judgement made ahead of a session (cocoonctl check opening a
+ * bind source as the session will): the user's fsuid, fsgid and
+ * supplementary groups, the caller's groups kept in SAVED; and back to
+ * root's ids and the saved groups, which also frees SAVED. */
+struct creds_saved {
+	gid_t *groups;
+	int ngroups;
+};
+int creds_open_as_user(const struct identity *who, struct creds_saved *saved,
+		       struct cc_error *err);
+int creds_open_as_root(struct creds_saved *saved, struct cc_error *err);
+
 /* The switch to the user, after pivot_root: ambient capabilities and the
  * bounding set dropped, setgroups, setresgid, setresuid, dumpable off,
  * every capability set emptied, and a check that root cannot be

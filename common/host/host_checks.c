@@ -242,9 +242,10 @@ static void check_bind_source(const struct fs_op *op, const char *who, const cha
 }
 
 /* A source a non-root user can write, opened as the [user] rule's
- * account WHO, as the engine opens it (its fsuid and fsgid, refusing
- * symlinks; root's supplementary groups stay, where the session has
- * the user's): one the account cannot reach refuses its every login. */
+ * account WHO, as the engine opens it (its fsuid, fsgid and groups,
+ * refusing symlinks): one the account cannot reach refuses its every
+ * login. Root's groups would open what a group of root's allows and the
+ * user's do not, and miss what only the user's allow. */
 static void check_bind_as_user(const struct fs_op *op, const struct identity *who,
 			       struct diag_list *diags)
 {
@@ -252,21 +253,27 @@ static void check_bind_as_user(const struct fs_op *op, const struct identity *wh
 	/* A source missing, or one a symlink leads to, is check_bind_source's. */
 	int as_root AUTOCLOSE = sys_openat2(AT_FDCWD, op->source, O_PATH | O_CLOEXEC,
 					    RESOLVE_SAFE);
-	if (as_root < 0 || !plan_path_user_writable(op->source) ||
-	    creds_fs_user(who, &err) < 0)
+	struct creds_saved saved;
+	if (as_root < 0 || !plan_path_user_writable(op->source))
 		return;
+	char what[2 * PATH_MAX + 32], msg[4 * PATH_MAX];
+	plan_op_describe(op, what, sizeof(what));
+	if (creds_open_as_user(who, &saved, &err) < 0) {
+		snprintf(msg, sizeof(msg), "%s: the source %s could not be opened as user "
+			 "%s to check it: %s", what, op->source, who->user, err.msg);
+		diag_add_once(diags, DIAG_WARNING, op->file, op->line, msg);
+		return;
+	}
 	int fd AUTOCLOSE = sys_openat2(AT_FDCWD, op->source, O_PATH | O_CLOEXEC,
 				       RESOLVE_SAFE);
 	int e = errno;
-	if (creds_fs_root(&err) < 0) {
+	if (creds_open_as_root(&saved, &err) < 0) {
 		/* Never judged on as another uid: root's fsuid is back or nothing. */
 		fprintf(stderr, "cocoonctl: %s\n", err.msg);
 		abort();
 	}
 	if (fd >= 0)
 		return;
-	char what[2 * PATH_MAX + 32], msg[4 * PATH_MAX];
-	plan_op_describe(op, what, sizeof(what));
 	snprintf(msg, sizeof(msg), "%s: a non-root user can write the source %s, so the "
 		 "session opens it as user %s refusing every symlink, and that fails "
 		 "(%s): every login of the rule is refused", what, op->source, who->user,

@@ -291,6 +291,23 @@ run "$CTL" run --user ccrf1$T -- /bin/true
 ok $((RC == 0)) "control: the login is refused (exit $RC)"
 like "$OUT" "open $W/private/shared as ccrf1$T, refusing symlinks: Permission denied" \
 	"for the reason check gave"
+# With the account's groups, as the session has them, not root's: a
+# directory that only a group of the account's lets it pass, and one
+# that only group 0 does, which root's logins have as a supplementary
+# group (su -, sudo -i; setpriv gives check the same list here).
+add_group ccrfg$T && usermod -aG ccrfg$T ccrf1$T
+chgrp ccrfg$T "$W/private" && chmod 0710 "$W/private"
+run setpriv --groups 0 "$CTL" check
+is "$RC" 0 "a directory only the account's group may pass: check passes"
+run "$CTL" run --user ccrf1$T -- /bin/true
+is "$RC" 0 "control: the login passes it too"
+chgrp 0 "$W/private"
+run setpriv --groups 0 "$CTL" check
+is "$RC" 1 "a directory only group 0 may pass: check, run by root in group 0, exits 1"
+like "$OUT" "$conf:3: error: bind $W/private/shared /data: a non-root user can write the source $W/private/shared, so the session opens it as user ccrf1$T refusing every symlink, and that fails (Permission denied)" \
+	"as the account, without root's groups"
+run "$CTL" run --user ccrf1$T -- /bin/true
+ok $((RC == 0)) "control: the login is refused (exit $RC)"
 chmod 0755 "$W/private"
 run "$CTL" check
 is "$RC" 0 "once the account can reach it, check passes"
