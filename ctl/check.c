@@ -33,12 +33,13 @@ static void print_summary(const struct deployment_paths *paths,
 
 /* check --pam: the PAM stacks, login shells and what runs outside
  * sessions, on this host or on the system image under ROOT. */
-static void check_deployment(const char *root, const char *sshd,
+static void check_deployment(const char *root, const char *sshd, const char *policy_file,
 			     const struct policy *policy, struct diag_list *diags,
 			     struct deployment_summary *summary)
 {
 	struct deployment_paths paths;
 	deployment_paths_default(&paths);
+	paths.policy_file = policy_file;
 	/* Another sshd (a second instance, a copy under another name): its
 	 * PAM service is its file name, as OpenSSH before 9.8 takes it. */
 	if (sshd)
@@ -83,8 +84,12 @@ int cmd_check(int argc, char **argv)
 	}
 	struct deployment_summary summary = { 0 };
 	if (o.pam)
-		check_deployment(o.root, o.sshd, diag_count(&diags, DIAG_ERROR) ? NULL : &policy,
-				 &diags, &summary);
+		/* A candidate is not yet the file any stack names: every
+		 * stack's refusals count for it. */
+		check_deployment(o.root, o.sshd,
+				 candidate ? NULL : stack_policy_file(o.config ? o.config
+									 : COCOON_POLICY_FILE),
+				 diag_count(&diags, DIAG_ERROR) ? NULL : &policy, &diags, &summary);
 	deployment_summary_free(&summary);
 	print_diags(&diags);
 	size_t errors = diag_count(&diags, DIAG_ERROR);

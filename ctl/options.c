@@ -77,9 +77,7 @@ void print_diags(const struct diag_list *diags)
 	}
 }
 
-/* The file a PAM stack's conf= names for the policy at PATH: a drop-in
- * is read with the system's cocoon.conf. */
-static const char *stack_policy_file(const char *path)
+const char *stack_policy_file(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	if (!slash)

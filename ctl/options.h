@@ -38,6 +38,10 @@ void print_diags(const struct diag_list *diags);
 int load_checked(const char *config, bool names, struct policy *policy,
 		 struct diag_list *diags);
 
+/* The file a PAM stack's conf= names for the policy at PATH: a drop-in
+ * is read with the system's cocoon.conf. */
+const char *stack_policy_file(const char *path);
+
 /* explain, run and check: a name service source could not be asked
  * (cocoonctl(8), EXIT STATUS), apart from 1's "no such user". */
 #define EXIT_UNREACHABLE 3

@@ -583,7 +583,9 @@ static void check_sshd_chroot(const struct deployment_paths *paths,
 /* A rule whose plan pam_cocoon refuses, on a service whose stack names
  * the module: every session of it there is refused. Plain check errs for
  * the stacks of this host that run this build's module on the policy
- * (pam_stack_policy_services); here any stack counts, an image's too. */
+ * (pam_stack_policy_services); here any build's module counts, an
+ * image's too, unless the line is in mode=audit or its conf= names
+ * another policy file. */
 static void check_refused_rules(const struct deployment_paths *paths,
 				const struct policy *policy,
 				const struct services *confining, struct diag_list *diags)
@@ -594,7 +596,9 @@ static void check_refused_rules(const struct deployment_paths *paths,
 		if (s->kind == SECTION_PROFILE)
 			continue;
 		for (size_t k = 0; k < confining->count; k++) {
-			if (!policy_section_allows_service(s, confining->names[k]))
+			if (!policy_section_allows_service(s, confining->names[k]) ||
+			    !pam_stack_service_reads(paths->pam_dir, confining->names[k],
+						     paths->policy_file, paths->root))
 				continue;
 			if (host_checks_service_refusal(policy, s, &err) < 0) {
 				char title[300];

@@ -21,6 +21,10 @@ struct deployment_paths {
 	const char *sshd_config; /* the config it is given */
 	const char *sshd_defaults; /* /etc/default/ssh: SSHD_OPTS */
 	const char *root;        /* the image's root (check --root), or NULL */
+	/* The policy checked, as a stack's conf= names it (under root): a
+	 * stack whose pam_cocoon reads another file does not refuse by its
+	 * rules. NULL: every stack counts. */
+	const char *policy_file;
 };
 
 

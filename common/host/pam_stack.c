@@ -362,6 +362,33 @@ static const struct pam_stack_line *service_line(const struct pam_stack *s,
 	return NULL;
 }
 
+bool pam_stack_service_reads(const char *dir, const char *service, const char *policy_file,
+			     const char *root)
+{
+	struct pam_stack s = { .type = "session" };
+	struct diag_list ignored = { 0 };
+	pam_stack_read(dir, service, &s, 0, &ignored);
+	diag_free(&ignored);
+	bool reads = false;
+	for (size_t i = 0; i < s.count && !reads; i++) {
+		const struct pam_stack_line *l = &s.lines[i];
+		if (!l->is_cocoon || l->has_return || pam_stack_line_audit(l))
+			continue;
+		const char *conf = line_conf(l);
+		if (!conf || !policy_file) {
+			reads = true;
+			continue;
+		}
+		/* In an image, as the image names it, or as checked from here
+		 * (check --root --config ROOT/...). */
+		char *in_root AUTOFREE = root ? xasprintf("%s%s", root, conf) : NULL;
+		reads = same_file(in_root ? in_root : conf, policy_file) ||
+			strcmp(conf, policy_file) == 0;
+	}
+	pam_stack_free(&s);
+	return reads;
+}
+
 void pam_stack_policy_services(const char *dir, const char *policy_file,
 			       const char *default_file, struct pam_stack_services *out)
 {

@@ -112,6 +112,13 @@ struct pam_stack_services {
  * loads this build's module (COCOON_PAM_MODULE; a bare name is found in
  * COCOON_PAM_SYSTEM_DIR, as libpam finds it). Another build's lines, and
  * an installed cocoon's beside a test tree's, do not count. */
+/* Whether SERVICE's session stack under DIR has a pam_cocoon line that
+ * confines and enforces with POLICY_FILE: its conf= names that file
+ * (inside ROOT, for an image: NULL for this host), or it has no conf=
+ * (any build's module). POLICY_FILE NULL: any such line counts. */
+bool pam_stack_service_reads(const char *dir, const char *service, const char *policy_file,
+			     const char *root);
+
 void pam_stack_policy_services(const char *dir, const char *policy_file,
 			       const char *default_file, struct pam_stack_services *out);
 void pam_stack_services_free(struct pam_stack_services *s);

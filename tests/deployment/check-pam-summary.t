@@ -64,6 +64,32 @@ unlike "$OUT" "[user ccsum1$T]: pam_cocoon refuses" "with no_new_privs, no error
 run pamtester "$SERVICE" ccsum1$T open_session close_session
 is "$RC" 0 "and pamtester's session opens"
 
+# A stack whose pam_cocoon reads another policy file (conf=), or one
+# left in mode=audit, does not refuse by this policy's rules; the same
+# stack reading this policy does. pamtester on the conf= stack is the
+# control: the other policy lets the session in. (No host stack runs
+# the module on this policy meanwhile: plain check's error would stop
+# check --pam's.)
+rm -f "/etc/pam.d/$SERVICE"
+sed -i "s/^service = enforced .*/&\nno-new-privs = no/; s/^service = enforced /service = elsewhere trial here /" "$conf"
+other=$img/other.conf
+printf '[default]\nprofile = default\n' > "$other" && chmod 0600 "$other"
+printf 'session required %s return\nsession required %s conf=%s\n' $M $M "$other" > "$pam/elsewhere"
+printf 'session required %s return\nsession required %s conf=%s\n' $M $M "$conf" > "$pam/here"
+run "$CTL" check --pam --root "$img"
+is "$RC" 1 "check --pam: an error"
+like "$OUT" "[user ccsum1$T]: pam_cocoon refuses its sessions on service here" "on the stack whose conf= names this policy"
+unlike "$OUT" "refuses its sessions on service elsewhere" "not on the stack whose conf= names another file"
+unlike "$OUT" "refuses its sessions on service trial" "nor on the one left in mode=audit"
+sed -i "s/^service = elsewhere trial here /service = elsewhere trial /" "$conf"
+run "$CTL" check --pam --root "$img"
+unlike "$OUT" "pam_cocoon refuses its sessions" "without that stack, no refusal is predicted"
+printf 'auth required pam_permit.so\naccount required pam_permit.so\nsession required %s return\nsession required %s conf=%s\n' \
+	"$PAMDIR/pam_cocoon.so" "$PAMDIR/pam_cocoon.so" "$other" > "/etc/pam.d/$SERVICE"
+run pamtester "$SERVICE" ccsum1$T open_session close_session
+is "$RC" 0 "control: through a stack with that conf=, the session opens"
+sed -i '/^no-new-privs = no$/d' "$conf"
+
 # sshd's stack names the module: its configuration is read, and said.
 printf 'session required %s return\nsession required %s\n' $M $M > "$pam/sshd"
 printf 'UsePAM yes\n' > "$img/etc/ssh/sshd_config"
