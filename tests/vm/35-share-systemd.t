@@ -4,8 +4,8 @@
 # stack): two ssh logins share one sandbox (one pid 1, one /tmp, tmux
 # across logins), both stay logind sessions (a holder keeps each
 # session-N.scope), the sandbox's processes are in a scope of its own,
-# cocoon-ID.scope in user-UID.slice, with the plan's MemoryMax and
-# TasksMax; logind's KillUserProcesses= both ways ends the sessions'
+# cocoon-ID.scope in user-UID.slice, with the plan's MemoryMax,
+# TasksMax and CPUQuota; logind's KillUserProcesses= both ways ends the sessions'
 # scopes, never the sandbox's, which ends at the last logout without
 # linger and at the linger's end with it. The control: the same without
 # share-sandbox gives each login a sandbox of its own.
@@ -28,7 +28,7 @@ vm_user sdc
 uid=$(vm 'id -u sda')
 policy() { # policy LINGER: sda shares, sdc (the control) does not
 	vm "printf '%s\n' '[profile sh]' 'profile = default' 'share-sandbox = yes' 'linger = $1' \
-		'memory-max = 256M' 'pids-max = 300' '[user sda]' 'profile = sh' \
+		'memory-max = 256M' 'pids-max = 300' 'cpu-max = 150%' '[user sda]' 'profile = sh' \
 		'[user sdc]' 'profile = default' '[default]' 'sandbox = none' > /etc/cocoon/cocoon.conf &&
 		cocoonctl check >/dev/null 2>&1"
 }
@@ -95,6 +95,10 @@ run vm "cat /sys/fs/cgroup$cg/memory.max /sys/fs/cgroup$cg/pids.max;
 is "$OUT" "268435456
 300
 4 $cg" "the kernel holds the limits there, where both jobs and both logins' sshd are"
+# cpu-max, sent as CPUQuotaPerSecUSec over sd-bus (libsystemd loaded
+# when first needed): 150% of a CPU in the default period of 100 ms.
+run vm "cat /sys/fs/cgroup$cg/cpu.max"
+is "$OUT" "150000 100000" "and the plan's cpu-max, on the scope"
 run vm "for p in \$(pgrep -x cocoon-hold); do cut -d: -f3 /proc/\$p/cgroup; done | sort -u |
 	grep -c '^/user.slice/user-$uid.slice/session-[0-9]*.scope\$'"
 is "$OUT" 2 "a holder keeps each login's session scope, one each"
