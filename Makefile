@@ -220,12 +220,14 @@ $(MUSL_INC)/.made: $(INIT_CC_STAMP)
 	fi
 	@mkdir -p $(dir $@) && touch $@
 INIT_SRC   := init/cocoon-init.c common/engine/session_init.c common/engine/session_terminals.c \
-	      common/engine/session_stderr.c
+	      common/engine/session_stderr.c common/engine/credentials_ids.c
 LAUNCH_SRC := pam/cocoon-launch.c common/engine/landlock.c common/plan/forced_command.c
 $(BUILDDIR)/cocoon-init: $(INIT_SRC) common/engine/session_init.h common/engine/report.h VERSION \
 		common/engine/session_terminals.h common/engine/session_stderr.h \
+		common/engine/credentials_ids.h \
 		$(BUILDDIR)/common/engine/session_init.o $(BUILDDIR)/common/engine/session_terminals.o \
-		$(BUILDDIR)/common/engine/session_stderr.o $(INIT_CC_STAMP) | $(MUSL_INC)/.made
+		$(BUILDDIR)/common/engine/session_stderr.o $(BUILDDIR)/common/engine/credentials_ids.o \
+		$(INIT_CC_STAMP) | $(MUSL_INC)/.made
 	@mkdir -p $(dir $@)
 	@if [ -n "$(MUSL_CC)" ]; then \
 		set -x; $(MUSL_CC) $(MUSL_FLAGS) -o $@ $(INIT_SRC); \
@@ -234,7 +236,8 @@ $(BUILDDIR)/cocoon-init: $(INIT_SRC) common/engine/session_init.h common/engine/
 		set -x; $(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ init/cocoon-init.c \
 			$(BUILDDIR)/common/engine/session_init.o \
 			$(BUILDDIR)/common/engine/session_terminals.o \
-			$(BUILDDIR)/common/engine/session_stderr.o; \
+			$(BUILDDIR)/common/engine/session_stderr.o \
+			$(BUILDDIR)/common/engine/credentials_ids.o; \
 	fi
 
 # Static whatever the libc: it runs inside the sandbox, as the user,

@@ -3,6 +3,7 @@
 /* The session process's credentials: the user's file-system identity
  * while the new root is built, then the one-way switch to the user. */
 #include "credentials.h"
+#include "credentials_ids.h"
 #include "fault.h"
 #include "util.h"
 
@@ -125,87 +126,45 @@ int creds_drop_all(struct cc_error *err)
 	return rc;
 }
 
-static bool same_groups(const struct identity *who, struct cc_error *err)
-{
-	int n = getgroups(0, NULL);
-	if (n < 0 || (size_t)n > 65536) {
-		cc_fail_errno(err, "getgroups");
-		return false;
-	}
-	gid_t *have = calloc((size_t)n + 1, sizeof(gid_t));
-	if (!have) {
-		cc_fail(err, "out of memory");
-		return false;
-	}
-	bool ok = getgroups(n, have) == n;
-	/* The kernel keeps the list sorted; compare as sets. Duplicates
-	 * in who->groups are possible, so both directions are checked. */
-	for (int i = 0; ok && i < n; i++) {
-		bool found = false;
-		for (size_t j = 0; !found && j < who->ngroups; j++)
-			found = have[i] == who->groups[j];
-		ok = found;
-	}
-	for (size_t j = 0; ok && j < who->ngroups; j++) {
-		bool found = false;
-		for (int i = 0; !found && i < n; i++)
-			found = have[i] == who->groups[j];
-		ok = found;
-	}
-	free(have);
-	if (!ok)
-		cc_fail(err, "the supplementary groups are not %s's", who->user);
-	return ok;
-}
-
 /* The ids read back, and root checked out of reach: what makes a switch
- * to the user one-way. */
+ * to the user one-way (credentials_ids.c). */
 static int check_switched(const struct identity *who, struct cc_error *err)
 {
-	uid_t uid = who->uid;
-	gid_t gid = who->gid;
-	uid_t ru, eu, su;
-	gid_t rg, eg, sg;
 	if (FAULT("reading the ids back", err) < 0)
 		return -1;
-	if (getresuid(&ru, &eu, &su) < 0 || getresgid(&rg, &eg, &sg) < 0)
+	switch (ids_check(who->uid, who->gid, who->ngroups, who->groups)) {
+	case IDS_OK:
+		return 0;
+	case IDS_NOT_SWITCHED:
+		return cc_fail(err, "the ids are not %u/%u after the switch", (unsigned)who->uid,
+			       (unsigned)who->gid);
+	case IDS_GROUPS_DIFFER:
+		return cc_fail(err, "the supplementary groups are not %s's", who->user);
+	case IDS_ROOT_REGAINED:
+		return cc_fail(err, "root could be regained after the switch to %s", who->user);
+	case IDS_GID0_REGAINED:
+		return cc_fail(err, "gid 0 could be regained after the switch to %s", who->user);
+	default:
 		return cc_fail_errno(err, "reading the ids back");
-	if (ru != uid || eu != uid || su != uid || rg != gid || eg != gid ||
-	    sg != gid || (uid_t)setfsuid((uid_t)-1) != uid ||
-	    (gid_t)setfsgid((gid_t)-1) != gid)
-		return cc_fail(err, "the ids are not %u/%u after the switch",
-			       (unsigned)uid, (unsigned)gid);
-	if (!same_groups(who, err))
-		return -1;
-	if (uid != 0 && (setuid(0) != -1 || setreuid((uid_t)-1, 0) != -1))
-		return cc_fail(err, "root could be regained after the switch to %s",
-			       who->user);
-	if (gid != 0 && setgid(0) != -1)
-		return cc_fail(err, "gid 0 could be regained after the switch to %s",
-			       who->user);
-	return 0;
+	}
 }
 
-/* setgroups, setresgid, setresuid; unchecked until check_switched. */
 static int switch_ids(const struct identity *who, struct cc_error *err)
 {
-	uid_t uid = who->uid;
-	gid_t gid = who->gid;
-
 	if (groups_known(who, err) < 0)
 		return -1;
-	if (setgroups(who->ngroups, who->groups) < 0)
+	switch (ids_switch(who->uid, who->gid, who->ngroups, who->groups)) {
+	case IDS_OK:
+		return 0;
+	case IDS_SETGROUPS:
 		return cc_fail_errno(err, "setgroups for %s", who->user);
-	if (setresgid(gid, gid, gid) < 0)
-		return cc_fail_errno(err, "setresgid %u", (unsigned)gid);
-	if (setresuid(uid, uid, uid) < 0)
-		return cc_fail_errno(err, "setresuid %u", (unsigned)uid);
-	/* A credential change sets dumpable from fs.suid_dumpable, which an
-	 * administrator may have set to 1: this process still holds the
-	 * caller's memory until it execs. */
-	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+	case IDS_SETRESGID:
+		return cc_fail_errno(err, "setresgid %u", (unsigned)who->gid);
+	case IDS_SETRESUID:
+		return cc_fail_errno(err, "setresuid %u", (unsigned)who->uid);
+	default:
 		return cc_fail_errno(err, "PR_SET_DUMPABLE");
-	return 0;
+	}
 }
 
 int creds_switch_user(const struct identity *who, struct cc_error *err)

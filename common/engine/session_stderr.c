@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* A line to the stderr pipes and sockets of a live session's logins. */
 #include "session_stderr.h"
+#include "credentials_ids.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -141,12 +142,9 @@ static void take(pid_t pid, ino_t ns, pid_t child, uid_t uid, gid_t gid,
 static _Noreturn void write_as(const struct target *t, const char *line, size_t len)
 {
 	signal(SIGPIPE, SIG_IGN);
-	/* Here and not through credentials.c: cocoon-init links this file
-	 * with the C library alone. Checked as credentials.c does. */
-	uid_t r, e, s;
-	if (setgroups(0, NULL) < 0 || setresgid(t->gid, t->gid, t->gid) < 0 ||
-	    setresuid(t->uid, t->uid, t->uid) < 0 || getresuid(&r, &e, &s) < 0 ||
-	    r != t->uid || e != t->uid || s != t->uid || setresuid(-1, 0, -1) == 0)
+	/* No supplementary groups: the line needs none. */
+	if (ids_switch(t->uid, t->gid, 0, NULL) != IDS_OK ||
+	    ids_check(t->uid, t->gid, 0, NULL) != IDS_OK)
 		_exit(2);
 	ssize_t n;
 	if (t->socket) {
