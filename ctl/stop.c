@@ -45,17 +45,14 @@ static void audit_stopped(const struct live_record *r, const char *message)
 	struct timespec now;
 	clock_gettime(CLOCK_BOOTTIME, &now);
 	ar.duration = (long long)now.tv_sec - r->boottime;
-	struct strbuf line = { 0 };
-	audit_format(&ar, &line);
-	int journal = audit_journal_connect();
-	if (audit_journal_send(journal, &ar, "cocoonctl", LOG_NOTICE, line.data) < 0) {
-		openlog("cocoonctl", LOG_PID, LOG_AUTHPRIV);
-		syslog(LOG_NOTICE, "%s", line.data);
-		closelog();
-	}
-	if (journal >= 0)
-		close(journal);
-	sb_free(&line);
+	struct audit_log log = {
+		.journal = audit_journal_connect(), .identifier = "cocoonctl", .prefix = ""
+	};
+	openlog("cocoonctl", LOG_PID, LOG_AUTHPRIV);
+	audit_log_write(&log, LOG_NOTICE, &ar);
+	closelog();
+	if (log.journal >= 0)
+		close(log.journal);
 }
 
 /* The record of the shared sandbox that R is a login of: the sandbox's

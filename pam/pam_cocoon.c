@@ -193,7 +193,8 @@ static int journal_fd(pam_handle_t *pamh)
 	return *fd;
 }
 
-static void audit_log(pam_handle_t *pamh, int priority, struct audit_record *r)
+/* R gets what PAM's items say of the login. */
+static void fill_items(pam_handle_t *pamh, struct audit_record *r)
 {
 	if (!r->user)
 		r->user = item(pamh, PAM_USER);
@@ -201,38 +202,54 @@ static void audit_log(pam_handle_t *pamh, int priority, struct audit_record *r)
 	r->rhost = item(pamh, PAM_RHOST);
 	r->tty = item(pamh, PAM_TTY);
 	r->ruser = item(pamh, PAM_RUSER);
-	struct strbuf line = { 0 };
-	audit_format(r, &line);
-	/* The journal gets the text pam_syslog would write, under the PAM
-	 * service's name, which the application sets: the process name is
-	 * the caller's choice (a link named sshd to a setuid su). */
-	const char *ident = r->service && *r->service ? r->service : "pam_cocoon";
-	char *message = xasprintf("pam_cocoon(%s:session): %s",
-				  r->service ? r->service : "?", line.data);
-	if (audit_journal_send(journal_fd(pamh), r, ident, priority, message) < 0)
-		pam_syslog(pamh, priority, "%s", line.data);
-	free(message);
-	sb_free(&line);
+}
+
+static void to_pam_syslog(void *pamh, int priority, const char *line)
+{
+	pam_syslog(pamh, priority, "%s", line);
+}
+
+/* The journal gets the text pam_syslog would write, under the PAM
+ * service's name, which the application sets: the process name is the
+ * caller's choice (a link named sshd to a setuid su). PREFIX holds the
+ * text's start until the caller frees it. */
+static struct audit_log records_log(pam_handle_t *pamh, struct strbuf *prefix)
+{
+	const char *service = item(pamh, PAM_SERVICE);
+	sb_addf(prefix, "pam_cocoon(%s:session): ", service ? service : "?");
+	return (struct audit_log){
+		.journal = journal_fd(pamh),
+		.identifier = service && *service ? service : "pam_cocoon",
+		.prefix = prefix->data,
+		.to_syslog = to_pam_syslog,
+		.data = pamh,
+	};
+}
+
+static void log_record(pam_handle_t *pamh, int priority, struct audit_record *r)
+{
+	struct strbuf prefix = { 0 };
+	struct audit_log log = records_log(pamh, &prefix);
+	fill_items(pamh, r);
+	audit_log_write(&log, priority, r);
+	sb_free(&prefix);
 }
 
 /* A refusal: its record, with a session id of its own, and the one line
- * the user sees (audit_user_notice) through the conversation, unless the
- * service asked for silence. */
+ * the user sees through the conversation, unless the service asked for
+ * silence (without a conversation, PAM_CONV_ERR, the log alone says it). */
 static int refuse(pam_handle_t *pamh, int flags, struct audit_record *r)
 {
 	char id[33];
-	struct cc_error err;
-	if (!r->session && record_session_id_new(id, &err) == 0)
-		r->session = id;
-	audit_log(pamh, LOG_ERR, r);
-	if (!(flags & PAM_SILENT)) {
-		struct strbuf line = { 0 };
-		audit_user_notice(AUDIT_NOTICE_REFUSED, r->session, NULL, &line);
-		/* Without a conversation (PAM_CONV_ERR) the log alone says it. */
-		line.data[line.len - 1] = '\0';
-		pam_error(pamh, "%s", line.data);
-		sb_free(&line);
-	}
+	struct strbuf prefix = { 0 }, notice = { 0 };
+	struct audit_log log = records_log(pamh, &prefix);
+	fill_items(pamh, r);
+	audit_log_refusal(&log, r, id, &notice);
+	notice.data[notice.len - 1] = '\0';
+	if (!(flags & PAM_SILENT))
+		pam_error(pamh, "%s", notice.data);
+	sb_free(&notice);
+	sb_free(&prefix);
 	r->session = NULL;
 	return PAM_SESSION_ERR;
 }
@@ -245,26 +262,21 @@ static void free_record(pam_handle_t *pamh, void *data, int error_status)
 	free(data);
 }
 
-/* share-sandbox: the id of the shared sandbox HANDLE's login is in. */
-static void keep_shared(struct audit_session *rec, const struct sandbox_handle *handle)
-{
-	const char *sandbox;
-	bool joined;
-	if (sandbox_shared(handle, &sandbox, &joined) && sandbox)
-		audit_session_shared(rec, sandbox);
-}
-
-/* What the end record needs of the session, kept with the handle. */
-static int keep_record(pam_handle_t *pamh, const struct plan *plan, const char *id,
-		       const struct sandbox_handle *handle)
+/* What the end record needs of the session, kept with the handle, and
+ * under share-sandbox the shared sandbox HANDLE's login is in. */
+static struct audit_session *keep_record(pam_handle_t *pamh, const struct plan *plan,
+					 const char *id, const struct sandbox_handle *handle)
 {
 	struct audit_session *rec = xcalloc(1, sizeof(*rec));
 	audit_session_begin(rec, plan, id);
-	keep_shared(rec, handle);
+	const char *sandbox;
+	bool joined;
+	if (sandbox_shared(handle, &sandbox, &joined))
+		audit_session_shared(rec, sandbox, joined);
 	if (pam_set_data(pamh, RECORD_NAME, rec, free_record) == PAM_SUCCESS)
-		return 0;
+		return rec;
 	free_record(pamh, rec, 0);
-	return -1;
+	return NULL;
 }
 
 static struct admission_request request_for(pam_handle_t *pamh, const struct pam_args *args,
@@ -285,31 +297,28 @@ static struct admission_request request_for(pam_handle_t *pamh, const struct pam
 }
 
 /* share-sandbox: the record of the shared sandbox's own end, should
- * this login create it (audit_end_record): the template into TEMPLATE,
- * and the log socket to hand with it (-1: none). */
+ * this login create it, into TEMPLATE, and the log socket to hand with
+ * it (-1: none; audit_log_end_record). */
 static int end_record(pam_handle_t *pamh, const struct plan *plan, const char *id,
 		      struct strbuf *template)
 {
-	if (!plan->share)
-		return -1;
 	struct audit_record r;
 	audit_init(&r, "end");
-	r.user = item(pamh, PAM_USER);
 	r.uid = plan->who.uid;
-	r.service = item(pamh, PAM_SERVICE);
 	r.plan = plan;
 	r.session = id;
-	const char *ident = r.service && *r.service ? r.service : "pam_cocoon";
-	char *prefix = xasprintf("pam_cocoon(%s:session): ", r.service ? r.service : "?");
-	int fd = audit_end_record(&r, journal_fd(pamh), ident, prefix, template);
-	free(prefix);
+	fill_items(pamh, &r);
+	struct strbuf prefix = { 0 };
+	struct audit_log log = records_log(pamh, &prefix);
+	int fd = audit_log_end_record(&log, &r, template);
+	sb_free(&prefix);
 	return fd;
 }
 
 /* The session enters the sandbox: the entry, the limits and the
  * environment, or nothing at all. */
 static int enter(pam_handle_t *pamh, const struct plan *plan, const char *id,
-		 bool debug, struct cc_error *err)
+		 bool debug, const struct audit_session **kept, struct cc_error *err)
 {
 	struct sandbox_handle *handle = NULL;
 	struct strbuf template = { 0 };
@@ -339,7 +348,8 @@ static int enter(pam_handle_t *pamh, const struct plan *plan, const char *id,
 	 * to the host, and the session ended. */
 	if (rlimits_apply(NULL, &plan->limits, err) < 0 ||
 	    edit_environment(pamh, plan, id, debug, err) < 0 ||
-	    (keep_record(pamh, plan, id, handle) < 0 && cc_fail(err, "pam_set_data failed"))) {
+	    (!(*kept = keep_record(pamh, plan, id, handle)) &&
+	     cc_fail(err, "pam_set_data failed"))) {
 		pam_set_data(pamh, DATA_NAME, NULL, NULL);
 		return -1;
 	}
@@ -355,22 +365,6 @@ static void record_of(pam_handle_t *pamh, const struct admission *a, struct audi
 	admission_record(a, r);
 }
 
-/* share-sandbox: a start record names the shared sandbox and whether
- * this login created it or joined it. */
-static void shared_fields(pam_handle_t *pamh, struct audit_record *r)
-{
-	const void *handle = NULL, *kept = NULL;
-	const char *own;
-	bool joined;
-	if (pam_get_data(pamh, DATA_NAME, &handle) != PAM_SUCCESS ||
-	    pam_get_data(pamh, RECORD_NAME, &kept) != PAM_SUCCESS || !kept ||
-	    !sandbox_shared(handle, &own, &joined))
-		return;
-	const struct audit_session *s = kept;
-	r->sandbox = s->sandbox[0] ? s->sandbox : NULL;
-	r->share = joined ? "joined" : "created";
-}
-
 /* The front door's answer, carried out and logged; a session let in
  * without a sandbox may need its environment cut (admission.h). */
 static int carry_out(pam_handle_t *pamh, int flags, const struct pam_args *args,
@@ -383,6 +377,7 @@ static int carry_out(pam_handle_t *pamh, int flags, const struct pam_args *args,
 		pam_syslog(pamh, LOG_DEBUG, "rule not taken: %s", a->plan.lost[i]);
 	int priority = LOG_INFO;
 	char id[33];
+	const struct audit_session *kept = NULL;
 	switch (a->verdict) {
 	case VERDICT_REFUSED:
 		return refuse(pamh, flags, &r);
@@ -393,15 +388,14 @@ static int carry_out(pam_handle_t *pamh, int flags, const struct pam_args *args,
 	case VERDICT_UNCONFINED:
 		if (a->cut_environment && edit_environment(pamh, NULL, NULL, args->debug, &err) < 0)
 			break;
-		audit_log(pamh, priority, &r);
+		log_record(pamh, priority, &r);
 		return PAM_IGNORE;
 	case VERDICT_SANDBOXED:
 		if (record_session_id_new(id, &err) < 0 ||
-		    enter(pamh, &a->plan, id, args->debug, &err) < 0)
+		    enter(pamh, &a->plan, id, args->debug, &kept, &err) < 0)
 			break;
-		r.session = id;
-		shared_fields(pamh, &r);
-		audit_log(pamh, LOG_INFO, &r);
+		audit_session_start(kept, &r);
+		log_record(pamh, LOG_INFO, &r);
 		return PAM_SUCCESS;
 	}
 	r.event = "refuse";
@@ -558,7 +552,7 @@ int pam_sm_close_session(pam_handle_t *pamh, int flags, int argc, const char **a
 	/* Ends every process of the session, without waiting for them (the
 	 * replaced data's cleanup runs sandbox_end). */
 	pam_set_data(pamh, DATA_NAME, NULL, NULL);
-	audit_log(pamh, expired ? LOG_NOTICE : LOG_INFO, &r);
+	log_record(pamh, expired ? LOG_NOTICE : LOG_INFO, &r);
 	pam_set_data(pamh, RECORD_NAME, NULL, NULL);
 	return rc;
 }

@@ -32,22 +32,11 @@
 #define SERVICE SHELL_SERVICE
 
 /* The audit record of this login (cocoon.conf(5), AUDIT RECORDS), filled
- * as we learn; logged to authpriv at its start, its end, or a refusal. */
+ * as we learn; logged to authpriv at its start, its end, or a refusal,
+ * through journald's socket (connected in audit_begin, on the host) or
+ * syslog. */
 static struct audit_record record;
-static bool record_open;
-/* journald's socket, connected in audit_begin on the host; -1: syslog. */
-static int journal = -1;
-
-static void audit_log(int priority)
-{
-	if (!record_open)
-		return;
-	struct strbuf line = { 0 };
-	audit_format(&record, &line);
-	if (audit_journal_send(journal, &record, "cocoon-shell", priority, line.data) < 0)
-		syslog(priority, "%s", line.data);
-	sb_free(&line);
-}
+static struct audit_log records = { .journal = -1, .identifier = "cocoon-shell", .prefix = "" };
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 static void die(const char *fmt, ...)
@@ -60,17 +49,13 @@ static void die(const char *fmt, ...)
 	record.event = "refuse";
 	record.result = "refused";
 	record.reason = msg;
-	/* A refusal has an id of its own, unless the session had one. */
-	char id[33];
-	struct cc_error err;
-	if (!record.session && record_session_id_new(id, &err) == 0)
-		record.session = id;
-	audit_log(LOG_ERR);
-	/* The user gets the fixed line and the id; the reason may name the
+	/* A refusal has an id of its own, unless the session had one. The
+	 * user gets the fixed line and the id; the reason may name the
 	 * policy's paths and rules, and stays in the log. Root, who may
 	 * read the policy, gets the reason as well. */
+	char id[33];
 	struct strbuf line = { 0 };
-	audit_user_notice(AUDIT_NOTICE_REFUSED, record.session, NULL, &line);
+	audit_log_refusal(&records, &record, id, &line);
 	fputs(line.data, stderr);
 	if (record.uid == 0) /* the caller's, read before we took root */
 		fprintf(stderr, "cocoon-shell: %s\n", msg);
@@ -89,8 +74,7 @@ static void audit_begin(void)
 	if (ttyname_r(STDIN_FILENO, tty, sizeof(tty)) == 0)
 		record.tty = tty;
 	openlog("cocoon-shell", LOG_PID, LOG_AUTHPRIV);
-	journal = audit_journal_connect();
-	record_open = true;
+	records.journal = audit_journal_connect();
 }
 
 /* fds 0-2 open, so nothing we open later lands on them; and none of them
@@ -222,7 +206,7 @@ static _Noreturn void start_unconfined(const struct admission *a,
 	struct cc_error err;
 	const struct identity *who = &a->plan.who;
 	record.event = "start";
-	audit_log(LOG_INFO);
+	audit_log_write(&records, LOG_INFO, &record);
 	if (creds_switch_user(who, &err) < 0)
 		die("cannot switch to %s: %s", who->user, err.msg);
 	if (rlimits_apply(saved_limits, NULL, &err) < 0)
@@ -241,13 +225,10 @@ static _Noreturn void start_unconfined(const struct admission *a,
 static void shared_start(const char *sandbox_id, bool joined, void *data)
 {
 	struct audit_session *session = data;
-	if (sandbox_id) {
-		audit_session_shared(session, sandbox_id);
-		record.sandbox = session->sandbox;
-		record.share = joined ? "joined" : "created";
-	}
+	audit_session_shared(session, sandbox_id, joined);
+	audit_session_start(session, &record);
 	record.event = "start";
-	audit_log(LOG_INFO);
+	audit_log_write(&records, LOG_INFO, &record);
 	record.sandbox = record.share = NULL;
 }
 
@@ -268,7 +249,7 @@ static int run_sandboxed(const struct admission *a, struct rlimit *saved_limits,
 	/* Shared, the start record waits for the sandbox (shared_start). */
 	if (!a->plan.share) {
 		record.event = "start";
-		audit_log(LOG_INFO);
+		audit_log_write(&records, LOG_INFO, &record);
 	}
 	bool expired = false;
 	struct sandbox_request req = {
@@ -292,15 +273,8 @@ static int run_sandboxed(const struct admission *a, struct rlimit *saved_limits,
 		req.login = false;
 		/* The shared sandbox's own end record, should this login
 		 * create it: this login's user, service and plan. */
-		struct audit_record end;
-		audit_init(&end, "end");
-		end.user = record.user;
-		end.uid = record.uid;
-		end.service = record.service;
-		end.plan = &a->plan;
-		end.session = id;
 		struct strbuf template = { 0 };
-		int log = audit_end_record(&end, journal, "cocoon-shell", "", &template);
+		int log = audit_log_end_record(&records, &record, &template);
 		req.end_record_log = log;
 		req.end_record = log >= 0 ? template.data : NULL;
 		struct sandbox_login_hook hook = { shared_start, &session };
@@ -326,7 +300,7 @@ static int run_sandboxed(const struct admission *a, struct rlimit *saved_limits,
 	record.reason = expired ? "max-session-time" : NULL;
 	audit_session_end(&session, &record);
 	record.status = status;
-	audit_log(expired ? LOG_NOTICE : LOG_INFO);
+	audit_log_write(&records, expired ? LOG_NOTICE : LOG_INFO, &record);
 	return status;
 }
 

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -223,11 +224,20 @@ static void add_one_line(struct strbuf *out, const char *text)
 		sb_addn(out, *p == '\n' ? "?" : p, 1);
 }
 
-int audit_end_record(const struct audit_record *r, int journal_fd, const char *identifier,
-		     const char *prefix, struct strbuf *template)
+int audit_log_end_record(const struct audit_log *log, const struct audit_record *login,
+			 struct strbuf *template)
 {
-	bool journal = journal_fd >= 0;
-	int fd = journal ? fcntl(journal_fd, F_DUPFD_CLOEXEC, 3) :
+	if (!login->plan || !login->plan->share)
+		return -1;
+	struct audit_record r;
+	audit_init(&r, "end");
+	r.user = login->user;
+	r.uid = login->uid;
+	r.service = login->service;
+	r.plan = login->plan;
+	r.session = login->session;
+	bool journal = log->journal >= 0;
+	int fd = journal ? fcntl(log->journal, F_DUPFD_CLOEXEC, 3) :
 			   socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -1;
@@ -242,18 +252,18 @@ int audit_end_record(const struct audit_record *r, int journal_fd, const char *i
 	/* The layout session_init_record_format reads. */
 	sb_addf(template, "%c %d\n", journal ? 'j' : 's', AUDIT_FACILITY);
 	if (!journal) {
-		add_one_line(template, identifier);
+		add_one_line(template, log->identifier);
 		add_str(template, ": ");
 	}
-	add_one_line(template, prefix);
+	add_one_line(template, log->prefix);
 	add_str(template, "\n");
 	struct strbuf line = { 0 };
-	audit_format(r, &line);
+	audit_format(&r, &line);
 	add_str(template, line.data);
 	sb_free(&line);
 	add_str(template, "\n");
 	if (journal)
-		journal_fields_rest(r, identifier, template);
+		journal_fields_rest(&r, log->identifier, template);
 	/* A value with a newline takes journald's binary form, whose length
 	 * has NUL bytes that the template cannot carry. */
 	if (template->len >= SESSION_INIT_RECORD_MAX ||
@@ -293,6 +303,31 @@ int audit_journal_send(int fd, const struct audit_record *r, const char *identif
 	return rc;
 }
 
+void audit_log_write(const struct audit_log *log, int priority, const struct audit_record *r)
+{
+	struct strbuf line = { 0 };
+	audit_format(r, &line);
+	char *message = xasprintf("%s%s", log->prefix, line.data);
+	if (audit_journal_send(log->journal, r, log->identifier, priority, message) < 0) {
+		if (log->to_syslog)
+			log->to_syslog(log->data, priority, line.data);
+		else
+			syslog(priority, "%s", line.data);
+	}
+	free(message);
+	sb_free(&line);
+}
+
+void audit_log_refusal(const struct audit_log *log, struct audit_record *r, char id[33],
+		       struct strbuf *notice)
+{
+	struct cc_error err;
+	if (!r->session && record_session_id_new(id, &err) == 0)
+		r->session = id;
+	audit_log_write(log, LOG_ERR, r);
+	audit_user_notice(AUDIT_NOTICE_REFUSED, r->session, NULL, notice);
+}
+
 void audit_session_begin(struct audit_session *s, const struct plan *plan, const char *id)
 {
 	plan_init(&s->plan);
@@ -303,6 +338,7 @@ void audit_session_begin(struct audit_session *s, const struct plan *plan, const
 	memcpy(s->plan.hash, plan->hash, sizeof(s->plan.hash));
 	snprintf(s->id, sizeof(s->id), "%s", id);
 	s->sandbox[0] = '\0'; /* not shared until audit_session_shared */
+	s->joined = false;
 	clock_gettime(CLOCK_BOOTTIME, &s->started);
 }
 
@@ -319,9 +355,19 @@ void audit_session_end(const struct audit_session *s, struct audit_record *r)
 	}
 }
 
-void audit_session_shared(struct audit_session *s, const char *sandbox)
+void audit_session_shared(struct audit_session *s, const char *sandbox, bool joined)
 {
 	snprintf(s->sandbox, sizeof(s->sandbox), "%s", sandbox ? sandbox : "");
+	s->joined = joined;
+}
+
+void audit_session_start(const struct audit_session *s, struct audit_record *r)
+{
+	r->session = s->id;
+	if (s->sandbox[0]) {
+		r->sandbox = s->sandbox;
+		r->share = s->joined ? "joined" : "created";
+	}
 }
 
 void audit_session_free(struct audit_session *s)

@@ -49,12 +49,17 @@ struct audit_session {
 	char id[33];
 	struct timespec started;
 	char sandbox[RECORD_ID_MAX + 1]; /* share-sandbox: its id; "": none */
+	bool joined;                      /* and this login joined it */
 };
 
 /* Keep PLAN's names and ID, and start the clock. */
 void audit_session_begin(struct audit_session *s, const struct plan *plan, const char *id);
-/* The session is a login of the shared sandbox SANDBOX. */
-void audit_session_shared(struct audit_session *s, const char *sandbox);
+/* The session is a login of the shared sandbox SANDBOX (NULL: not
+ * shared), which it made or JOINED. */
+void audit_session_shared(struct audit_session *s, const char *sandbox, bool joined);
+/* R, a start record, gets the session's id and, for a login of a shared
+ * sandbox, the sandbox's id and share=created or joined. */
+void audit_session_start(const struct audit_session *s, struct audit_record *r);
 /* R, an end record, gets the session's id, plan and duration, and, for
  * a login of a shared sandbox, the sandbox's id and share=left: the
  * login left, the sandbox goes on (or lingers) without it. */
@@ -109,17 +114,39 @@ void audit_journal_fields(const struct audit_record *r, const char *identifier,
 int audit_journal_send(int fd, const struct audit_record *r, const char *identifier,
 		       int priority, const char *message);
 
+/* Where an entry point writes its records: to journald through JOURNAL
+ * (audit_journal_connect; -1: none) under IDENTIFIER, with PREFIX before
+ * the record's line in MESSAGE; else to syslog, through TO_SYSLOG
+ * (pam_syslog, which writes its own prefix), or syslog(3) as openlog set
+ * it when that is NULL. Never both: on a systemd host journald reads
+ * /dev/log too, and the record would be in the journal twice. */
+struct audit_log {
+	int journal;
+	const char *identifier;
+	const char *prefix;
+	void (*to_syslog)(void *data, int priority, const char *line);
+	void *data;
+};
+
+void audit_log_write(const struct audit_log *log, int priority, const struct audit_record *r);
+
+/* A refusal: R (event refuse) gets a session id of its own in ID unless
+ * it has one, is written at LOG_ERR, and NOTICE gets the one line the
+ * user is told (audit_user_notice). */
+void audit_log_refusal(const struct audit_log *log, struct audit_record *r, char id[33],
+		       struct strbuf *notice);
+
 /* share-sandbox: the record of a shared sandbox's own end, which its
- * pid 1 writes (session_init.h, SHARE_RECORD): R's fields (event=end,
- * the user, the plan, the sandbox's id as its session) as the template
- * pid 1 completes with result, reason, duration, sandbox and share=ended,
- * into TEMPLATE; for journald when JOURNAL_FD (audit_journal_connect) is
- * one, else for syslog, under IDENTIFIER, the text after PREFIX as the
- * other records' (pam_cocoon's "pam_cocoon(SERVICE:session): "). Returns
- * the log socket to hand pid 1 with it (a copy of JOURNAL_FD, or one
- * connected to syslog's), close-on-exec and the caller's to close, or -1
- * when there is no log or the record is too long. */
-int audit_end_record(const struct audit_record *r, int journal_fd, const char *identifier,
-		     const char *prefix, struct strbuf *template);
+ * pid 1 writes (session_init.h, SHARE_RECORD), should the login LOGIN
+ * (its record) create it: event=end with LOGIN's user, uid, service,
+ * plan and session id (the sandbox's), as the template pid 1 completes
+ * with result, reason, duration, sandbox and share=ended, into TEMPLATE,
+ * in LOG's form (journald's fields, or syslog's line under its
+ * identifier and prefix). Returns the log socket to hand pid 1 with it
+ * (a copy of LOG's journal, or one connected to syslog's), close-on-exec
+ * and the caller's to close, or -1 when the plan is not shared, there
+ * is no log or the record is too long. */
+int audit_log_end_record(const struct audit_log *log, const struct audit_record *login,
+			 struct strbuf *template);
 
 #endif

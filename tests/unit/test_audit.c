@@ -67,6 +67,19 @@ static void test_notices(void)
 	tap_ok(strlen(out) == AUDIT_NOTICE_TEXT_MAX - 1, "clean: not inside a character");
 }
 
+struct captured {
+	int calls, priority;
+	char line[512];
+};
+
+static void capture(void *data, int priority, const char *line)
+{
+	struct captured *c = data;
+	c->calls++;
+	c->priority = priority;
+	snprintf(c->line, sizeof(c->line), "%s", line);
+}
+
 int main(void)
 {
 	test_notices();
@@ -122,7 +135,15 @@ int main(void)
 	       "a login that joined a shared sandbox names it, at the end of the record");
 	struct audit_session kept;
 	audit_session_begin(&kept, &plan, "00ff");
-	audit_session_shared(&kept, "00aa");
+	audit_session_shared(&kept, "00aa", true);
+	audit_init(&r, "start");
+	audit_session_start(&kept, &r);
+	tap_ok(strcmp(r.session, "00ff") == 0 && r.sandbox && strcmp(r.sandbox, "00aa") == 0 &&
+		       r.share && strcmp(r.share, "joined") == 0,
+	       "its start record: session=00ff sandbox=00aa share=joined");
+	audit_session_shared(&kept, "00aa", false);
+	audit_session_start(&kept, &r);
+	tap_ok(r.share && strcmp(r.share, "created") == 0, "or share=created, for its maker");
 	audit_init(&r, "end");
 	audit_session_end(&kept, &r);
 	tap_ok(r.sandbox && strcmp(r.sandbox, "00aa") == 0 && r.share &&
@@ -221,6 +242,34 @@ int main(void)
 	tap_ok(audit_journal_send(pair[0], &r, "x", LOG_INFO, "m") < 0,
 	       "journal: a socket nobody reads from, not sent");
 	close(pair[0]);
+	/* An entry point's log: journald when it takes the record, else its
+	 * syslog, never both. */
+	struct captured captured = { 0 };
+	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, pair) < 0)
+		return 1;
+	struct audit_log sink = { .journal = pair[0], .identifier = "sshd",
+				  .prefix = "pam_cocoon(sshd:session): ",
+				  .to_syslog = capture, .data = &captured };
+	audit_init(&r, "refuse");
+	r.result = "refused";
+	char id[33];
+	audit_log_refusal(&sink, &r, id, &out);
+	ssize_t got_len = recv(pair[1], got, sizeof(got) - 1, MSG_DONTWAIT);
+	got[got_len > 0 ? got_len : 0] = '\0';
+	tap_ok(r.session == id && strlen(id) == 32 && captured.calls == 0 &&
+		       strstr(got, "MESSAGE=pam_cocoon(sshd:session): v=1 event=refuse session=") &&
+		       strstr(got, "PRIORITY=3\n"),
+	       "refusal: a session id of its own, to the journal at LOG_ERR with the prefix");
+	tap_ok(strstr(out.data, id) && out.data[out.len - 1] == '\n' &&
+		       !strstr(out.data, "refused\n"),
+	       "refusal: the user's line carries the id and nothing of the record");
+	sb_free(&out);
+	close(pair[1]);
+	audit_log_write(&sink, LOG_NOTICE, &r);
+	tap_ok(captured.calls == 1 && captured.priority == LOG_NOTICE &&
+		       strncmp(captured.line, "v=1 event=refuse session=", 25) == 0,
+	       "log: no journald, the entry point's syslog gets the line without the prefix");
+	close(pair[0]);
 
 	/* share-sandbox: the sandbox's own end record, a template from the
 	 * login that made it, completed by pid 1. */
@@ -232,7 +281,12 @@ int main(void)
 	r.session = "00ff";
 	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, pair) < 0)
 		return 1;
-	int log = audit_end_record(&r, pair[0], "sshd", "pam_cocoon(sshd:session): ", &out);
+	sink = (struct audit_log){ .journal = pair[0], .identifier = "sshd",
+				   .prefix = "pam_cocoon(sshd:session): " };
+	tap_ok(audit_log_end_record(&sink, &r, &out) < 0 && out.len == 0,
+	       "end record: none for a login whose plan is not shared");
+	plan.share = true;
+	int log = audit_log_end_record(&sink, &r, &out);
 	tap_ok(log >= 0 && log != pair[0], "end record: a copy of the journal's socket to hand on");
 	char record[SESSION_INIT_RECORD_MAX + 512];
 	long n = session_init_record_format(out.data, "expired", "max-session-time", 42, "00ff",
