@@ -317,15 +317,17 @@ static int end_record(pam_handle_t *pamh, const struct plan *plan, const char *i
 
 /* The session enters the sandbox: the entry, the limits and the
  * environment, or nothing at all. */
-static int enter(pam_handle_t *pamh, const struct plan *plan, const char *id,
+static int enter(pam_handle_t *pamh, const struct admission *a, const char *id,
 		 bool debug, const struct audit_session **kept, struct cc_error *err)
 {
+	const struct plan *plan = &a->plan;
 	struct sandbox_handle *handle = NULL;
 	struct strbuf template = { 0 };
 	int log AUTOCLOSE = end_record(pamh, plan, id, &template);
 	struct sandbox_request req = {
 		.plan = plan,
 		.init_path = COCOON_LIBEXECDIR "/cocoon-init",
+		.real_shell = a->shell,
 		.launcher_path = COCOON_LIBEXECDIR "/cocoon-launch",
 		.session_id = id,
 		.systemd_cgroup = cgroup_under_systemd(),
@@ -392,7 +394,7 @@ static int carry_out(pam_handle_t *pamh, int flags, const struct pam_args *args,
 		return PAM_IGNORE;
 	case VERDICT_SANDBOXED:
 		if (record_session_id_new(id, &err) < 0 ||
-		    enter(pamh, &a->plan, id, args->debug, &kept, &err) < 0)
+		    enter(pamh, a, id, args->debug, &kept, &err) < 0)
 			break;
 		audit_session_start(kept, &r);
 		log_record(pamh, LOG_INFO, &r);

@@ -268,6 +268,7 @@ static int run_sandboxed(const struct admission *a, struct rlimit *saved_limits,
 	if (a->plan.share) {
 		req.init_path = COCOON_LIBEXECDIR "/cocoon-init";
 		req.launcher_path = COCOON_LIBEXECDIR "/cocoon-launch";
+		req.real_shell = a->shell;
 		/* Its own cgroup, as in run mode: no pam_systemd scope
 		 * holds a cocoon-shell login to the limits. */
 		req.login = false;

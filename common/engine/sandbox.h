@@ -17,6 +17,10 @@ struct sandbox_request {
 	char *const *argv;   /* its argv (argv[0] may start with '-') */
 	char *const *envp;   /* its complete environment */
 	const char *init_path; /* cocoon-init on the host (service mode) */
+	/* Service mode: the real shell the front door chose (admission.h's
+	 * shell), which the sandbox holds where the login shell's path
+	 * runs cocoon-launch. */
+	const char *real_shell;
 	/* When set (RLIM_NLIMITS entries), applied to the session process
 	 * just before exec: the caller's own limits, which a setuid entry
 	 * point replaced with known ones for its privileged work. */

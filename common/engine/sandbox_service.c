@@ -470,7 +470,10 @@ static int step_check(struct service_parent *p, struct cc_error *err)
 	p->svc.run.plan = p->plan;
 	p->svc.run.who = &p->plan->who;
 	p->setup.login_shell = shell_login_path(p->plan->who.login_shell);
-	return shell_real(p->plan, false, &p->setup.real_shell, err);
+	if (!p->req->real_shell)
+		return cc_fail(err, "no real shell given for the session");
+	p->setup.real_shell = p->req->real_shell;
+	return 0;
 }
 
 static int step_filter(struct service_parent *p, struct cc_error *err)

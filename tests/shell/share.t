@@ -16,9 +16,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-SHARED=ccss1$T ALONE=ccss2$T
+SHARED=ccss1$T ALONE=ccss2$T DIRECT=ccss3$T
 for u in $SHARED $ALONE; do add_user "$u" -s "$SHELL_BIN"; done
-limits_policy "[user $SHARED]
+add_user "$DIRECT" -s /bin/sh
+limits_policy "[user $DIRECT]
+profile = default
+share-sandbox = yes
+[user $SHARED]
 profile = default
 share-sandbox = yes
 linger = 10s
@@ -83,5 +87,11 @@ ok $([ "$(head -1 "$TMPDIR_T/c.out")" != "$(printf '%s\n' "$D" | head -1)" ]; ec
 unlike "$D" "from-c" "control: and does not see the first login's /tmp"
 unlike "$D" "sees-sleep" "control: or its processes"
 kill "$C" 2>/dev/null; wait "$C" 2>/dev/null
+
+# The real shell is the front door's in every mode: an account whose
+# login shell is /bin/sh, running cocoon-shell itself, gets the shell
+# cocoon-shell picks when none is set (bash), shared as unshared.
+out=$(cd / && runuser -u "$DIRECT" -- "$SHELL_BIN" -c 'echo shell=${BASH_VERSION:+bash}' 2>&1)
+is "$out" "shell=bash" "a shared login runs the real shell the front door chose, not the account's login shell"
 
 done_testing
