@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* cocoonctl list: the live sessions, as a table or JSON; records that
+/* cocoonctl list: the live sessions, as a table or JSON. */
+/* The live sessions, as a table or JSON; records that
  * outlived their session are removed on the way. A shared sandbox
  * (share-sandbox) is one entry, its own record's, with what its pid 1
  * says of its logins and its linger; the logins that joined it come

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The stub that `unavailable` binds over a program which cannot work in
- * the session: it says so, naming the session policy, and exits 126. */
+/* A stub bound over a program that cannot work in the session. */
+/* `unavailable` binds it over such a program: it says so, naming the
+ * session policy, and exits 126. */
 /* Set-user-ID and set-group-ID programs (su, sudo, crontab, passwd...)
  * gain nothing under no_new_privs and then fail with messages of their
  * own that blame the password, a missing spool or "a container". This

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* What service mode adds to a built root (mounts_service_setup), and the
- * session's description for `cocoonctl why`, in both modes. */
+/* Service mode's additions to a built root, and `cocoonctl why`'s text. */
 /* Service mode's additions to a built root (mounts_service_setup): the
  * session record of the host bound in, the host's log socket for root
  * alone, cocoon-launch's settings written, and the launcher bound over

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Scopes under systemd: the cpu-max of the logind session's, and a shared
- * sandbox's own. */
+/* systemd scopes over sd-bus: cpu-max on logind's, a shared sandbox's own. */
 #include "systemd_scope.h"
 
 #include <dlfcn.h>
