@@ -326,6 +326,8 @@ static int climb(const struct admission_request *req, struct admission *out)
 			      "runs under plan %s: refusing to enter with another "
 			      "confinement", who->user, service, out->plan.hash,
 			      req->live_hash);
+	if (req->enter_as_root && plan_check_service(&out->plan, &err) < 0)
+		return refuse(out, "enter --root: %s", err.msg);
 	let_in(out, VERDICT_SANDBOXED, "sandboxed", "");
 	return finish_command(req, out);
 }

@@ -62,6 +62,9 @@ struct admission_request {
 	char **argv;
 	char *const *envp;
 	const char *live_hash; /* enter: the live session's plan hash */
+	/* enter --root: root's command in the session, which only a plan
+	 * that is safe with root inside may have (plan_check_service). */
+	bool enter_as_root;
 	enum identity_groups groups; /* GROUPS_NOW where the caller prints them */
 	admission_check_fn entry_check;
 	void *entry_check_data;

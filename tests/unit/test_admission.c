@@ -306,6 +306,21 @@ static void test_run_and_enter(void)
 	       "enter: another plan is refused");
 	expect(enter, NONE, &ann, "plan (none), and the session runs under plan",
 	       "enter: sandbox = none is refused");
+	/* enter --root: root inside, which a plan that binds the user's
+	 * files over a system path must not have. */
+#define UNSAFE_FOR_ROOT SANDBOXED "bind = %h /usr/lib/cocoon-unit\n"
+	char saved_hash[sizeof(hash)];
+	memcpy(saved_hash, hash, sizeof(hash));
+	r = run;
+	ask(&r, UNSAFE_FOR_ROOT, &ann, &o);
+	memcpy(hash, o.a.plan.hash, sizeof(hash));
+	admission_free(&o.a);
+	r = enter;
+	expect(r, UNSAFE_FOR_ROOT, &ann, "sandboxed sandboxed", "enter: as the user, such a plan enters");
+	r.enter_as_root = true;
+	expect(r, UNSAFE_FOR_ROOT, &ann, "refused refused: enter --root: ",
+	       "enter --root: the front door refuses a plan unsafe with root inside");
+	memcpy(hash, saved_hash, sizeof(hash));
 	r = enter;
 	r.expect_user = "bob";
 	expect(r, SANDBOXED, &ann, "refused refused: uid 4242 is ann now, not bob",
