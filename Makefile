@@ -61,8 +61,8 @@ CPPFLAGS   += -MMD -MP -D_GNU_SOURCE $(COMMON_INC) -I$(BUILDDIR)/gen \
 	      -DCOCOON_EXAMPLESDIR='"$(EXAMPLESDIR)"' \
 	      -DCOCOON_PAM_MODULE='"$(PAMDIR)/pam_cocoon.so"' \
 	      -DCOCOON_PAM_SYSTEM_DIR='"$(SYSTEM_PAMDIR)"'
-ALL_CFLAGS  = $(WARN) -fPIC -fstack-protector-strong -fstack-clash-protection -D_FORTIFY_SOURCE=2 $(CFLAGS) $(PKG_CFLAGS)
-LDFLAGS    += -Wl,-z,relro,-z,now
+ALL_CFLAGS  = $(WARN) -fPIC -ffunction-sections -fdata-sections -fstack-protector-strong -fstack-clash-protection -D_FORTIFY_SOURCE=2 $(CFLAGS) $(PKG_CFLAGS)
+LDFLAGS    += -Wl,-z,relro,-z,now -Wl,--gc-sections
 
 COMMON_SRC := $(sort $(wildcard $(COMMON_DIRS:%=common/%/*.c)))
 COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILDDIR)/%.o) $(BUILDDIR)/gen/default_profile.o
