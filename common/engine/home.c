@@ -70,7 +70,7 @@ static int copy_file(int dir, const char *name, const struct stat *st, int dst,
 	struct stat now;
 	if (in < 0 || fstat(in, &now) < 0)
 		return copy_error(path, err);
-	if (now.st_ino != st->st_ino || now.st_dev != st->st_dev)
+	if (!stat_same_file(&now, st))
 		return cc_fail(err, "skeleton entry %s changed while copying", path);
 	int out AUTOCLOSE = openat(dst, name, O_WRONLY | O_CREAT | O_EXCL |
 				   O_NOFOLLOW | O_CLOEXEC, 0600);

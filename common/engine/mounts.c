@@ -113,8 +113,7 @@ static bool bind_source_replaced(const struct fs_op *op, int tree)
 		return false;
 	if (was.st_nlink == 0)
 		return true;
-	return stat(op->source, &now) == 0 &&
-	       (now.st_dev != was.st_dev || now.st_ino != was.st_ino);
+	return stat(op->source, &now) == 0 && !stat_same_file(&now, &was);
 }
 
 static int op_bind(struct tree_build *b, const struct fs_op *op)

@@ -127,7 +127,7 @@ static int cover(struct tree_build *b, const struct service_setup *s,
 	int launcher AUTOCLOSE = open_launcher(s->launcher, &st, b->err);
 	if (launcher < 0)
 		return -1;
-	if (st.st_dev != launcher_st->st_dev || st.st_ino != launcher_st->st_ino)
+	if (!stat_same_file(&st, launcher_st))
 		return cc_fail(b->err, "cocoon-launch %s changed during the setup",
 			       s->launcher);
 	if (tree_set_attrs(b, launcher, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
@@ -142,8 +142,7 @@ static int cover(struct tree_build *b, const struct service_setup *s,
 static bool same_file(int a, int b)
 {
 	struct stat sa, sb;
-	return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-	       sa.st_ino == sb.st_ino;
+	return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && stat_same_file(&sa, &sb);
 }
 
 /* The host's syslog socket, for the service alone. The service process

@@ -39,7 +39,7 @@ static int lock_user(int dir, uid_t uid, struct cc_error *err)
 			struct stat held, now;
 			if (fstat(fd, &held) == 0 &&
 			    fstatat(dir, name, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
-			    held.st_ino == now.st_ino && held.st_dev == now.st_dev)
+			    stat_same_file(&held, &now))
 				return steal_fd(&fd);
 		} else if (errno != EWOULDBLOCK && errno != EINTR)
 			return cc_fail_errno(err, "locking %s/%s", COCOON_RUNDIR, name);

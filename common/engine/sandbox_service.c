@@ -731,11 +731,6 @@ static long long linger_ms(const struct plan *plan)
 	return s > 100ULL * 366 * 86400 ? 100LL * 366 * 86400 * 1000 : (long long)s * 1000;
 }
 
-static bool same_file(const struct stat *a, const struct stat *b)
-{
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
-}
-
 /* 1 joined (*OUT the handle), 0 no live sandbox to join, -1 failed. */
 static int join_shared(struct service_parent *p, const struct share_slot *slot,
 		       struct sandbox_handle **out, struct cc_error *err)
@@ -792,13 +787,13 @@ static int join_shared(struct service_parent *p, const struct share_slot *slot,
 	 * refused, and told which it was. */
 	struct stat shell;
 	bool shell_known = stat(p->setup.login_shell, &shell) == 0;
-	if (shell_known && same_file(&shell, &launcher)) {
+	if (shell_known && stat_same_file(&shell, &launcher)) {
 		*out = steal_ptr(&p->h);
 		return 1;
 	}
 	struct cc_error ignored;
 	sandbox_return(h, &ignored);
-	if (!shell_known || !host_shell_known || same_file(&shell, &host_shell))
+	if (!shell_known || !host_shell_known || stat_same_file(&shell, &host_shell))
 		return cc_fail(err, "share-sandbox: the login shell %s is not the shared "
 			       "sandbox's (changed since it was made): this login cannot "
 			       "join it until it ends (cocoonctl stop ends it now)",

@@ -63,7 +63,7 @@ int share_slot_open(uid_t uid, const char *hash, struct share_slot *slot,
 		if (fstat(lock, &held) < 0)
 			return cc_fail_errno(err, "share-sandbox: %s/%s", COCOON_RUNDIR, lock_name);
 		if (fstatat(dir, lock_name, &named, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    held.st_dev == named.st_dev && held.st_ino == named.st_ino)
+		    stat_same_file(&held, &named))
 			break;
 		if (tries == SHARE_LOCK_TRIES)
 			return cc_fail(err, "share-sandbox: %s/%s is removed each time it is "
@@ -219,7 +219,7 @@ void share_slot_remove(int dir, uid_t uid, const char *hash)
 		return;
 	struct stat held, named;
 	if (fstat(lock, &held) < 0 || fstatat(dir, lock_name, &named, AT_SYMLINK_NOFOLLOW) < 0 ||
-	    held.st_dev != named.st_dev || held.st_ino != named.st_ino)
+	    !stat_same_file(&held, &named))
 		return;
 	/* A later sandbox of the same plan lives on in the slot. */
 	int conn AUTOCLOSE = connect_slot(dir, name);

@@ -258,7 +258,7 @@ bool identity_is_cocoon_shell(const char *shell, const char *installed)
 	/* The same file by another name: a link, a copy's hard link. */
 	struct stat a, b;
 	return shell[0] == '/' && stat(shell, &a) == 0 && stat(installed, &b) == 0 &&
-	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	       stat_same_file(&a, &b);
 }
 
 /* As glibc's getusershell, which su and chsh consult, reads the file: on

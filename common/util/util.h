@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -31,6 +32,12 @@ pid_t pidfd_pid(int pidfd);
  * it) and every signal blocked. The caller puts back *OLD_MASK with
  * sigprocmask once forked and *OLD_CHLD with sigaction once it reaped. */
 void signals_hold_for_helper(struct sigaction *old_chld, sigset_t *old_mask);
+
+/* Whether two stat results name one file: the same device and inode. */
+static inline bool stat_same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
 
 /* The number of elements of an array (not of a pointer: it has none). */
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
