@@ -20,7 +20,7 @@
  * loads the module map libsystemd and the five compression and crypto
  * libraries it needs, on every login, exempt and unconfined ones too,
  * and on hosts without systemd. Where a system call or page fault is
- * dear that was 2.9 ms of a pamtester login (tests/bench: issue #28).
+ * dear that was 3.8 ms of a pamtester login (tests/bench: issue #28).
  * Under sshd, or beside pam_systemd, it is mapped already and the
  * dlopen only counts a reference. Never unloaded: a thread of it may
  * outlive the call. */

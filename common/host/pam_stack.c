@@ -35,7 +35,8 @@ void pam_stack_free(struct pam_stack *s)
 	memset(s, 0, sizeof(*s));
 }
 
-bool pam_stack_module_is(const char *module, const char *name)
+/* Whether MODULE (a path or a bare name) is NAME. */
+static bool pam_stack_module_is(const char *module, const char *name)
 {
 	const char *base = strrchr(module, '/');
 	return strcmp(base ? base + 1 : module, name) == 0;

@@ -62,9 +62,6 @@ void pam_stack_control_normalize(const char *control, char *out, size_t size);
  * optional or sufficient line lets libpam open the session unconfined. */
 bool pam_stack_refusal_holds(const struct pam_stack_line *l);
 
-/* Whether MODULE (a path or a bare name) is NAME. */
-bool pam_stack_module_is(const char *module, const char *name);
-
 /* What a session through SERVICE meets of pam_cocoon. */
 struct pam_stack_cocoon {
 	/* The file the session lines were read from: SERVICE's (under DIR,
