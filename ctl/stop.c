@@ -105,7 +105,7 @@ static int stop_session(const struct session_ctx *s)
 	 * (sshd) to read the line before the session's end makes it close
 	 * the channel: without it sshd lost the line one stop in two. */
 	bool shell = !r->shared[0] && strcmp(r->service, SHELL_SERVICE) == 0;
-	int told = session_terminals_write(r->pid, notice.data);
+	int told = session_terminals_write(r->pid, pidfd, notice.data);
 	told += session_stderr_write(r->pid, pidfd, shell, r->uid, r->gid, notice.data);
 	if (told > 0)
 		nanosleep(&(struct timespec){ 0, STOP_NOTICE_MS * 1000000L }, NULL);

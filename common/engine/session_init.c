@@ -129,7 +129,7 @@ static void notice(const struct ending *e, const char *what, const char *after, 
 	const char *id = e->notices->id;
 	snprintf(line, sizeof(line), "cocoon: %s (%s%sreference %s).", what, after,
 		 *after ? "; " : "", id && *id ? id : "unknown");
-	session_terminals_write(0, line);
+	session_terminals_write(0, -1, line);
 	if (to_stderr)
 		session_stderr_write(0, -1, false, (uid_t)-1, (gid_t)-1, line);
 }

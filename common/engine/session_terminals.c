@@ -8,12 +8,16 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 
 /* Terminals written to at most: pty-max's ceiling, and the consoles. */
 #define TERMINALS_MAX 256
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal 424 /* the same on every architecture */
+#endif
 
 /* Pty slaves (UNIX98_PTY_SLAVE_MAJOR and the 7 after it) and ttys (4:
  * virtual consoles, serial lines). Not 5 (/dev/tty, the console, ptmx):
@@ -47,7 +51,7 @@ static int open_terminal(const char *path, dev_t rdev)
 	return fd;
 }
 
-int session_terminals_write(pid_t session_pid, const char *text)
+int session_terminals_write(pid_t session_pid, int session_pidfd, const char *text)
 {
 	char pid[24];
 	if (session_pid > 0)
@@ -61,6 +65,8 @@ int session_terminals_write(pid_t session_pid, const char *text)
 	 * the host. Pid 1 asks for its own and must be pid 1 in it. */
 	if (!ns || (session_pid > 0 ? ns == pidns_of("self") : getpid() != 1))
 		return 0;
+	if (session_pidfd >= 0 && syscall(SYS_pidfd_send_signal, session_pidfd, 0, NULL, 0) < 0)
+		return 0; /* gone: PID may name another process now */
 	DIR *proc = opendir("/proc");
 	if (!proc)
 		return 0;

@@ -15,7 +15,9 @@
  * as its standard input, output or error: pty slaves and the console's
  * ttys, each once. Never a pty master (that would be the session's input)
  * nor anything else a process holds there; never blocks (a terminal the
- * user stopped with ^S is skipped). Returns how many terminals got it. */
-int session_terminals_write(pid_t session_pid, const char *text);
+ * user stopped with ^S is skipped). SESSION_PIDFD (-1: none), a pidfd of
+ * SESSION_PID taken before, proves the pid was not reused since. Returns
+ * how many terminals got it. */
+int session_terminals_write(pid_t session_pid, int session_pidfd, const char *text);
 
 #endif
