@@ -7,7 +7,11 @@
 # cocoon-ID.scope in user-UID.slice, with the plan's MemoryMax,
 # TasksMax and CPUQuota; logind's KillUserProcesses= both ways ends the sessions'
 # scopes, never the sandbox's, which ends at the last logout without
-# linger and at the linger's end with it. The control: the same without
+# linger and at the linger's end with it. cocoonctl enter runs in the
+# sandbox (its scope, its namespaces, as the user under seccomp); stop,
+# by a joined login's id or the sandbox's, lingering or not, ends
+# everything in the scope, systemd drops it, list forgets it, and stop's
+# record is the sandbox's only end record. The control: the same without
 # share-sandbox gives each login a sandbox of its own.
 . "$(dirname "$0")/../lib.sh" vm
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -45,7 +49,11 @@ cleanup() {
 	local p
 	for p in $(jobs -p); do kill "$p" 2>/dev/null; done
 	rm -rf "$W"
-	vm 'rm -f /etc/systemd/logind.conf.d/cocoon-share-test.conf; systemctl restart systemd-logind;
+	# A sandbox with linger = yes outlives its user's processes.
+	vm 'rm -f /etc/systemd/logind.conf.d/cocoon-share-test.conf /tmp/enter.out /tmp/enter-stop.pid;
+		systemctl restart systemd-logind;
+		for id in $(cocoonctl list | awk "\$2 == \"sda\" && !/ joined / { print \$1 }"); do
+			cocoonctl stop $id; done
 		pkill -KILL -u sda; pkill -KILL -u sdc' >/dev/null 2>&1
 }
 trap cleanup EXIT
@@ -133,6 +141,106 @@ for kill in yes no; do
 	wait_for "! pgrep -u sda -f 'sleep 4323'"; ok $? "KillUserProcesses=$kill: the job dies at the linger's end"
 	wait_for "[ -z \"\$(systemctl list-units --no-legend 'cocoon-*.scope')\" ]"; ok $? "KillUserProcesses=$kill: and the scope goes"
 done
+
+# --- cocoonctl on a sandbox in its scope: enter joins it (its
+# namespaces, the scope's cgroup, the user under seccomp); stop, named by
+# a joined login's id with both logins attached, or by the sandbox's id
+# while it lingers, ends everything in the scope, and systemd drops the
+# scope; list forgets it, the slot's files go, and the audit record says
+# the administrator stopped it.
+rows() { vm "cocoonctl list 2>/dev/null | awk '\$2 == \"sda\"'"; }
+stopped() { # stopped ID SINCE: the end records of ID's stop
+	vm "journalctl -q --no-pager --since '$2' SYSLOG_IDENTIFIER=cocoonctl COCOON_USER=sda -o cat" |
+		grep -F "session=$1 "
+}
+gone() { # gone SCOPE WHAT: everything of the stopped sandbox is gone
+	wait_for "! pgrep -u sda >/dev/null"; ok $? "$2: no process of the user is left"
+	wait_for "[ \"\$(systemctl show -P ActiveState $1)\" = inactive ]"
+	ok $? "$2: systemd ends $1"
+	wait_for "[ -z \"\$(systemctl list-units --all --no-legend 'cocoon-*.scope')\" ]"
+	ok $? "$2: and drops it"
+	is "$(vm 'pgrep -x cocoon-hold | wc -l')" 0 "$2: no holder is left"
+	wait_for "[ \$(loginctl list-sessions --no-legend | awk '\$3 == \"sda\"' | wc -l) = 0 ]"
+	ok $? "$2: nor any session of the user"
+	is "$(rows)" "" "$2: cocoonctl list shows nothing of it"
+	is "$(vm "ls -A /run/cocoon | grep -c '^\\.share-$uid-'")" 0 "$2: nor are its slot's files left"
+}
+logind no
+policy no
+since=$(vm 'date "+%F %T"')
+vm_as sda "$pidns; echo from-e > /tmp/share-mark; sleep 4325 & $hold" > "$W/e.out" 2>&1 < /dev/null &
+e=$!
+wait_for "pgrep -u sda -f share-stop"
+vm_as sda "$hold" > "$W/f.out" 2>&1 < /dev/null &
+f=$!
+wait_for "[ \$(pgrep -u sda -f share-stop | wc -l) -ge 2 ]"
+R=$(rows)
+SBX=$(printf '%s\n' "$R" | awk '/ shared, 2 logins$/ { print $1 }')
+JOINED=$(printf '%s\n' "$R" | awk '/ joined / { print $1 }')
+ok $([ -n "$SBX" ] && [ -n "$JOINED" ]; echo $?) "list: the sandbox ($SBX) and its joined login ($JOINED)"
+scope=cocoon-$SBX.scope
+is "$(scopes)" "$scope" "its scope is named for the sandbox's id"
+ns_e=$(head -n 1 "$W/e.out")
+# The command's view from inside, and the host's view of it while it runs.
+run vm "cocoonctl enter $SBX -- /bin/sh -c '$pidns; id -un; cat /proc/1/comm /tmp/share-mark;
+		grep -E \"^(Seccomp|NoNewPrivs):\" /proc/self/status; exec sleep 4326' > /tmp/enter.out 2>&1 < /dev/null &
+	for i in \$(seq 100); do p=\$(pgrep -u sda -fx 'sleep 4326') && break; sleep 0.1; done
+	cut -d: -f3 /proc/\$p/cgroup; kill \$p; wait; tr -d '\r' < /tmp/enter.out | tr -s '\t' ' '"
+is "$OUT" "/user.slice/user-$uid.slice/$scope
+$ns_e
+sda
+cocoon-init
+from-e
+NoNewPrivs: 1
+Seccomp: 2" "enter SANDBOX-ID: in the scope, the sandbox's pid namespace, as the user, under seccomp"
+run vm "cocoonctl enter $JOINED -- /usr/bin/stat -L -c %i /proc/self/ns/pid | tr -d '\r'"
+is "$OUT" "$ns_e" "enter JOINED-ID: the same sandbox"
+run vm "cocoonctl stop $JOINED"
+is "$RC" 0 "stop JOINED-ID exits 0"
+like "$OUT" "stopped shared sandbox $SBX (user sda" "and stops the sandbox it joined"
+like "$OUT" "and its 1 joined login" "with its joined login"
+for _ in $(seq 120); do kill -0 $e 2>/dev/null || kill -0 $f 2>/dev/null || break; sleep 0.5; done
+ok $( ! kill -0 $e 2>/dev/null && ! kill -0 $f 2>/dev/null; echo $?) "both ssh logins end"
+wait $e $f
+unlike "$(cat "$W/e.out" "$W/f.out")" "done" "(killed, not by the shared /tmp)"
+like "$(cat "$W/e.out")" "session ended by the administrator (reference $SBX)" \
+	"the first login is told who ended it"
+like "$(cat "$W/f.out")" "session ended by the administrator (reference $SBX)" "and the joined one"
+gone "$scope" "stop JOINED-ID"
+S=$(stopped "$SBX" "$since")
+is "$(printf '%s\n' "$S" | grep -c .)" 1 "one cocoonctl record of the stop"
+like "$S" "event=end user=sda" "the record is an end of sda's"
+like "$S" "result=stopped reason=\"cocoonctl stop\"" "it says the administrator stopped it"
+like "$S" "sandbox=$SBX" "and names the sandbox"
+
+# linger = yes: no login attached, only the scope holds the sandbox; stop
+# by the sandbox's id.
+policy yes
+since=$(vm 'date "+%F %T"')
+vm_as sda "setsid nohup sleep 4327 >/dev/null 2>&1 < /dev/null & sleep 0.5" >/dev/null 2>&1
+wait_for "[ \$(loginctl list-sessions --no-legend | awk '\$3 == \"sda\"' | wc -l) = 0 ]"
+SBX=$(rows | awk '{ print $1 }')
+scope=cocoon-$SBX.scope
+like "$(rows)" "shared, lingering, no end" "linger = yes: list shows the sandbox lingering, with no end"
+is "$(vm "systemctl show -P ActiveState $scope")" "active" "its scope $scope is active"
+is "$(vm "pgrep -u sda -fx 'sleep 4327' | wc -l")" 1 "with the nohup job in it"
+# An enter still running when stop comes: its entering process, root's
+# outside the pid namespace, is in the scope too.
+vm "cocoonctl enter $SBX -- sleep 4328 > /dev/null 2>&1 < /dev/null & echo \$! > /tmp/enter-stop.pid"
+wait_for "pgrep -u sda -fx 'sleep 4328'"
+run vm "for p in \$(pgrep -u sda -fx 'sleep 432[78]'); do cut -d: -f3 /proc/\$p/cgroup; done | sort | uniq -c | awk '{ print \$1, \$2 }'"
+is "$OUT" "2 /user.slice/user-$uid.slice/$scope" "enter while it lingers runs in its scope, beside the nohup job"
+run vm "cocoonctl stop $SBX"
+is "$RC" 0 "stop SANDBOX-ID exits 0"
+like "$OUT" "stopped shared sandbox $SBX (user sda" "and says it stopped the shared sandbox"
+wait_for "! kill -0 \$(cat /tmp/enter-stop.pid)"; ok $? "the cocoonctl enter that ran in it returns"
+gone "$scope" "stop SANDBOX-ID, lingering"
+S=$(stopped "$SBX" "$since")
+is "$(printf '%s\n' "$S" | grep -c .)" 1 "one cocoonctl record of the stop"
+like "$S" "result=stopped" "it says the administrator stopped it"
+like "$S" "sandbox=$SBX" "and names the sandbox"
+is "$(vm "journalctl -q --no-pager --since '$since' COCOON_USER=sda COCOON_SHARE=ended -o cat | wc -l")" 0 \
+	"and is its only end record: none of its pid 1's (share=ended)"
 
 # --- the control: without share-sandbox each login has its own sandbox
 logind no
