@@ -317,6 +317,18 @@ is_done "COCOON_REMOVE=keep dpkg -r cocoon"
 kill -0 "$LIVE_PID" 2>/dev/null; ok $? "the session still runs after removal"
 run in_root /run/cocoon-kept/cocoonctl list
 like "$OUT" "$LIVE_ID" "the kept cocoonctl lists it"
+# Purge with the session still live (#26 section 5): what lists and stops
+# it stays, and purge says why. The control is the purge at the end,
+# with no session live, which takes both.
+run in_root dpkg --purge cocoon
+is_done "cocoon purged while a session is live"
+like "$OUT" "sessions are still live: $LIVE_ID" "purge names the live session"
+[ -x "$ROOT/run/cocoon-kept/cocoonctl" ]; ok $? "and keeps the copy of cocoonctl"
+[ -f "$ROOT/run/cocoon/$LIVE_ID" ]; ok $? "and the session's record, which it lists"
+[ ! -e "$ROOT/etc/cocoon/cocoon.conf" ] && [ ! -e "$ROOT/var/lib/cocoon" ]
+ok $? "the policy and the state go all the same"
+run in_root /run/cocoon-kept/cocoonctl list
+like "$OUT" "$LIVE_ID" "after the purge, the kept cocoonctl still lists it"
 run in_root /run/cocoon-kept/cocoonctl stop "$LIVE_ID"
 is_done "the kept cocoonctl stops it"
 live_gone "the session ended"
