@@ -420,15 +420,18 @@ static void check_refusals(const struct policy *policy, const struct section *s,
 	check_program(policy, s, plan, D_SHELL, plan->shell, diags);
 }
 
-/* A [user] rule's binds, expanded for its account by the engine's own
- * expansion (plan_expand), as its logins get them: a source with tokens
- * judged as a plain path, and one a non-root user can write opened as
- * the account. What refuses them is an error at the bind's line. An
+/* A [user] rule's binds, command and shell, expanded for its account by
+ * the engine's own expansion (plan_expand), as its logins get them: a
+ * source, command or shell with tokens judged as a plain path, and a
+ * source a non-root user can write opened as the account. What refuses them is an error at the bind's line. An
  * account NSS does not give is check_rule_name's to report. */
 static void check_user_rule(const struct policy *policy, const struct section *s,
 			    const struct plan *written, struct diag_list *diags)
 {
-	bool judge = false;
+	const char *command = written->command ? written->command[0] : NULL;
+	bool command_tokens = command && strchr(command, '%');
+	bool shell_tokens = written->shell && strchr(written->shell, '%');
+	bool judge = command_tokens || shell_tokens;
 	for (size_t i = 0; i < written->nops; i++)
 		judge |= op_is_bind(written->ops[i].type) &&
 			 plan_source_writable_symbolic(written->ops[i].source);
@@ -452,6 +455,12 @@ static void check_user_rule(const struct policy *policy, const struct section *s
 				check_bind_source(op, s->name, written->ops[i].source, diags);
 			check_bind_as_user(op, &who, diags);
 		}
+		/* check_refusals leaves a path with tokens to this rule's
+		 * account, which expands it. */
+		if (command_tokens)
+			check_program(policy, s, &plan, D_COMMAND, plan.command[0], diags);
+		if (shell_tokens)
+			check_program(policy, s, &plan, D_SHELL, plan.shell, diags);
 	}
 	plan_free(&plan);
 	identity_free(&who);

@@ -144,6 +144,24 @@ run "$CTL" check
 unlike "$OUT" "command $W/menu" "bound in, the command passes"
 run runuser -u ccrf2$T -- "$SHELL_BIN" -c true </dev/null
 like "$OUT" "MENU-RAN" "and the login runs it"
+# A [user] rule's command with tokens: judged expanded for its account
+# (a [group] or [default] rule's has no one account, and is not).
+policy_write cocoon.conf <<CONF
+[user ccrf2$T]
+profile = default
+ro-bind = $W/menu
+command = $W/menu%U
+[default]
+profile = default
+CONF
+run "$CTL" check
+is "$RC" 1 "a [user] rule's command with tokens, missing once expanded: check exits 1"
+uid2=$(id -u ccrf2$T)
+like "$OUT" "$conf:4: error: command $W/menu$uid2: the sandbox has nothing there" \
+	"at its line, expanded for the account"
+run runuser -u ccrf2$T -- "$SHELL_BIN" -c true </dev/null
+unlike "$OUT" "MENU-RAN" "control: its login runs no menu"
+like "$OUT" "refused" "and is refused"
 
 # edit refuses to install a policy check would refuse.
 policy_write cocoon.conf <<CONF
