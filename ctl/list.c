@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cocoonctl list: the live sessions, as a table or JSON. */
-/* The live sessions, as a table or JSON; records that
- * outlived their session are removed on the way. A shared sandbox
- * (share-sandbox) is one entry, its own record's, with what its pid 1
+/* Records that outlived their session are removed on the way. A shared
+ * sandbox (share-sandbox) is one entry, its own record's, with what its pid 1
  * says of its logins and its linger; the logins that joined it come
  * under it, never as sandboxes of their own. */
 #include <stdio.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cocoonctl stop: end a live session, or a shared sandbox, whole. */
-/* End a live session, every process of it, and log the
- * end as pam_cocoon would. Named by its own id or by one of its logins',
+/* Every process of the session ends, and the end is logged as
+ * pam_cocoon would log it. Named by its own id or by one of its logins',
  * a shared sandbox (share-sandbox) ends whole: its pid 1, so every
  * process of every login, and the records of all its logins. */
 #include <errno.h>

@@ -302,6 +302,8 @@ static struct admission_request request_for(pam_handle_t *pamh, const struct pam
 static int end_record(pam_handle_t *pamh, const struct plan *plan, const char *id,
 		      struct strbuf *template)
 {
+	if (!plan->share)
+		return -1; /* nothing to build on an unshared login's path */
 	struct audit_record r;
 	audit_init(&r, "end");
 	r.uid = plan->who.uid;

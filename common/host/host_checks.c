@@ -423,8 +423,9 @@ static void check_refusals(const struct policy *policy, const struct section *s,
 /* A [user] rule's binds, command and shell, expanded for its account by
  * the engine's own expansion (plan_expand), as its logins get them: a
  * source, command or shell with tokens judged as a plain path, and a
- * source a non-root user can write opened as the account. What refuses them is an error at the bind's line. An
- * account NSS does not give is check_rule_name's to report. */
+ * source a non-root user can write opened as the account. What refuses
+ * them is an error at its directive's line. An account NSS does not
+ * give is check_rule_name's to report. */
 static void check_user_rule(const struct policy *policy, const struct section *s,
 			    const struct plan *written, struct diag_list *diags)
 {
