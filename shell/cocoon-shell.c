@@ -27,6 +27,7 @@
 #include "rlimits.h"
 #include "sandbox.h"
 #include "shells.h"
+#include "systemd_scope.h"
 #include "util.h"
 
 #define SERVICE SHELL_SERVICE
@@ -270,8 +271,12 @@ static int run_sandboxed(const struct admission *a, struct rlimit *saved_limits,
 		req.launcher_path = COCOON_LIBEXECDIR "/cocoon-launch";
 		req.real_shell = a->shell;
 		/* Its own cgroup, as in run mode: no pam_systemd scope
-		 * holds a cocoon-shell login to the limits. */
+		 * holds a cocoon-shell login to the limits. Under systemd,
+		 * a scope of the sandbox's own, as a PAM login's: left in
+		 * its first login's session scope, it would end with that
+		 * login where logind kills a session's processes. */
 		req.login = false;
+		req.start_scope = systemd_scope_start;
 		/* The shared sandbox's own end record, should this login
 		 * create it: this login's user, service and plan. */
 		struct strbuf template = { 0 };

@@ -36,9 +36,10 @@ struct sandbox_request {
 	 * (sandbox_run). */
 	bool systemd_cgroup;
 	bool *expired;
-	/* With SYSTEMD_CGROUP, what makes a shared sandbox's scope (pam_cocoon:
-	 * systemd_scope_start, which needs libsystemd); NULL: a login under
-	 * systemd builds a sandbox of its own, share-sandbox or not. */
+	/* Under systemd, what makes a shared sandbox's scope
+	 * (systemd_scope_start, which needs libsystemd); NULL: a login under
+	 * systemd with SYSTEMD_CGROUP builds a sandbox of its own,
+	 * share-sandbox or not. */
 	int (*start_scope)(const char *unit, uid_t uid, const struct session_limits *limits,
 			   struct cc_error *err);
 	/* Run mode: a login's session (cocoon-shell), which ends when the

@@ -535,6 +535,13 @@ static int leave_session_scope(struct sandbox_handle *h, struct cc_error *err)
 	return (h->holder = scope_holder_start(err)) < 0 ? -1 : 0;
 }
 
+/* Under systemd a shared sandbox has a scope of its own, which the caller
+ * makes (pam_cocoon's login or cocoon-shell's), never a login's. */
+static bool shared_scope(const struct sandbox_request *req)
+{
+	return req->start_scope && cgroup_under_systemd();
+}
+
 /* Into the session's cgroup before forking: every process of the
  * session descends from the service. Under systemd, logind's scope is
  * the session's cgroup, but a shared sandbox outlives its first login:
@@ -542,11 +549,12 @@ static int leave_session_scope(struct sandbox_handle *h, struct cc_error *err)
 static int step_cgroup(struct service_parent *p, struct cc_error *err)
 {
 	struct run *run = &p->svc.run;
-	if (sandbox_limits_prepare(run, !p->req->systemd_cgroup, err) < 0)
+	bool scope = p->svc.share_listen >= 0 && shared_scope(p->req);
+	if (sandbox_limits_prepare(run, !p->req->systemd_cgroup && !scope, err) < 0)
 		return -1;
 	p->h->cgroup = run->cgroup;
 	p->h->deadline = run->deadline;
-	if (p->req->systemd_cgroup && p->svc.share_listen >= 0) {
+	if (scope) {
 		if (!p->req->session_id)
 			return cc_fail(err, "share-sandbox under systemd: no session id "
 				       "to name the sandbox's scope");
@@ -754,7 +762,7 @@ static int join_shared(struct service_parent *p, const struct share_slot *slot,
 		return -1;
 	/* Under systemd, always: the sandbox's scope holds its processes
 	 * whatever the limits, away from each login's session scope. */
-	if (p->req->systemd_cgroup) {
+	if (shared_scope(p->req)) {
 		if (leave_session_scope(h, err) < 0 || cgroup_join_pidfd(h->pidfd, err) < 0)
 			return -1;
 	} else if (plan_limits_need_cgroup(&plan->limits)) {
