@@ -44,7 +44,6 @@
 #include "default_filter.h"
 #endif
 
-#define MAX_FILTER_FILE_SIZE (64 * 1024)
 #define MAX_ERRNO_VALUE 4095 /* the kernel's MAX_ERRNO */
 
 struct seccomp_filter {
@@ -626,9 +625,19 @@ static int load_file(const char *path, struct file_rules *rules,
 		return cc_fail(err, "seccomp file %s: not an absolute path", path);
 	char *text AUTOFREE = NULL;
 	size_t len;
-	if (read_trusted_file(path, MAX_FILTER_FILE_SIZE, &text, &len, err) < 0)
+	if (read_trusted_file(path, SECCOMP_FILE_MAX, &text, &len, err) < 0)
 		return cc_prefix(err, "seccomp file");
 	return parse_text(text, len, path, rules, err);
+}
+
+/* The file's text the plan was made with (parse_text cuts its copy). */
+static int parse_copy(const struct plan *plan, struct file_rules *rules,
+		      struct cc_error *err)
+{
+	char *text AUTOFREE = xmalloc(plan->seccomp_text_len + 1);
+	memcpy(text, plan->seccomp_text, plan->seccomp_text_len);
+	text[plan->seccomp_text_len] = '\0';
+	return parse_text(text, plan->seccomp_text_len, plan->seccomp_file, rules, err);
 }
 
 /* The program generated at build time for `seccomp = default`; false
@@ -673,6 +682,8 @@ struct seccomp_filter *seccomp_prepare(const struct plan *plan,
 		/* The FILE adds to the default rules, never replaces them. */
 		if (!plan->seccomp_file)
 			rc = cc_fail(err, "seccomp: the plan names no filter file");
+		else if (plan->seccomp_text)
+			rc = parse_copy(plan, &rules, err);
 		else
 			rc = load_file(plan->seccomp_file, &rules, err);
 	} else if (plan->seccomp != SECCOMP_DEFAULT) {

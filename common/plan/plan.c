@@ -53,6 +53,7 @@ void plan_free(struct plan *plan)
 	free(plan->chdir);
 	free(plan->shell);
 	free(plan->seccomp_file);
+	free(plan->seccomp_text);
 	free(plan->home_skel);
 	plan_set_command(plan, NULL, 0);
 	identity_free(&plan->who);
@@ -134,6 +135,12 @@ void plan_hash(struct plan *plan)
 	hash_u64(&h, plan->new_session);
 	hash_u64(&h, plan->seccomp);
 	hash_str(&h, plan->seccomp_file);
+	/* Only when read, as name-services: an edit of the file is a new
+	 * plan, and a shared sandbox made under the old rules is not joined. */
+	if (plan->seccomp_text) {
+		hash_str(&h, "seccomp-text");
+		hash_bytes(&h, plan->seccomp_text, plan->seccomp_text_len);
+	}
 	hash_u64(&h, plan->no_new_privs);
 	hash_u64(&h, plan->seccomp_log);
 	hash_u64(&h, plan->landlock_required);

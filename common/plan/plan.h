@@ -124,6 +124,9 @@ enum private_tmp { PRIVATE_TMP_NO, PRIVATE_TMP_SESSION, PRIVATE_TMP_PERSISTENT }
  * session policy and exits 126 (unavailable/unavailable.c). */
 #define COCOON_UNAVAILABLE_STUB COCOON_LIBEXECDIR "/unavailable"
 
+/* The longest seccomp FILE (cocoon.conf(5)). */
+#define SECCOMP_FILE_MAX (64 * 1024)
+
 struct plan {
 	bool sandboxed; /* false: the policy chose `sandbox = none` */
 
@@ -140,6 +143,11 @@ struct plan {
 	bool new_session;
 	enum seccomp_mode seccomp;
 	char *seccomp_file;
+	/* The file's text, read once when the plan is made, so that the hash
+	 * covers the rules the build compiles (NULL: unreadable then; the
+	 * build reads it again and refuses with the reason). */
+	char *seccomp_text;
+	size_t seccomp_text_len;
 	bool seccomp_log;   /* refused calls reach the kernel's audit log */
 	bool no_new_privs;
 	bool landlock_required; /* refuse the session without a Landlock wall */

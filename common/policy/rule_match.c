@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "plan_check.h"
+#include "trusted_file.h"
 #include "util.h"
 
 static void record_lost(struct plan *plan, const struct section *s, const char *why)
@@ -135,6 +136,12 @@ enum resolve_result policy_resolve(const struct policy *policy,
 	if (plan->sandboxed &&
 	    (plan_expand(plan, who, err) < 0 || plan_check_expanded(plan, err) < 0))
 		return RESOLVE_ERROR;
+	if (plan->sandboxed && plan->seccomp == SECCOMP_FILE && plan->seccomp_file) {
+		struct cc_error unread;
+		if (read_trusted_file(plan->seccomp_file, SECCOMP_FILE_MAX, &plan->seccomp_text,
+				      &plan->seccomp_text_len, &unread) < 0)
+			plan->seccomp_text = NULL;
+	}
 	plan_hash(plan);
 	return RESOLVE_PLAN;
 }

@@ -261,6 +261,28 @@ ok $(kill -0 "$P"; echo $?) "the first login goes on in its own sandbox"
 is "$(rows "$CHANGE" | grep -c 'shared, 1 login$')" 1 "list: the old plan's sandbox, one login attached"
 end_client "$P"
 wait_gone "$CHANGE"
+
+# ---- the seccomp FILE's text is the plan's: after an edit, the next
+# login gets a sandbox of its own, under the new rules (the old rules
+# were the joiners' for as long as the sandbox lived)
+SF=$COCOON_ROOT/etc/cocoon/share-admin-$T.seccomp
+write_policy "seccomp = $SF"
+printf 'acct\n' > "$SF"
+bg f "$CHANGE" "$pidns; sleep 4313"
+F1=$CLIENT
+run ssh_as "$CHANGE" "$pidns; mkdir ~/sf-dir 2>&1 && echo made; rmdir ~/sf-dir"
+F_NS=$(grep -x '[0-9][0-9]*' "$TMPDIR_T/f" | head -1)
+ok $([ -n "$F_NS" ] && [ "$(printf '%s\n' "$OUT" | head -1)" = "$F_NS" ]; echo $?) \
+	"control: with the file unchanged, the next login joins ($F_NS)"
+like "$OUT" "made" "and the file's rules allow mkdir"
+printf 'acct\nmkdir\nmkdirat\n' > "$SF"
+run ssh_as "$CHANGE" "$pidns; mkdir ~/sf-dir 2>&1 && echo made; rmdir ~/sf-dir 2>/dev/null"
+ok $([ "$(printf '%s\n' "$OUT" | head -1 | grep -x '[0-9][0-9]*')" != "$F_NS" ]; echo $?) \
+	"after the file's edit the next login does not join ($(printf '%s\n' "$OUT" | head -1))"
+like "$OUT" "Operation not permitted" "its filter has the new rules: mkdir refused"
+unlike "$OUT" "made" "and nothing made"
+end_client "$F1"
+wait_gone "$CHANGE"
 write_policy
 
 # ---- max-session-time ends every login of a shared sandbox
