@@ -614,12 +614,13 @@ guest_sshd_start() {
 		"/etc/pam.d/$SSHD_SERVICE"
 }
 
-# share_sandbox_or_skip: logins join a shared sandbox only where cocoon
-# makes the session's cgroup; under systemd each still builds its own
-# (logind's scope is per login), and the test file is skipped.
+# share_sandbox_or_skip: these files read the shared sandbox in cocoon's
+# own cgroup; under systemd it is a scope that systemd makes, in the
+# user's slice, which tests/vm/35-share-systemd.t and 37 check on a
+# booted Debian. The test file is skipped there.
 share_sandbox_or_skip() {
 	[ -d /run/systemd/system ] || return 0
-	echo "1..0 # skip under systemd every login still builds its own sandbox (logind's scope is per login)"
+	echo "1..0 # skip under systemd a shared sandbox is a systemd scope (tests/vm/35-share-systemd.t)"
 	exit 0
 }
 

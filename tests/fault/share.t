@@ -21,7 +21,7 @@ cleanup() {
 trap cleanup EXIT
 [ -x "$CTL" ] || { echo "1..0 # skip no fault-injection build (make check-build-fault)"; exit 0; }
 if [ -d /run/systemd/system ]; then
-	echo "1..0 # skip under systemd a PAM login does not join (its cgroup is logind's scope)"
+	echo "1..0 # skip under systemd a shared sandbox is a systemd scope (tests/vm/35-share-systemd.t)"
 	exit 0
 fi
 
