@@ -30,6 +30,8 @@ static int run_sandboxed(const struct admission *a)
 		fprintf(stderr, "cocoonctl run: %s\n", err.msg);
 		return 1;
 	}
+	/* No end record is written of it: a mark of stop's goes unread. */
+	record_stopped_take(id);
 	if (expired)
 		fprintf(stderr, "cocoonctl run: the session reached its max-session-time "
 			"and was ended\n");

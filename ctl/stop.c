@@ -15,6 +15,7 @@
 
 #include "audit.h"
 #include "commands.h"
+#include "sandbox_share.h"
 #include "session_stderr.h"
 #include "session_terminals.h"
 #include "sessions.h"
@@ -87,6 +88,40 @@ static size_t remove_shared(const struct session_ctx *s, const char *id)
 	return n;
 }
 
+/* Whether the first login of the shared sandbox R (whose record is the
+ * sandbox's) may still be attached: its pid 1 counts more logins than
+ * have records of their own (a joined login's goes as it leaves). */
+static bool first_login_attached(const struct session_ctx *s, const struct live_record *r)
+{
+	size_t logins, joined = 0;
+	long long linger;
+	struct cc_error err;
+	for (size_t i = 0; i < s->list.count; i++)
+		joined += strcmp(s->list.items[i].shared, r->id) == 0 &&
+			  strcmp(s->list.items[i].id, r->id) != 0;
+	/* One that does not answer: marked, and the mark goes in time. */
+	return share_status(r->uid, r->hash, &logins, &linger, &err) != 1 || logins > joined;
+}
+
+/* Mark (MARK) or unmark the logins that the kill of R's pid 1 ends, so
+ * that their own end records say result=stopped (records.h). */
+static void mark_logins(const struct session_ctx *s, const struct live_record *r, bool mark)
+{
+	for (size_t i = 0; i < s->list.count; i++) {
+		const struct live_record *o = &s->list.items[i];
+		bool first = o->shared[0] && strcmp(o->id, o->shared) == 0;
+		struct cc_error err;
+		if (o != r && (!r->shared[0] || strcmp(o->shared, r->shared) != 0))
+			continue;
+		if (!mark)
+			record_unmark_stopped(s->dir, o->id);
+		else if (first && !first_login_attached(s, o))
+			continue;
+		else if (record_mark_stopped(s->dir, o->id, &err) < 0)
+			fprintf(stderr, "cocoonctl stop: %s (its end record says ended)\n", err.msg);
+	}
+}
+
 static int stop_session(const struct session_ctx *s)
 {
 	/* A login of a shared sandbox stands for the whole sandbox: the same
@@ -110,9 +145,11 @@ static int stop_session(const struct session_ctx *s)
 	if (told > 0)
 		nanosleep(&(struct timespec){ 0, STOP_NOTICE_MS * 1000000L }, NULL);
 	sb_free(&notice);
+	mark_logins(s, r, true);
 	/* SIGKILL to pid 1 ends its whole pid namespace. */
 	if (sys_pidfd_send_signal(pidfd, SIGKILL) < 0) {
 		fprintf(stderr, "cocoonctl stop: %s: %s\n", r->id, strerror(errno));
+		mark_logins(s, r, false);
 		return 1;
 	}
 	struct pollfd pfd = { pidfd, POLLIN, 0 };

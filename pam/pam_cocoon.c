@@ -547,15 +547,15 @@ int pam_sm_close_session(pam_handle_t *pamh, int flags, int argc, const char **a
 	const void *data = NULL, *kept = NULL;
 	bool expired = pam_get_data(pamh, DATA_NAME, &data) == PAM_SUCCESS &&
 		       sandbox_expired(data);
+	/* Ends every process of the session, without waiting for them (the
+	 * replaced data's cleanup runs sandbox_end), and removes its record:
+	 * the end record comes after, to find stop's mark (records.h). */
+	pam_set_data(pamh, DATA_NAME, NULL, NULL);
 	struct audit_record r;
 	audit_init(&r, "end");
-	if (pam_get_data(pamh, RECORD_NAME, &kept) == PAM_SUCCESS && kept)
-		audit_session_end(kept, &r);
-	r.result = expired ? "expired" : "ended";
-	r.reason = expired ? "max-session-time" : NULL;
-	/* Ends every process of the session, without waiting for them (the
-	 * replaced data's cleanup runs sandbox_end). */
-	pam_set_data(pamh, DATA_NAME, NULL, NULL);
+	if (pam_get_data(pamh, RECORD_NAME, &kept) != PAM_SUCCESS)
+		kept = NULL;
+	audit_session_end(kept, expired, &r);
 	log_record(pamh, expired ? LOG_NOTICE : LOG_INFO, &r);
 	pam_set_data(pamh, RECORD_NAME, NULL, NULL);
 	return rc;

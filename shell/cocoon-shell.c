@@ -302,9 +302,7 @@ static int run_sandboxed(const struct admission *a, struct rlimit *saved_limits,
 		sb_free(&line);
 	}
 	record.event = "end";
-	record.result = expired ? "expired" : "ended";
-	record.reason = expired ? "max-session-time" : NULL;
-	audit_session_end(&session, &record);
+	audit_session_end(&session, expired, &record);
 	record.status = status;
 	audit_log_write(&records, expired ? LOG_NOTICE : LOG_INFO, &record);
 	return status;

@@ -358,8 +358,60 @@ static bool being_written(int dir, const char *name)
 	       time(NULL) - st.st_mtime <= RECORD_WRITE_MAX_S;
 }
 
-/* Remove every published record whose session is gone, and every one
- * left unpublished by a writer long gone. */
+/* ".ID.stopped": the name of cocoonctl stop's mark on ID. */
+static void mark_name(char *buf, size_t size, const char *id)
+{
+	snprintf(buf, size, ".%s.stopped", id);
+}
+
+int record_mark_stopped(int dir, const char *id, struct cc_error *err)
+{
+	char name[RECORD_ID_MAX + 16];
+	if (!id_valid(id))
+		return cc_fail(err, "marking the session %s stopped: not an id", id);
+	mark_name(name, sizeof(name), id);
+	int fd AUTOCLOSE = openat(dir, name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return cc_fail_errno(err, "marking the session %s stopped", id);
+	struct stat st;
+	if (fstatat(dir, id, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return 1;
+	unlinkat(dir, name, 0);
+	return 0;
+}
+
+void record_unmark_stopped(int dir, const char *id)
+{
+	char name[RECORD_ID_MAX + 16];
+	mark_name(name, sizeof(name), id);
+	unlinkat(dir, name, 0);
+}
+
+bool record_stopped_take(const char *id)
+{
+	struct cc_error err;
+	char name[RECORD_ID_MAX + 16];
+	if (!id || !id_valid(id))
+		return false;
+	int dir AUTOCLOSE = record_dir_open(false, &err);
+	mark_name(name, sizeof(name), id);
+	return dir >= 0 && unlinkat(dir, name, 0) == 0;
+}
+
+/* A mark of stop's that no login took in RECORD_MARK_MAX_S: its
+ * login's service was killed before it could, or its first login had
+ * left a lingering sandbox. */
+static bool mark_forgotten(int dir, const char *name)
+{
+	size_t n = strlen(name);
+	struct stat st;
+	return name[0] == '.' && n > 9 && strcmp(name + n - 8, ".stopped") == 0 &&
+	       fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       time(NULL) - st.st_mtime > RECORD_MARK_MAX_S;
+}
+
+/* Remove every published record whose session is gone, every one left
+ * unpublished by a writer long gone, and every mark long forgotten. */
 static void sweep_stale(int dir)
 {
 	DIR *d AUTOCLOSEDIR = dir_stream(dir);
@@ -370,6 +422,8 @@ static void sweep_stale(int dir)
 		char id[RECORD_ID_MAX + 1];
 		struct live_record rec;
 		struct cc_error err;
+		if (mark_forgotten(dir, e->d_name))
+			unlinkat(dir, e->d_name, 0);
 		if (!entry_id(e->d_name, id) || being_written(dir, e->d_name))
 			continue;
 		if (read_named(dir, e->d_name, id, &rec, &err) < 0) {

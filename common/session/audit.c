@@ -342,8 +342,15 @@ void audit_session_begin(struct audit_session *s, const struct plan *plan, const
 	clock_gettime(CLOCK_BOOTTIME, &s->started);
 }
 
-void audit_session_end(const struct audit_session *s, struct audit_record *r)
+void audit_session_end(const struct audit_session *s, bool expired, struct audit_record *r)
 {
+	/* Marked, stop found the session alive and killed it: a deadline
+	 * passed since (a slow close) is not what ended it. */
+	bool stopped = s && record_stopped_take(s->id);
+	r->result = stopped ? "stopped" : expired ? "expired" : "ended";
+	r->reason = !stopped && expired ? "max-session-time" : NULL;
+	if (!s)
+		return;
 	struct timespec now;
 	clock_gettime(CLOCK_BOOTTIME, &now);
 	r->plan = &s->plan;

@@ -62,8 +62,12 @@ void audit_session_shared(struct audit_session *s, const char *sandbox, bool joi
 void audit_session_start(const struct audit_session *s, struct audit_record *r);
 /* R, an end record, gets the session's id, plan and duration, and, for
  * a login of a shared sandbox, the sandbox's id and share=left: the
- * login left, the sandbox goes on (or lingers) without it. */
-void audit_session_end(const struct audit_session *s, struct audit_record *r);
+ * login left, the sandbox goes on (or lingers) without it. And its
+ * result: stopped when cocoonctl stop ended it (its mark, records.h,
+ * taken here: call this once the session's record is gone), else
+ * expired (reason max-session-time) when EXPIRED, else ended. S NULL:
+ * the result alone. */
+void audit_session_end(const struct audit_session *s, bool expired, struct audit_record *r);
 void audit_session_free(struct audit_session *s);
 
 /* A record with every optional field unset. */

@@ -56,6 +56,12 @@ sshd_allow ccsn3$T
 # records_of USER: the records (published or not) of USER's sessions; the
 # tree's directory may hold other users' too (an installed cocoon's).
 records_of() { grep -lsx "user=$1" "$RECORDS"/* "$RECORDS"/.[!.]*; }
+# end_results ID: the results of session ID's end records, sorted, on one
+# line (stop's and the login's own).
+end_results() {
+	grep -F "event=end " "$work/syslog" | grep -F "session=$1 " |
+		grep -o ' result=[a-z]*' | cut -d= -f2 | sort | xargs
+}
 # live USER: how many processes USER has that are not zombies.
 live() { ps -u "$1" -o stat= 2>/dev/null | grep -vc '^Z'; }
 
@@ -201,14 +207,26 @@ if [ -n "$SYSLOG_PID" ]; then
 	like "$(cat "$work/syslog")" "event=end user=ccsn1$T" "stop is audited"
 	like "$(grep "session=$pam_id" "$work/syslog" | grep stopped)" 'result=stopped reason="cocoonctl stop"' \
 		"as stopped by cocoonctl"
+	syslog_wait "$work/syslog" "session=$pam_id result=stopped duration=" 10
+	is "$(end_results "$pam_id")" "stopped stopped" \
+		"pam_cocoon's own end record of the login says result=stopped too"
 else
-	skip "no syslog capture"; skip "no syslog capture"
+	skip "no syslog capture"; skip "no syslog capture"; skip "no syslog capture"
 fi
 run "$CTL" stop "$shell_id"
 is "$RC" 0 "stop ends the cocoon-shell session"
 for i in $(seq 100); do kill -0 "$su_pid" 2>/dev/null || break; sleep 0.1; done
 ! kill -0 "$su_pid" 2>/dev/null
 ok $? "su returns"
+if [ -n "$SYSLOG_PID" ]; then
+	syslog_wait "$work/syslog" "session=$shell_id result=stopped duration=" 10
+	is "$(end_results "$shell_id")" "stopped stopped" \
+		"cocoon-shell's own end record of the login says result=stopped too"
+else
+	skip "no syslog capture"
+fi
+is "$(ls -A "$RECORDS" | grep -cE "^\.($pam_id|$shell_id)\.stopped\$")" 0 \
+	"no mark of stop's is left: each login took its own"
 run "$CTL" list
 unlike "$OUT" " ccsn1$T " "no session is listed any more"
 unlike "$OUT" " ccsn2$T " "  neither"
@@ -240,6 +258,9 @@ is "$RC" 0 "stop ends it"
 for i in $(seq 50); do kill -0 "$run_pid" 2>/dev/null || break; sleep 0.1; done
 ! kill -0 "$run_pid" 2>/dev/null
 ok $? "cocoonctl run returns"
+wait "$run_pid" 2>/dev/null
+is "$(ls -A "$RECORDS" | grep -c "^\.$nopid_id\.stopped\$")" 0 \
+	"and lets stop's mark go, as it writes no end record"
 
 # --- stale records: the reused-pid control
 sleep 60 &

@@ -212,9 +212,20 @@ if [ -n "$LOG" ]; then
 		"audit: stop's end record names the sandbox"
 	is "$(grep -cE "sandbox=($SBX|$S2) share=ended" "$LOG")" 0 \
 		"audit control: a stopped sandbox has stop's record, and none of its pid 1's"
+	# Each login's own end record says stop ended it (no reason: that
+	# is stop's record's), not result=ended.
+	for id in $S2 $J2; do syslog_wait "$LOG" "session=$id result=stopped duration=" 10; done
+	like "$(grep -F "session=$S2 result=stopped duration=" "$LOG")" "sandbox=$S2 share=left" \
+		"audit: the first login's own end record says result=stopped, share=left"
+	like "$(grep -F "session=$J2 result=stopped duration=" "$LOG")" "sandbox=$S2 share=left" \
+		"audit: and the joined login's too"
+	is "$(grep -F "event=end" "$LOG" | grep -cE "session=($S2|$J2) result=ended")" 0 \
+		"audit: no end record of either login says result=ended"
 else
-	skip "no syslog"; skip "no syslog"
+	skip "no syslog"; skip "no syslog"; skip "no syslog"; skip "no syslog"; skip "no syslog"
 fi
+is "$(ls -A "$COCOON_ROOT/run/cocoon" | grep -cE "^\.($SBX|$S2|$J2)\.stopped\$")" 0 \
+	"no mark of stop's is left: the logins took theirs, a lingering sandbox got none"
 
 # ---- linger = yes: no end
 ssh_as "$FOREVER" "nohup sleep 4308 >/dev/null 2>&1 </dev/null &" >/dev/null 2>&1

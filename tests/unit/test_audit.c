@@ -145,15 +145,25 @@ int main(void)
 	audit_session_start(&kept, &r);
 	tap_ok(r.share && strcmp(r.share, "created") == 0, "or share=created, for its maker");
 	audit_init(&r, "end");
-	audit_session_end(&kept, &r);
+	audit_session_end(&kept, false, &r);
 	tap_ok(r.sandbox && strcmp(r.sandbox, "00aa") == 0 && r.share &&
 		       strcmp(r.share, "left") == 0,
 	       "its end record: sandbox=00aa share=left (the sandbox goes on)");
 	audit_session_free(&kept);
 	audit_session_begin(&kept, &plan, "00ff");
 	audit_init(&r, "end");
-	audit_session_end(&kept, &r);
+	audit_session_end(&kept, false, &r);
 	tap_ok(!r.sandbox && !r.share, "an unshared session's end record has neither");
+	tap_is_str(r.result, "ended", "and says result=ended");
+	audit_init(&r, "end");
+	audit_session_end(&kept, true, &r);
+	tap_ok(strcmp(r.result, "expired") == 0 && r.reason &&
+		       strcmp(r.reason, "max-session-time") == 0,
+	       "one past its max-session-time: result=expired reason=max-session-time");
+	audit_init(&r, "end");
+	audit_session_end(NULL, false, &r);
+	tap_ok(strcmp(r.result, "ended") == 0 && !r.session && r.duration < 0,
+	       "without the session's facts, the result alone");
 	audit_session_free(&kept);
 
 	plan.sandboxed = false;

@@ -154,6 +154,9 @@ int main(void)
 		}
 		put_aged(names[2], "v=1\nid=4123", 0);
 		put_aged(names[3], "v=1\nid=5123", 61);
+		/* Stop's marks: one no login took for a day, and one just made. */
+		put_aged(".7123456789abcdef.stopped", "", RECORD_MARK_MAX_S + 1);
+		put_aged(".8123456789abcdef.stopped", "", 0);
 		struct record_pending ending = { .dir = dup(dir), .published = true };
 		snprintf(ending.id, sizeof(ending.id), "6123456789abcdef");
 		record_end(&ending, NULL);
@@ -164,6 +167,22 @@ int main(void)
 		tap_ok(!present(names[1]) && !present(names[3]), "and those being written for "
 		       "a minute, whole or not");
 		tap_ok(present("0123456789abcdef"), "a live session's record stays");
+		tap_ok(!present(".7123456789abcdef.stopped") &&
+		       present(".8123456789abcdef.stopped"),
+		       "a mark of stop's no login took in a day goes, a new one stays");
+		unlinkat(dir, ".8123456789abcdef.stopped", 0);
+
+		/* Stop marks a login whose record is there; one whose login has
+		 * ended (its record gone) gets none, as nobody would take it. */
+		tap_ok(record_mark_stopped(dir, "0123456789abcdef", &err) == 1 &&
+		       present(".0123456789abcdef.stopped"),
+		       "stop's mark: a login with a record is marked");
+		record_unmark_stopped(dir, "0123456789abcdef");
+		tap_ok(!present(".0123456789abcdef.stopped"), "and unmarked when the kill fails");
+		tap_ok(record_mark_stopped(dir, "9123456789abcdef", &err) == 0 &&
+		       !present(".9123456789abcdef.stopped"),
+		       "a login whose record is gone is left unmarked");
+		tap_ok(record_mark_stopped(dir, "../x", &err) < 0, "a mark is for an id only");
 		for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 			unlinkat(dir, names[i], 0);
 		unlinkat(dir, ".1123456789abcdef.new", 0);
