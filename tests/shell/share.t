@@ -4,12 +4,16 @@
 # sshd without pam_cocoon) share one sandbox as PAM logins do: one pid
 # namespace, /tmp and processes, tmux across logins, every wall on the
 # login that joined (seccomp, no_new_privs, no capabilities, its own
-# controlling terminal), and linger keeps a nohup job past the last
-# login. The control: the same policy without share-sandbox.
+# controlling terminal), linger keeps a nohup job past the last login,
+# and cocoonctl stop ends the sandbox with its logins, whose own end
+# records say so. The control: the same policy without share-sandbox.
 . "$(dirname "$0")/../lib.sh"
 SSHD_SERVICE=cocoon-test-sshd-shshare-$T
 TMPDIR_T=$(mktemp -d /run/cocoon-shshare-test.XXXXXX)
+CLIENTS=""
 cleanup() {
+	local c
+	for c in $CLIENTS; do kill "$c" 2>/dev/null; done
 	syslog_release
 	sshd_cleanup
 	policy_reset; cleanup_users; rm -rf "$TMPDIR_T"
@@ -76,6 +80,29 @@ for i in $(seq 300); do [ "$(live_procs "$SHARED")" = 0 ] && break; sleep 0.1; d
 is "$(live_procs "$SHARED")" 0 "once the linger is over the sandbox ends with everything in it"
 [ "$(live_procs "$SHARED")" = 0 ] || ps -eo pid,ppid,uid,stat,args | grep -E "$SHARED|cocoon|sleep 42" | grep -v grep | sed 's/^/# /'
 
+
+# cocoonctl stop ends a shared sandbox with both its logins, and each
+# login's own end record (cocoon-shell's) says result=stopped, as stop's
+# does, not result=ended.
+for n in 1 2; do
+	ssh_bg "$TMPDIR_T/s$n.out" "$SHARED" "echo up; sleep 421$((4 + n))"
+	CLIENTS="$CLIENTS $CLIENT"
+	for i in $(seq 100); do grep -q . "$TMPDIR_T/s$n.out" 2>/dev/null && break; sleep 0.1; done
+done
+logins=$("$CTL" list 2>/dev/null | awk -v u="$SHARED" '$2 == u { print $1 }' | xargs)
+sandbox=$("$CTL" list 2>/dev/null | awk -v u="$SHARED" '$2 == u && / shared, / { print $1 }')
+run "$CTL" stop "$sandbox"
+like "$OUT" "stopped shared sandbox $sandbox (user $SHARED" "stop ends the shared sandbox of two cocoon-shell logins"
+for i in $(seq 100); do [ "$(live_procs "$SHARED")" = 0 ] && break; sleep 0.1; done
+if [ -n "$LOGGED" ]; then
+	for id in $logins; do syslog_wait "$TMPDIR_T/syslog" "session=$id result=stopped duration=" 10; done
+	is "$(grep -F "event=end" "$TMPDIR_T/syslog" | grep -cE "session=(${logins// /|}) result=stopped duration=[0-9]+ status=[0-9]+ sandbox=$sandbox share=left")" 2 \
+		"each login's own end record says result=stopped, share=left ($logins)"
+else
+	skip "/dev/log is taken: no audit records to read"
+fi
+is "$(ls -A "$COCOON_ROOT/run/cocoon" | grep -cE "^\.(${logins// /|})\.stopped\$")" 0 \
+	"and no mark of stop's is left"
 
 # The control: the same policy without share-sandbox.
 ssh_bg "$TMPDIR_T/c.out" "$ALONE" "$pidns; echo from-c > /tmp/share-mark; sleep 4214"
