@@ -624,6 +624,71 @@ share_sandbox_or_skip() {
 	exit 0
 }
 
+# share_two_logins USER DIR TAG [PREFIX]: the run both share-sandbox
+# tests make, through the test sshd. A login of USER in the background
+# (sleep TAG, its output in DIR/a.out, its client's pid in SHARE_FIRST,
+# still running after), then a second one with a pty: it is in the first
+# one's pid namespace, sees its /tmp and processes, and has every wall a
+# new login gets; then tmux started in one login attaches from the next.
+# PREFIX starts the first check's name.
+share_two_logins() {
+	local user=$1 dir=$2 tag=$3 prefix=${4:-} i second ns_a ns_b attach
+	local pidns='stat -L -c %i /proc/self/ns/pid'
+	ssh_bg "$dir/a.out" "$user" "$pidns; echo from-a > /tmp/share-mark; sleep $tag"
+	SHARE_FIRST=$CLIENT
+	for i in $(seq 100); do grep -q . "$dir/a.out" 2>/dev/null && break; sleep 0.1; done
+	sleep 0.5
+	# shellcheck disable=SC2046
+	second=$(timeout 60 ssh $(SSH_OPTS) -tt -l "$user" 127.0.0.1 "$pidns; cat /tmp/share-mark; pgrep -x sleep >/dev/null && echo sees-sleep; grep -E '^(Seccomp|NoNewPrivs|CapEff):' /proc/self/status | tr -s '\t' ' '; echo tty_nr=\$(cut -d' ' -f7 /proc/self/stat)" 2>&1 | tr -d '\r')
+	ns_a=$(head -1 "$dir/a.out")
+	ns_b=$(printf '%s\n' "$second" | head -1)
+	ok $([ -n "$ns_a" ] && [ "$ns_a" = "$ns_b" ]; echo $?) "${prefix}a second login is in the first one's pid namespace ($ns_a, $ns_b)"
+	like "$second" "from-a" "it sees the first login's /tmp"
+	like "$second" "sees-sleep" "and its processes"
+	like "$second" "Seccomp: 2" "the login that joined runs under the seccomp filter"
+	like "$second" "NoNewPrivs: 1" "with no_new_privs"
+	like "$second" "CapEff: 0000000000000000" "and no capabilities"
+	like_re "$second" "tty_nr=[1-9]" "and a controlling terminal of its own"
+
+	ssh_as "$user" "tmux new-session -d -s work 'sleep $((tag + 1))'" >/dev/null 2>&1
+	# shellcheck disable=SC2046
+	attach=$(timeout 60 ssh $(SSH_OPTS) -tt -l "$user" 127.0.0.1 "TERM=xterm tmux attach-session -t work \\; detach-client" 2>&1 | tr -d '\r')
+	like "$attach" "[detached (from session work)]" "tmux started in one login attaches from the next, over ssh with a pty"
+}
+
+# share_alone_control USER DIR TAG: the control of both share-sandbox
+# tests, USER's plan without share-sandbox: two logins (the first in the
+# background, sleep TAG, its output in DIR/c.out), each with a pid
+# namespace, a /tmp and processes of its own.
+share_alone_control() {
+	local user=$1 dir=$2 tag=$3 i second first
+	local pidns='stat -L -c %i /proc/self/ns/pid'
+	ssh_bg "$dir/c.out" "$user" "$pidns; echo from-c > /tmp/share-mark; sleep $tag"
+	first=$CLIENT
+	for i in $(seq 100); do grep -q . "$dir/c.out" 2>/dev/null && break; sleep 0.1; done
+	second=$(ssh_as "$user" "$pidns; cat /tmp/share-mark 2>&1; pgrep -x sleep >/dev/null && echo sees-sleep")
+	ok $([ "$(head -1 "$dir/c.out")" != "$(printf '%s\n' "$second" | head -1)" ]; echo $?) \
+		"control: without share-sandbox a second login has a pid namespace of its own"
+	unlike "$second" "from-c" "control: and does not see the first login's /tmp"
+	unlike "$second" "sees-sleep" "control: or its processes"
+	kill "$first" 2>/dev/null; wait "$first" 2>/dev/null
+}
+
+# share_linger_job USER TAG: a nohup job (sleep TAG) of a login of USER,
+# whose plan has share-sandbox and a linger, outlives the login while the
+# sandbox lingers; once the linger is over the sandbox ends with it.
+share_linger_job() {
+	local user=$1 tag=$2 i alive
+	ssh_as "$user" "nohup sleep $tag >/dev/null 2>&1 </dev/null & echo started" >/dev/null
+	sleep 1
+	alive=$(ssh_as "$user" "pgrep -x sleep >/dev/null && echo job-alive")
+	like "$alive" "job-alive" "a nohup job outlives its login while the sandbox lingers"
+	for i in $(seq 300); do [ "$(live_procs "$user")" = 0 ] && break; sleep 0.1; done
+	is "$(live_procs "$user")" 0 "once the linger is over the sandbox ends with everything in it"
+	[ "$(live_procs "$user")" = 0 ] ||
+		ps -eo pid,ppid,uid,stat,args | grep -E "$user|cocoon|sleep $tag" | grep -v grep | sed 's/^/# /'
+}
+
 # Counting what a session may leave behind. Processes: live ones (this
 # machine's pid 1 never reaps zombies) that are the test's own: running
 # a program of the installed tree or of the test sshd, or owned by one of

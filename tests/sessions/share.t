@@ -42,28 +42,10 @@ for u in $SHARED $LINGER $ALONE; do sshd_allow "$u"; done
 
 pidns='stat -L -c %i /proc/self/ns/pid'
 
-# ---- Two concurrent logins of one user share one sandbox
-ssh_bg "$TMPDIR_T/a.out" "$SHARED" "$pidns; echo from-a > /tmp/share-mark; sleep 4207"
-A=$CLIENT
-for i in $(seq 100); do grep -q . "$TMPDIR_T/a.out" 2>/dev/null && break; sleep 0.1; done
-sleep 0.5
-# shellcheck disable=SC2046
-B=$(timeout 60 ssh $(SSH_OPTS) -tt -l "$SHARED" 127.0.0.1 "$pidns; cat /tmp/share-mark; pgrep -x sleep >/dev/null && echo sees-sleep; grep -E '^(Seccomp|NoNewPrivs|CapEff):' /proc/self/status | tr -s '\t' ' '; echo tty_nr=\$(cut -d' ' -f7 /proc/self/stat)" 2>&1 | tr -d '\r')
-ns_a=$(head -1 "$TMPDIR_T/a.out")
-ns_b=$(printf '%s\n' "$B" | head -1)
-ok $([ -n "$ns_a" ] && [ "$ns_a" = "$ns_b" ]; echo $?) "a second login is in the first one's pid namespace ($ns_a, $ns_b)"
-like "$B" "from-a" "it sees the first login's /tmp"
-like "$B" "sees-sleep" "and its processes"
-like "$B" "Seccomp: 2" "the login that joined runs under the seccomp filter"
-like "$B" "NoNewPrivs: 1" "with no_new_privs"
-like "$B" "CapEff: 0000000000000000" "and no capabilities"
-like_re "$B" "tty_nr=[1-9]" "and a controlling terminal of its own"
-
-# tmux started by one login, attached by the next.
-ssh_as "$SHARED" "tmux new-session -d -s work 'sleep 4208'" >/dev/null 2>&1
-# shellcheck disable=SC2046
-T2=$(timeout 60 ssh $(SSH_OPTS) -tt -l "$SHARED" 127.0.0.1 "TERM=xterm tmux attach-session -t work \\; detach-client" 2>&1 | tr -d '\r')
-like "$T2" "[detached (from session work)]" "tmux started in one login attaches from the next, over ssh with a pty"
+# ---- Two concurrent logins of one user share one sandbox; tmux
+# started by one login is attached by the next.
+share_two_logins "$SHARED" "$TMPDIR_T" 4207
+A=$SHARE_FIRST
 
 # A login shell changed while the sandbox lives (chsh, the directory):
 # the tree covers the old one with cocoon-launch, not the new one, which
@@ -105,15 +87,7 @@ usermod -s /bin/bash "$SHARED"
 for i in $(seq 50); do [ "$(live_procs "$SHARED")" = 0 ] && break; sleep 0.1; done
 
 # ---- The control: without share-sandbox each login is alone
-ssh_bg "$TMPDIR_T/c.out" "$ALONE" "$pidns; echo from-c > /tmp/share-mark; sleep 4209"
-C=$CLIENT
-for i in $(seq 100); do grep -q . "$TMPDIR_T/c.out" 2>/dev/null && break; sleep 0.1; done
-D=$(ssh_as "$ALONE" "$pidns; cat /tmp/share-mark 2>&1; pgrep -x sleep >/dev/null && echo sees-sleep")
-ok $([ "$(head -1 "$TMPDIR_T/c.out")" != "$(printf '%s\n' "$D" | head -1)" ]; echo $?) \
-	"control: without share-sandbox a second login has a pid namespace of its own"
-unlike "$D" "from-c" "control: and does not see the first login's /tmp"
-unlike "$D" "sees-sleep" "control: or its processes"
-kill "$C" 2>/dev/null; wait "$C" 2>/dev/null
+share_alone_control "$ALONE" "$TMPDIR_T" 4209
 
 # ---- Simultaneous first logins make one sandbox
 pids=""
@@ -125,12 +99,7 @@ wait $pids
 is "$(cat "$TMPDIR_T"/race.* | sort -u | wc -l)" 1 "five simultaneous first logins share one sandbox"
 
 # ---- linger: a nohup job outlives the last login, until the linger ends
-ssh_as "$LINGER" "nohup sleep 4210 >/dev/null 2>&1 </dev/null & echo started" >/dev/null
-sleep 1
-L=$(ssh_as "$LINGER" "pgrep -x sleep >/dev/null && echo job-alive")
-like "$L" "job-alive" "a nohup job outlives its login while the sandbox lingers"
-for i in $(seq 300); do [ "$(live_procs "$LINGER")" = 0 ] && break; sleep 0.1; done
-is "$(live_procs "$LINGER")" 0 "once the linger is over the sandbox ends with everything in it"
+share_linger_job "$LINGER" 4210
 L2=$(ssh_as "$LINGER" "pgrep -x sleep >/dev/null && echo job-alive; echo new")
 unlike "$L2" "job-alive" "and the next login gets a new sandbox"
 
