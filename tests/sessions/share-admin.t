@@ -7,9 +7,10 @@
 # audit records say share=created, joined and left with the sandbox's id,
 # and the sandbox's own end, by its linger or its max-session-time, has a
 # record of its pid 1's (share=ended) and takes its slot's files with it.
-# Also: a plan change gives the next login a sandbox of its own,
-# max-session-time ends every login of a shared sandbox, and screen
-# started in one login is seen from another.
+# Also: a plan change gives the next login a sandbox of its own (an edit
+# of the seccomp FILE too), max-session-time ends every login of a
+# shared sandbox and the sandbox though it lingers, and screen started in
+# one login is seen from another.
 . "$(dirname "$0")/../lib.sh"
 SSHD_SERVICE=cocoon-test-sshd-shad-$T
 TMPDIR_T=$(mktemp -d /run/cocoon-share-admin-test.XXXXXX)
@@ -52,6 +53,7 @@ linger = yes
 [user $EXPIRE]
 profile = default
 share-sandbox = yes
+linger = yes
 max-session-time = 6s
 [user $CHANGE]
 profile = default
@@ -296,13 +298,17 @@ end_client "$F1"
 wait_gone "$CHANGE"
 write_policy
 
-# ---- max-session-time ends every login of a shared sandbox
+# ---- max-session-time ends every login of a shared sandbox, and the
+# sandbox itself though it lingers with no end (linger = yes)
 start=$(date +%s)
+run ssh_as "$EXPIRE" "nohup sleep 4314 >/dev/null 2>&1 </dev/null &"
+sleep 0.5
+ok $(pgrep -u "$EXPIRE" -fx 'sleep 4314' >/dev/null; echo $?) "a job outlives its login (linger = yes)"
 bg e1 "$EXPIRE" "$pidns; sleep 4310"
 E1=$CLIENT
 bg e2 "$EXPIRE" "$pidns; sleep 4311"
 E2=$CLIENT
-is "$(rows "$EXPIRE" | grep -c .)" 2 "two logins of a sandbox with max-session-time = 6s"
+is "$(rows "$EXPIRE" | grep -c .)" 3 "the lingering sandbox and two logins in it, with max-session-time = 6s"
 for c in $E1 $E2; do
 	for i in $(seq 200); do kill -0 "$c" 2>/dev/null || break; sleep 0.1; done
 done
@@ -311,7 +317,7 @@ ok $(! kill -0 "$E1" 2>/dev/null && ! kill -0 "$E2" 2>/dev/null; echo $?) \
 	"both logins ended when it expired (after ${took}s)"
 end_client "$E1"; end_client "$E2"
 wait_gone "$EXPIRE"
-is "$(live_procs "$EXPIRE")" 0 "nothing of it is left"
+is "$(live_procs "$EXPIRE")" 0 "nothing of it is left, the lingering job included"
 if [ -n "$LOG" ]; then
 	# Both logins' end records, the one that joined included, say why.
 	for i in $(seq 50); do
