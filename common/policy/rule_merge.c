@@ -299,6 +299,12 @@ static void check_merged(struct merge *m)
 		merge_error(m, m->share_at.file, m->share_at.line,
 			    "'share-sandbox' needs a pid namespace (unshare = pid ...): "
 			    "the shared sandbox's pid 1 counts its logins");
+	/* Each login of a shared sandbox raises a Landlock domain of its own
+	 * (cocoon-launch), and the signal scope refuses signals between such
+	 * siblings: screen -r, kill and job control across logins would
+	 * fail. The sandbox's pid namespace keeps its signals in. */
+	if (plan->sandboxed && plan->share)
+		plan->landlock_scope &= ~LL_SCOPE_SIGNAL;
 	/* Past when the session starts, so never told: a typo, likely. */
 	const struct session_limits *l = &plan->limits;
 	for (unsigned i = 0; l->max_session_time && m->time_warnings_at.file &&
