@@ -103,23 +103,34 @@ static bool first_login_attached(const struct session_ctx *s, const struct live_
 	return share_status(r->uid, r->hash, &logins, &linger, &err) != 1 || logins > joined;
 }
 
-/* Mark (MARK) or unmark the logins that the kill of R's pid 1 ends, so
- * that their own end records say result=stopped (records.h). */
-static void mark_logins(const struct session_ctx *s, const struct live_record *r, bool mark)
+/* Whether O is a login that the kill of R's pid 1 ends: R itself, or a
+ * login of R's shared sandbox. */
+static bool ended_with(const struct live_record *r, const struct live_record *o)
+{
+	return o == r || (r->shared[0] && strcmp(o->shared, r->shared) == 0);
+}
+
+/* Mark the logins that the kill of R's pid 1 ends, so that their own end
+ * records say result=stopped (records.h). */
+static void mark_logins(const struct session_ctx *s, const struct live_record *r)
 {
 	for (size_t i = 0; i < s->list.count; i++) {
 		const struct live_record *o = &s->list.items[i];
 		bool first = o->shared[0] && strcmp(o->id, o->shared) == 0;
 		struct cc_error err;
-		if (o != r && (!r->shared[0] || strcmp(o->shared, r->shared) != 0))
+		if (!ended_with(r, o) || (first && !first_login_attached(s, o)))
 			continue;
-		if (!mark)
-			record_unmark_stopped(s->dir, o->id);
-		else if (first && !first_login_attached(s, o))
-			continue;
-		else if (record_mark_stopped(s->dir, o->id, &err) < 0)
+		if (record_mark_stopped(s->dir, o->id, &err) < 0)
 			fprintf(stderr, "cocoonctl stop: %s (its end record says ended)\n", err.msg);
 	}
+}
+
+/* The kill failed: nothing was stopped. */
+static void unmark_logins(const struct session_ctx *s, const struct live_record *r)
+{
+	for (size_t i = 0; i < s->list.count; i++)
+		if (ended_with(r, &s->list.items[i]))
+			record_unmark_stopped(s->dir, s->list.items[i].id);
 }
 
 static int stop_session(const struct session_ctx *s)
@@ -145,11 +156,11 @@ static int stop_session(const struct session_ctx *s)
 	if (told > 0)
 		nanosleep(&(struct timespec){ 0, STOP_NOTICE_MS * 1000000L }, NULL);
 	sb_free(&notice);
-	mark_logins(s, r, true);
+	mark_logins(s, r);
 	/* SIGKILL to pid 1 ends its whole pid namespace. */
 	if (sys_pidfd_send_signal(pidfd, SIGKILL) < 0) {
 		fprintf(stderr, "cocoonctl stop: %s: %s\n", r->id, strerror(errno));
-		mark_logins(s, r, false);
+		unmark_logins(s, r);
 		return 1;
 	}
 	struct pollfd pfd = { pidfd, POLLIN, 0 };

@@ -358,54 +358,69 @@ static bool being_written(int dir, const char *name)
 	       time(NULL) - st.st_mtime <= RECORD_WRITE_MAX_S;
 }
 
-/* ".ID.stopped": the name of cocoonctl stop's mark on ID. */
-static void mark_name(char *buf, size_t size, const char *id)
+/* cocoonctl stop's mark on ID, ".ID.stopped", made under the name
+ * ".ID.stopping" first: a login takes only the first, so one that
+ * removes its record and looks while stop is still checking for that
+ * record finds nothing (records.h). */
+#define MARK_SUFFIX ".stopped"
+#define MARK_PENDING_SUFFIX ".stopping"
+#define MARK_NAME_MAX (RECORD_ID_MAX + sizeof(MARK_PENDING_SUFFIX) + 1)
+
+static void mark_name(char *buf, size_t size, const char *id, const char *suffix)
 {
-	snprintf(buf, size, ".%s.stopped", id);
+	snprintf(buf, size, ".%s%s", id, suffix);
 }
 
 int record_mark_stopped(int dir, const char *id, struct cc_error *err)
 {
-	char name[RECORD_ID_MAX + 16];
+	char pending[MARK_NAME_MAX], name[MARK_NAME_MAX];
 	if (!id_valid(id))
 		return cc_fail(err, "marking the session %s stopped: not an id", id);
-	mark_name(name, sizeof(name), id);
-	int fd AUTOCLOSE = openat(dir, name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	mark_name(pending, sizeof(pending), id, MARK_PENDING_SUFFIX);
+	mark_name(name, sizeof(name), id, MARK_SUFFIX);
+	int fd AUTOCLOSE = openat(dir, pending, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return cc_fail_errno(err, "marking the session %s stopped", id);
 	struct stat st;
-	if (fstatat(dir, id, &st, AT_SYMLINK_NOFOLLOW) == 0)
+	if (fstatat(dir, id, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    renameat(dir, pending, dir, name) == 0)
 		return 1;
-	unlinkat(dir, name, 0);
+	unlinkat(dir, pending, 0);
 	return 0;
 }
 
 void record_unmark_stopped(int dir, const char *id)
 {
-	char name[RECORD_ID_MAX + 16];
-	mark_name(name, sizeof(name), id);
+	char name[MARK_NAME_MAX];
+	mark_name(name, sizeof(name), id, MARK_SUFFIX);
 	unlinkat(dir, name, 0);
 }
 
 bool record_stopped_take(const char *id)
 {
 	struct cc_error err;
-	char name[RECORD_ID_MAX + 16];
+	char name[MARK_NAME_MAX];
 	if (!id || !id_valid(id))
 		return false;
 	int dir AUTOCLOSE = record_dir_open(false, &err);
-	mark_name(name, sizeof(name), id);
+	mark_name(name, sizeof(name), id, MARK_SUFFIX);
 	return dir >= 0 && unlinkat(dir, name, 0) == 0;
+}
+
+static bool ends_with(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), k = strlen(suffix);
+	return n > k && strcmp(name + n - k, suffix) == 0;
 }
 
 /* A mark of stop's that no login took in RECORD_MARK_MAX_S: its
  * login's service was killed before it could, or its first login had
- * left a lingering sandbox. */
+ * left a lingering sandbox (or stop was killed between its two names). */
 static bool mark_forgotten(int dir, const char *name)
 {
-	size_t n = strlen(name);
 	struct stat st;
-	return name[0] == '.' && n > 9 && strcmp(name + n - 8, ".stopped") == 0 &&
+	return name[0] == '.' &&
+	       (ends_with(name, MARK_SUFFIX) || ends_with(name, MARK_PENDING_SUFFIX)) &&
 	       fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	       time(NULL) - st.st_mtime > RECORD_MARK_MAX_S;
 }

@@ -88,11 +88,12 @@ void record_remove(const char *id);
 /* cocoonctl stop's mark on the login ID: a root-only file beside its
  * record, so that the login's own end record (pam_cocoon's, cocoon-shell's)
  * says result=stopped. Only root writes in the directory: the session's
- * user cannot make one. Stop marks before its kill and keeps the mark
- * only if the record is still there after; a login takes its mark after
- * removing its record (a shared sandbox's first login never does: it is
- * the sandbox's). So either stop sees the record and the login the mark,
- * or the login ended on its own and no mark is left.
+ * user cannot make one. Stop marks before its kill: under a pending name
+ * first, renamed to the mark only if the record is still there after; a
+ * login takes its mark after removing its record (a shared sandbox's
+ * first login never does: it is the sandbox's). So either stop sees the
+ * record and the login the mark, or the login ended on its own and takes
+ * nothing.
  * record_mark_stopped: 1 marked, 0 the record is gone (nothing marked),
  * -1 failed. record_unmark_stopped undoes it (the kill failed).
  * record_stopped_take: whether ID was marked, the mark removed. One no

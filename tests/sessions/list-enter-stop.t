@@ -225,7 +225,7 @@ if [ -n "$SYSLOG_PID" ]; then
 else
 	skip "no syslog capture"
 fi
-is "$(ls -A "$RECORDS" | grep -cE "^\.($pam_id|$shell_id)\.stopped\$")" 0 \
+is "$(ls -A "$RECORDS" | grep -cE "^\.($pam_id|$shell_id)\.stop")" 0 \
 	"no mark of stop's is left: each login took its own"
 run "$CTL" list
 unlike "$OUT" " ccsn1$T " "no session is listed any more"
@@ -259,7 +259,7 @@ for i in $(seq 50); do kill -0 "$run_pid" 2>/dev/null || break; sleep 0.1; done
 ! kill -0 "$run_pid" 2>/dev/null
 ok $? "cocoonctl run returns"
 wait "$run_pid" 2>/dev/null
-is "$(ls -A "$RECORDS" | grep -c "^\.$nopid_id\.stopped\$")" 0 \
+is "$(ls -A "$RECORDS" | grep -c "^\.$nopid_id\.stop")" 0 \
 	"and lets stop's mark go, as it writes no end record"
 
 # --- stale records: the reused-pid control

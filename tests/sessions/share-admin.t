@@ -226,7 +226,7 @@ if [ -n "$LOG" ]; then
 else
 	skip "no syslog"; skip "no syslog"; skip "no syslog"; skip "no syslog"; skip "no syslog"
 fi
-is "$(ls -A "$COCOON_ROOT/run/cocoon" | grep -cE "^\.($SBX|$S2|$J2)\.stopped\$")" 0 \
+is "$(ls -A "$COCOON_ROOT/run/cocoon" | grep -cE "^\.($SBX|$S2|$J2)\.stop")" 0 \
 	"no mark of stop's is left: the logins took theirs, a lingering sandbox got none"
 
 # ---- linger = yes: no end
