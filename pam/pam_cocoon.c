@@ -555,8 +555,9 @@ int pam_sm_close_session(pam_handle_t *pamh, int flags, int argc, const char **a
 	audit_init(&r, "end");
 	if (pam_get_data(pamh, RECORD_NAME, &kept) != PAM_SUCCESS)
 		kept = NULL;
+	/* Once: it takes stop's mark. */
 	audit_session_end(kept, expired, &r);
-	log_record(pamh, expired ? LOG_NOTICE : LOG_INFO, &r);
+	log_record(pamh, audit_end_priority(&r), &r);
 	pam_set_data(pamh, RECORD_NAME, NULL, NULL);
 	return rc;
 }

@@ -302,9 +302,9 @@ static int run_sandboxed(const struct admission *a, struct rlimit *saved_limits,
 		sb_free(&line);
 	}
 	record.event = "end";
-	audit_session_end(&session, expired, &record);
+	audit_session_end(&session, expired, &record); /* once: it takes stop's mark */
 	record.status = status;
-	audit_log_write(&records, expired ? LOG_NOTICE : LOG_INFO, &record);
+	audit_log_write(&records, audit_end_priority(&record), &record);
 	return status;
 }
 

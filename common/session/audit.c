@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #include "plan_values.h"
@@ -340,6 +341,11 @@ void audit_session_begin(struct audit_session *s, const struct plan *plan, const
 	s->sandbox[0] = '\0'; /* not shared until audit_session_shared */
 	s->joined = false;
 	clock_gettime(CLOCK_BOOTTIME, &s->started);
+}
+
+int audit_end_priority(const struct audit_record *r)
+{
+	return r->result && strcmp(r->result, "ended") == 0 ? LOG_INFO : LOG_NOTICE;
 }
 
 void audit_session_end(const struct audit_session *s, bool expired, struct audit_record *r)

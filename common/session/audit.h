@@ -68,6 +68,9 @@ void audit_session_start(const struct audit_session *s, struct audit_record *r);
  * expired (reason max-session-time) when EXPIRED, else ended. S NULL:
  * the result alone. */
 void audit_session_end(const struct audit_session *s, bool expired, struct audit_record *r);
+/* The priority of an end record R: LOG_INFO when it ended, LOG_NOTICE
+ * when its deadline or cocoonctl stop ended it. */
+int audit_end_priority(const struct audit_record *r);
 void audit_session_free(struct audit_session *s);
 
 /* A record with every optional field unset. */
