@@ -641,7 +641,7 @@ int cgroup_check_applied(const struct session_limits *limits, const char *mount,
 								    checks[i].bound) : 0;
 		if (have > checks[i].want)
 			rc = cc_fail(err, "%s %llu%s is not in force: the session's cgroup %s "
-				     "allows %s%llu%s (did pam_systemd make a scope for it?)",
+				     "allows %s%llu%s",
 				     checks[i].directive, checks[i].want, checks[i].unit, rel,
 				     have == ULLONG_MAX ? "up to max, " : "", have,
 				     checks[i].unit);

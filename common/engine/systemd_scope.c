@@ -133,7 +133,12 @@ int systemd_scope_check(const struct session_limits *limits, bool apply,
 	struct session_limits in_force = *limits;
 	if (!apply)
 		in_force.cpu_max_percent = 0;
-	return cgroup_check_applied(&in_force, "/sys/fs/cgroup", "/proc/self/cgroup", err);
+	if (cgroup_check_applied(&in_force, "/sys/fs/cgroup", "/proc/self/cgroup", err) < 0) {
+		char why[sizeof(err->msg)];
+		snprintf(why, sizeof(why), "%s", err->msg);
+		return cc_fail(err, "%s (did pam_systemd make a scope for it?)", why);
+	}
+	return 0;
 }
 
 /* Whether the calling process's cgroup is UNIT (a line of
@@ -219,5 +224,9 @@ int systemd_scope_start(const char *unit, uid_t uid, const struct session_limits
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
 		nanosleep(&ts, NULL);
 	}
+	/* systemd starts a scope without a limit whose controller it cannot
+	 * enable: the kernel's files say what holds, or the login is refused. */
+	if (rc == 0 && cgroup_check_applied(limits, "/sys/fs/cgroup", "/proc/self/cgroup", err) < 0)
+		rc = cc_prefix(err, "%s", unit);
 	return rc;
 }
