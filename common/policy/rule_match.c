@@ -137,6 +137,7 @@ enum resolve_result policy_resolve(const struct policy *policy,
 	    (plan_expand(plan, who, err) < 0 || plan_check_expanded(plan, err) < 0))
 		return RESOLVE_ERROR;
 	if (plan->sandboxed && plan->seccomp == SECCOMP_FILE && plan->seccomp_file) {
+		/* Unread, the build reads it again and refuses with why. */
 		struct cc_error unread;
 		if (read_trusted_file(plan->seccomp_file, SECCOMP_FILE_MAX, &plan->seccomp_text,
 				      &plan->seccomp_text_len, &unread) < 0)
