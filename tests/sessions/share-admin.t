@@ -290,7 +290,8 @@ ok $([ -n "$F_NS" ] && [ "$(printf '%s\n' "$OUT" | head -1)" = "$F_NS" ]; echo $
 like "$OUT" "made" "and the file's rules allow mkdir"
 printf 'acct\nmkdir\nmkdirat\n' > "$SF"
 run ssh_as "$CHANGE" "$pidns; mkdir ~/sf-dir 2>&1 && echo made; rmdir ~/sf-dir 2>/dev/null"
-ok $([ "$(printf '%s\n' "$OUT" | head -1 | grep -x '[0-9][0-9]*')" != "$F_NS" ]; echo $?) \
+NEW_NS=$(printf '%s\n' "$OUT" | head -1 | grep -x '[0-9][0-9]*')
+ok $([ -n "$NEW_NS" ] && [ "$NEW_NS" != "$F_NS" ]; echo $?) \
 	"after the file's edit the next login does not join ($(printf '%s\n' "$OUT" | head -1))"
 like "$OUT" "Operation not permitted" "its filter has the new rules: mkdir refused"
 unlike "$OUT" "made" "and nothing made"

@@ -3,12 +3,13 @@
 # The walls of a shared sandbox (share-sandbox = yes), through a real
 # sshd, with pam_cocoon and then with cocoon-shell as the login shell:
 # screen started in one login is attached from the next, over ssh with a
-# pty (a known failure where Landlock scopes signals); a login that
+# pty (a known failure for cocoon-shell, whose host pty the sandbox
+# cannot name; the plan leaves Landlock's signal scope out); a login that
 # joined is under the plan's Landlock wall; pid 1 stays cocoon-init once
 # the login that made the sandbox has left, for the login still in it
 # and for a new one; two users of one rule each get a sandbox of their
 # own, side by side; five cocoon-shell logins started at once end in one
-# sandbox (a known failure: often two or three). The controls: a user
+# sandbox. The controls: a user
 # without share-sandbox sees no screen of another login's, a plan
 # without the wall (no-new-privs = no) reads a host file through a
 # descriptor passed in, a login after the last has left is in a new pid
@@ -230,9 +231,9 @@ race() {
 			while [ ! -e "$go" ]; do sleep 0.01; done
 			# linger = no: a login that left before the next one joined
 			# would end the sandbox. Each stays until all five are in (the
-			# shared /tmp says so) or 5 s have passed.
+			# shared /tmp says so) or 30 s have passed.
 			ssh_as "$1" "echo ns=\$($pidns); touch /tmp/race-in.\$\$
-				for i in \$(seq 50); do [ \$(ls /tmp/race-in.* | wc -l) -ge 5 ] && break; sleep 0.1; done" \
+				for i in \$(seq 300); do [ \$(ls /tmp/race-in.* | wc -l) -ge 5 ] && break; sleep 0.1; done" \
 				> "$W/race.$i" 2>&1
 		} &
 		pids="$pids $!"

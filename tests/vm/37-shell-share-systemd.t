@@ -15,6 +15,7 @@ if ! vm 'dpkg -s cocoon-shell >/dev/null 2>&1'; then
 	vm_put "$TOP"/build/deb/{cocoon,libpam-cocoon,cocoon-shell}_"$(cat "$TOP/VERSION")"_*.deb /root/debs/new/
 	vm 'apt-get install -y -q /root/debs/new/*.deb >/dev/null 2>&1'
 fi
+vm 'cp /etc/cocoon/cocoon.conf /root/shell-share.conf'
 vm "printf '%s\n' '[profile sh]' 'profile = default' 'share-sandbox = yes' \
 	'[user ssa]' 'service = shell' 'profile = sh' '[default]' 'sandbox = none' \
 	> /etc/cocoon/cocoon.conf && cocoonctl check >/dev/null 2>&1"
@@ -23,7 +24,9 @@ uid=$(vm 'id -u ssa')
 vm 'mkdir -p /etc/systemd/logind.conf.d &&
 	printf "[Login]\nKillUserProcesses=yes\n" > /etc/systemd/logind.conf.d/cocoon-shell-share-test.conf &&
 	systemctl restart systemd-logind'
-scopes() { vm "systemctl list-units --no-legend --plain 'cocoon-*.scope' | awk '{ print \$1 }'"; }
+# The test's own: cocoon-*.scope units in ssa's slice.
+scopes() { vm "for u in \$(systemctl list-units --no-legend --plain 'cocoon-*.scope' | awk '{ print \$1 }'); do
+	[ \"\$(systemctl show -P Slice \$u)\" = user-$uid.slice ] && echo \$u; done"; }
 sessions() { vm "loginctl list-sessions --no-legend | awk '\$3 == \"ssa\"' | wc -l"; }
 wait_for() { local i; for i in $(seq 120); do vm "$1" >/dev/null 2>&1 && return 0; sleep 0.5; done; return 1; }
 W=$(mktemp -d /tmp/cc-vm-shell-share.XXXXXX)
@@ -32,7 +35,8 @@ cleanup() {
 	for p in $(jobs -p); do kill "$p" 2>/dev/null; done
 	rm -rf "$W"
 	vm 'rm -f /etc/systemd/logind.conf.d/cocoon-shell-share-test.conf; systemctl restart systemd-logind
-		pkill -KILL -u ssa; userdel -r ssa' >/dev/null 2>&1
+		pkill -KILL -u ssa; userdel -r ssa
+		cp /root/shell-share.conf /etc/cocoon/cocoon.conf && rm -f /root/shell-share.conf' >/dev/null 2>&1
 }
 trap cleanup EXIT
 pidns='stat -L -c %i /proc/self/ns/pid'
@@ -68,5 +72,6 @@ vm_as ssa 'touch /tmp/share-stop' >/dev/null 2>&1 < /dev/null
 wait "$b"
 like "$(cat "$W/b.out")" "done" "the second login saw the shared /tmp to the end"
 wait_for "! pgrep -u ssa >/dev/null"; ok $? "the sandbox ends with its last login (linger = no)"
-wait_for "[ -z \"\$(systemctl list-units --no-legend 'cocoon-*.scope')\" ]"; ok $? "and systemd drops its scope"
+for _ in $(seq 60); do [ -z "$(scopes)" ] && break; sleep 0.5; done
+is "$(scopes)" "" "and systemd drops its scope"
 done_testing
