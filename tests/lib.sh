@@ -863,6 +863,24 @@ vm_as() { local u=$1; shift; timeout 300 ssh "${VM_SSH_OPTS[@]}" "$u@127.0.0.1" 
 vm_put() { scp -q -P "$VM_PORT" -i "$VM_KEY" -o StrictHostKeyChecking=no \
 	-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR "${@:1:$#-1}" "root@127.0.0.1:${!#}"; }
 
+# vm_sshd_cocoon: the build's packages installed, unless they are
+# (10-package.t installs them; a file run alone does it here), and
+# Debian's /etc/pam.d/sshd (kept in /root/sshd.pam) with pam_cocoon:
+# `return` first, the session after pam_selinux open.
+vm_sshd_cocoon() {
+	local top
+	top=$(cd "$LIB_DIR/.." && pwd)
+	if ! vm 'dpkg -s libpam-cocoon >/dev/null 2>&1'; then
+		vm 'mkdir -p /root/debs/new'
+		vm_put "$top"/build/deb/{cocoon,libpam-cocoon,cocoon-shell}_"$(cat "$top/VERSION")"_*.deb /root/debs/new/
+		vm 'apt-get install -y -q /root/debs/new/*.deb >/dev/null 2>&1'
+	fi
+	vm '[ -f /root/sshd.pam ] || cp /etc/pam.d/sshd /root/sshd.pam
+		cp /root/sshd.pam /etc/pam.d/sshd &&
+		sed -i "0,/^session/s//session required pam_cocoon.so return\n&/" /etc/pam.d/sshd &&
+		sed -i "/^session.*pam_selinux.so open/a session required pam_cocoon.so" /etc/pam.d/sshd'
+}
+
 # vm_user NAME [useradd options]: a user in the guest (shell bash unless
 # the options say) who logs in with the harness's key.
 vm_user() {

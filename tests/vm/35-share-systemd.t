@@ -14,19 +14,8 @@
 # record is the sandbox's only end record. The control: the same without
 # share-sandbox gives each login a sandbox of its own.
 . "$(dirname "$0")/../lib.sh" vm
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
 
-# This file alone (tests/vm/run tests/vm/35-share-systemd.t) installs the
-# new build; after 10-package.t it is there.
-if ! vm 'dpkg -s libpam-cocoon >/dev/null 2>&1'; then
-	vm 'mkdir -p /root/debs/new'
-	vm_put "$TOP"/build/deb/{cocoon,libpam-cocoon,cocoon-shell}_"$(cat "$TOP/VERSION")"_*.deb /root/debs/new/
-	vm 'apt-get install -y -q /root/debs/new/*.deb >/dev/null 2>&1'
-fi
-vm '[ -f /root/sshd.pam ] || cp /etc/pam.d/sshd /root/sshd.pam
-	cp /root/sshd.pam /etc/pam.d/sshd &&
-	sed -i "0,/^session/s//session required pam_cocoon.so return\n&/" /etc/pam.d/sshd &&
-	sed -i "/^session.*pam_selinux.so open/a session required pam_cocoon.so" /etc/pam.d/sshd'
+vm_sshd_cocoon
 vm_user sda
 vm_user sdc
 uid=$(vm 'id -u sda')
