@@ -141,7 +141,10 @@ like "$(tr -d '\r' < "$W/f.out")" "$msg" "and the joined one's"
 is "$(cat "$W/e.out" "$W/f.out" | grep -cF "$msg")" 2 "once each"
 gone "$scope" "stop --message"
 S=$(records "$SBX" "$since")
-is "$(printf '%s\n' "$S" | grep -c 'result=stopped')" 1 "one record of the stop"
+# Stop's own record has the reason; the logins' (result=stopped too)
+# have none.
+is "$(printf '%s\n' "$S" | grep -c 'result=stopped reason=')" 1 "one record of the stop"
+is "$(printf '%s\n' "$S" | grep 'result=stopped' | grep -vc 'reason=')" 2 "and both logins' own end records say result=stopped"
 like "$S" "reason=\"cocoonctl stop: back at ten\"" "with the text as its reason"
 
 # --- stop while linger = 10m runs, with KillUserProcesses= both ways:
