@@ -325,34 +325,16 @@ static int dev_node(struct tree_build *b, int dev, const char *name, int tree)
 
 /* When stdin is a terminal, the session keeps using it and programs that
  * look for their terminal's name (tty, ttyname) find it as /dev/console,
- * as with bubblewrap: the new devpts instance does not have it. The
- * kernel only clones mounts of the caller's own namespace, and stdin was
- * opened in the host's, so its node is looked up again by the path the
- * kernel gives for it, without symlinks, and must be the same inode. */
+ * as with bubblewrap (mounts_terminal_copy). Looked up as root. */
 static int dev_console(struct tree_build *b, int dev)
 {
-	struct stat in, found;
-	char path[PATH_MAX];
-	if (!isatty(STDIN_FILENO) || fstat(STDIN_FILENO, &in) < 0)
-		return 0;
-	ssize_t n = readlink("/proc/self/fd/0", path, sizeof(path) - 1);
-	if (n <= 0 || path[0] != '/')
-		return 0;
-	path[n] = '\0';
+	int tree AUTOCLOSE = -1;
 	if (creds_fs_root(b->err) < 0)
 		return -1;
-	int fd AUTOCLOSE = sys_openat2(AT_FDCWD, path, O_PATH | O_CLOEXEC, RESOLVE_SAFE);
-	if (tree_fs_default(b) < 0)
+	int rc = mounts_terminal_copy(&tree, b->err);
+	if (tree_fs_default(b) < 0 || rc < 0)
 		return -1;
-	if (fd < 0 || fstat(fd, &found) < 0 || !S_ISCHR(found.st_mode) ||
-	    found.st_rdev != in.st_rdev || found.st_ino != in.st_ino ||
-	    found.st_dev != in.st_dev)
-		return 0; /* a terminal this namespace cannot name */
-	int tree AUTOCLOSE = sys_open_tree(fd, "", AT_EMPTY_PATH | OPEN_TREE_CLONE |
-					   OPEN_TREE_CLOEXEC);
-	if (tree < 0)
-		return tree_fail(b, errno, "open_tree %s", path);
-	return dev_node(b, dev, "console", tree);
+	return tree < 0 ? 0 : dev_node(b, dev, "console", tree);
 }
 
 static int op_dev(struct tree_build *b, const struct fs_op *op)

@@ -67,4 +67,13 @@ int mounts_chroot_to_namespace(struct cc_error *err);
  * when that cannot be told): it is not chrooted. A vfork'd child looks. */
 bool mounts_root_is_namespaces(void);
 
+/* The login's terminal, stdin, by name in the sandbox's /dev
+ * (mounts_terminal.c). Copy: in the host's namespace, *TREE a detached
+ * copy of its node's mount, or -1 when stdin is no terminal this
+ * namespace can name. Attach: in the sandbox's namespace, as root, that
+ * copy bound on /dev/NAME, a new entry. Detach: unbound and removed. */
+int mounts_terminal_copy(int *tree, struct cc_error *err);
+int mounts_terminal_attach(int tree, const char *name, struct cc_error *err);
+void mounts_terminal_detach(const char *name);
+
 #endif

@@ -22,6 +22,7 @@
 #include "credentials.h"
 #include "fault.h"
 #include "identity.h"
+#include "mounts.h"
 #include "rlimits.h"
 #include "sandbox.h"
 #include "shells.h"
@@ -143,8 +144,11 @@ int sandbox_login_run(const struct sandbox_request *req, char *const *argv,
 		identity_free(&who);
 		return -1;
 	}
+	/* The login's terminal, taken while on the host, for a sandbox
+	 * whose /dev another login made. */
+	int terminal AUTOCLOSE = -1;
 	struct sandbox_handle *h = NULL;
-	if (sandbox_enter(req, &h, err) < 0) {
+	if (mounts_terminal_copy(&terminal, err) < 0 || sandbox_enter(req, &h, err) < 0) {
 		identity_free(&who);
 		return -1;
 	}
@@ -152,6 +156,22 @@ int sandbox_login_run(const struct sandbox_request *req, char *const *argv,
 	bool joined = false;
 	if (!sandbox_shared(h, &sandbox_id, &joined))
 		sandbox_id = NULL;
+	char terminal_name[32] = "";
+	if (joined && terminal >= 0) {
+		if (req->session_id)
+			snprintf(terminal_name, sizeof(terminal_name), "console-%.16s",
+				 req->session_id);
+		else
+			snprintf(terminal_name, sizeof(terminal_name), "console-%d", (int)getpid());
+		if (mounts_terminal_attach(terminal, terminal_name, err) < 0) {
+			struct cc_error ignored;
+			sandbox_return(h, &ignored);
+			sandbox_end(h);
+			identity_free(&who);
+			return -1;
+		}
+	}
+	autoclose_fd(&terminal);
 	if (hook && hook->entered)
 		hook->entered(sandbox_id, joined, hook->data);
 	struct sigaction on = { .sa_handler = pass_on }, saved[ARRAY_SIZE(passed_on)];
@@ -171,6 +191,8 @@ int sandbox_login_run(const struct sandbox_request *req, char *const *argv,
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(passed_on); i++)
 		sigaction(passed_on[i], &saved[i], NULL);
+	if (terminal_name[0])
+		mounts_terminal_detach(terminal_name);
 	struct cc_error ignored;
 	if (req->expired)
 		*req->expired = sandbox_expired(h);

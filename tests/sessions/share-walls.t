@@ -3,8 +3,8 @@
 # The walls of a shared sandbox (share-sandbox = yes), through a real
 # sshd, with pam_cocoon and then with cocoon-shell as the login shell:
 # screen started in one login is attached from the next, over ssh with a
-# pty (a known failure for cocoon-shell, whose host pty the sandbox
-# cannot name; the plan leaves Landlock's signal scope out); a login that
+# pty (the plan leaves Landlock's signal scope out; a cocoon-shell login
+# that joins has its terminal as /dev/console-ID); a login that
 # joined is under the plan's Landlock wall; pid 1 stays cocoon-init once
 # the login that made the sandbox has left, for the login still in it
 # and for a new one; two users of one rule each get a sandbox of their
@@ -129,20 +129,19 @@ walls() {
 	# Where the kernel has Landlock's signal scope, the plan leaves it out
 	# under share-sandbox: each login's own domain would keep SCREEN from
 	# signalling the attaching screen -r (kill: EPERM), which would wait.
-	if [ "$m" = p ]; then
-		like "$R" "[detached from " "$name: screen -r work attaches from the next login, over ssh -tt"
-		like "$R" ".work] rc=0" "$name: and detaches, screen -r exiting 0"
-	else
-		# Known failure: sshd made this login's pty in the host's devpts,
-		# which the sandbox's /dev cannot name; screen -r sends the name
-		# the kernel gives (/dev/pts/N), and when N is the number of a
-		# pty of screen's own in the sandbox, SCREEN says "Attaching
-		# from inside of screen?". pam_cocoon's service makes the pty in
-		# the sandbox's devpts, which names it.
-		todo_ok $([ "${R%rc=0 }" != "$R" ] && [ "${R#*detached}" != "$R" ]; echo $?) \
-			"$name: screen -r work attaches from the next login, over ssh -tt, and detaches" \
-			"a joined cocoon-shell login's host pty has no name in the sandbox"
-		echo "#   got: $R"
+	like "$R" "[detached from " "$name: screen -r work attaches from the next login, over ssh -tt"
+	like "$R" ".work] rc=0" "$name: and detaches, screen -r exiting 0"
+	if [ "$m" = s ]; then
+		# sshd made this login's pty in the host's devpts, before
+		# cocoon-shell ran: a joined login's node is bound on a name of
+		# its own in the sandbox's /dev, which ttyname finds (screen -r
+		# sends that name; the kernel's, /dev/pts/N, may be one of
+		# screen's own ptys in the sandbox, and SCREEN then says
+		# "Attaching from inside of screen?").
+		R=$(tty_login "$S" 'echo tty=$(tty); ls /dev | grep -c "^console-"')
+		like_re "$R" "^tty=/dev/console-[0-9a-f]{16}$" "$name: a joined login's tty(1) is /dev/console-ID, its own"
+		R=$(ssh_as "$S" 'ls /dev | grep -c "^console-"')
+		is "$R" 0 "$name: and the name goes with its login"
 	fi
 
 	# ---- Landlock on a login that joined
