@@ -5,7 +5,8 @@
 # user's slice, as a PAM login's is, and not the first login's session
 # scope. So logind's KillUserProcesses=yes, which ends a session's scope
 # at its logout, ends the first login and not the sandbox: the second
-# login and its jobs go on, and the sandbox ends with its last login.
+# login and its jobs go on, and the sandbox ends with its last login. A
+# login that joins with a pty has every wall and its own named terminal.
 . "$(dirname "$0")/../lib.sh" vm
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 
@@ -58,6 +59,18 @@ is "$OUT" "Slice=user-$uid.slice" "in the user's slice"
 run vm "for p in \$(pgrep -u ssa -fx 'sleep 4330') \$(pgrep -u ssa -f '(share|a)-stop'); do
 	cut -d: -f3 /proc/\$p/cgroup; done | sort | uniq -c | awk '{ print \$1, \$2 }'"
 is "$OUT" "3 /user.slice/user-$uid.slice/$scope" "both logins' programs are in it"
+# A third login, with a pty, joins: every wall of a new login, and its
+# terminal (the host's pty) named in the sandbox's /dev as its own.
+P=$(vm_as ssa -tt "$pidns; echo tty=\$(tty); echo tty_nr=\$(cut -d' ' -f7 /proc/\$\$/stat);
+	grep -E '^(CapEff|NoNewPrivs|Seccomp):' /proc/self/status | tr -s '\t' ' '" 2>&1 | tr -d '\r')
+is "$(printf '%s\n' "$P" | head -n 1)" "$(head -n 1 "$W/a.out")" "a third login, over ssh -tt, joins the sandbox"
+like "$P" "CapEff: 0000000000000000" "with no effective capability"
+like "$P" "NoNewPrivs: 1" "no_new_privs"
+like "$P" "Seccomp: 2" "and the seccomp filter"
+like_re "$P" "^tty=/dev/console-[0-9a-f]{16}$" "tty(1) names its terminal, /dev/console-ID"
+tty_nr=$(printf '%s\n' "$P" | sed -n 's/^tty_nr=//p')
+ok $([ -n "$tty_nr" ] && [ "$tty_nr" != 0 ]; echo $?) "its shell's controlling terminal (tty_nr $tty_nr)"
+is "$(vm_as ssa 'ls /dev | grep -c "^console-"' 2>&1 < /dev/null)" 0 "the name goes with that login"
 # A's logout: logind kills A's session scope, everything in it.
 vm_as ssa 'touch /tmp/a-stop' >/dev/null 2>&1 < /dev/null
 wait "$a"
