@@ -45,22 +45,24 @@ int mounts_terminal_copy(int *tree, struct cc_error *err)
 	return 0;
 }
 
-/* The sandbox's /dev, as its build made it: a directory of its own
- * tmpfs, root's and writable by root alone, reached without symlinks. */
+/* The sandbox's /dev, as its build made it (a plan's own `dev`, which
+ * the caller checks): the root of a tmpfs mount, root's and writable by
+ * root alone, reached without symlinks. Not the host's /dev, which
+ * devtmpfs would show as a tmpfs too. */
 static int sandbox_dev(struct cc_error *err)
 {
-	int dev = sys_openat2(AT_FDCWD, "/dev", O_PATH | O_DIRECTORY | O_CLOEXEC,
-			      RESOLVE_SAFE);
+	int dev AUTOCLOSE = sys_openat2(AT_FDCWD, "/dev", O_PATH | O_DIRECTORY | O_CLOEXEC,
+					RESOLVE_SAFE);
 	if (dev < 0)
 		return cc_fail_errno(err, "open /dev in the sandbox");
-	struct stat st;
+	struct statx stx;
 	struct statfs fs;
-	if (fstat(dev, &st) < 0 || fstatfs(dev, &fs) < 0 || fs.f_type != TMPFS_MAGIC ||
-	    st.st_uid != 0 || (st.st_mode & 022)) {
-		close(dev);
+	if (statx(dev, "", AT_EMPTY_PATH, STATX_BASIC_STATS, &stx) < 0 ||
+	    fstatfs(dev, &fs) < 0 || fs.f_type != TMPFS_MAGIC || stx.stx_uid != 0 ||
+	    (stx.stx_mode & 022) || !(stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) ||
+	    !(stx.stx_attributes & STATX_ATTR_MOUNT_ROOT))
 		return cc_fail(err, "the sandbox's /dev is not the tmpfs its build made");
-	}
-	return dev;
+	return steal_fd(&dev);
 }
 
 int mounts_terminal_attach(int tree, const char *name, struct cc_error *err)

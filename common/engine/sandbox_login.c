@@ -29,6 +29,11 @@
 #include "syscalls.h"
 #include "util.h"
 
+/* A joined login's terminal in the sandbox: /dev/console- and this much
+ * of its session id (random hex), short enough for utmp's line. */
+#define TERMINAL_ID_CHARS 16
+#define TERMINAL_NAME_MAX 32
+
 /* The signals a login's end and its user's keys send, passed on. */
 static const int passed_on[] = { SIGHUP, SIGTERM, SIGINT, SIGQUIT };
 static volatile sig_atomic_t child_pid;
@@ -145,10 +150,12 @@ int sandbox_login_run(const struct sandbox_request *req, char *const *argv,
 		return -1;
 	}
 	/* The login's terminal, taken while on the host, for a sandbox
-	 * whose /dev another login made. */
+	 * whose /dev (the plan's own `dev`) another login made. */
 	int terminal AUTOCLOSE = -1;
+	bool name_terminal = req->session_id && plan_has_own_dev(req->plan);
 	struct sandbox_handle *h = NULL;
-	if (mounts_terminal_copy(&terminal, err) < 0 || sandbox_enter(req, &h, err) < 0) {
+	if ((name_terminal && mounts_terminal_copy(&terminal, err) < 0) ||
+	    sandbox_enter(req, &h, err) < 0) {
 		identity_free(&who);
 		return -1;
 	}
@@ -156,13 +163,10 @@ int sandbox_login_run(const struct sandbox_request *req, char *const *argv,
 	bool joined = false;
 	if (!sandbox_shared(h, &sandbox_id, &joined))
 		sandbox_id = NULL;
-	char terminal_name[32] = "";
+	char terminal_name[TERMINAL_NAME_MAX] = "";
 	if (joined && terminal >= 0) {
-		if (req->session_id)
-			snprintf(terminal_name, sizeof(terminal_name), "console-%.16s",
-				 req->session_id);
-		else
-			snprintf(terminal_name, sizeof(terminal_name), "console-%d", (int)getpid());
+		snprintf(terminal_name, sizeof(terminal_name), "console-%.*s",
+			 TERMINAL_ID_CHARS, req->session_id);
 		if (mounts_terminal_attach(terminal, terminal_name, err) < 0) {
 			struct cc_error ignored;
 			sandbox_return(h, &ignored);

@@ -417,3 +417,12 @@ int plan_expand(struct plan *plan, const struct identity *who, struct cc_error *
 	}
 	return 0;
 }
+
+bool plan_has_own_dev(const struct plan *plan)
+{
+	bool own = false;
+	for (size_t i = 0; i < plan->nops; i++)
+		if (plan->ops[i].dest && strcmp(plan->ops[i].dest, "/dev") == 0)
+			own = plan->ops[i].type == OP_DEV;
+	return own;
+}

@@ -206,6 +206,11 @@ static inline bool op_is_bind(enum op_type type)
 	return type == OP_BIND || type == OP_RO_BIND || type == OP_DEV_BIND;
 }
 
+/* Whether the sandbox's /dev is the plan's own `dev` (the last op at
+ * /dev is one): a tmpfs of root's, where a login's terminal can be
+ * bound (mounts_terminal_attach). */
+bool plan_has_own_dev(const struct plan *plan);
+
 void plan_init(struct plan *plan);
 void plan_free(struct plan *plan);
 /* A plan-owned copy of a policy file name, so the plan outlives the

@@ -5,7 +5,8 @@
 # make check-build-fault): the login is refused with the step's name, and
 # leaves no record, cgroup or process behind, while the shared sandbox and
 # the login that holds it go on. The control: the same login without a
-# fault joins. And cocoon-shell's login without its program's pidfd.
+# fault joins. And cocoon-shell's login without its program's pidfd, and
+# with its terminal not bound in the sandbox.
 ORDINARY_ROOT=$COCOON_ROOT
 COCOON_ROOT=$COCOON_ROOT/fault
 . "$(dirname "$0")/../lib.sh"
@@ -96,5 +97,25 @@ is "$?" 3 "without its program's pidfd, a login sees it end, with its status"
 like "$OUT" "login-ran" "and it ran"
 OUT=$(timeout 30 runuser -u "$U" -- "$COCOON_ROOT/usr/bin/cocoon-shell" -c 'echo login-ran; exit 3' 2>&1)
 is "$?" 3 "control: with its pidfd, the same"
+is "$(settle_to "$before")" "$before" "and both leave nothing"
+
+# A cocoon-shell login on a terminal that joins binds it at
+# /dev/console-ID in the sandbox; a fault there refuses the login.
+shell_on_tty() { # the login's program, under script(1)'s terminal
+	timeout 30 script -qec "runuser -u $U -- $COCOON_ROOT/usr/bin/cocoon-shell -c '$1'" /dev/null \
+		< /dev/null 2>&1 | tr -d '\r'
+}
+OUT=$(COCOON_FAULT="terminal attach" shell_on_tty 'echo login-ran')
+unlike "$OUT" "login-ran" "a fault at 'terminal attach' refuses a joined login on a terminal"
+like "$OUT" "refused by the session policy" "which is told so"
+if [ -n "$LOGGED" ]; then
+	sleep 0.2
+	like "$(cat "$work/syslog")" ": terminal attach" "and the log names the step"
+else
+	skip "/dev/log is taken: syslog not captured"
+fi
+OUT=$(shell_on_tty 'echo login-ran; tty')
+like "$OUT" "login-ran" "control: without the fault it runs"
+like "$OUT" "/dev/console-" "with its terminal at /dev/console-ID"
 is "$(settle_to "$before")" "$before" "and both leave nothing"
 done_testing

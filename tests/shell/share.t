@@ -20,10 +20,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
-SHARED=ccss1$T ALONE=ccss2$T DIRECT=ccss3$T
+SHARED=ccss1$T ALONE=ccss2$T DIRECT=ccss3$T HOSTDEV=ccss4$T
 for u in $SHARED $ALONE; do add_user "$u" -s "$SHELL_BIN"; done
 add_user "$DIRECT" -s /bin/sh
-limits_policy "[user $DIRECT]
+add_user "$HOSTDEV" -s /bin/sh
+limits_policy "[user $HOSTDEV]
+profile = default
+share-sandbox = yes
+ro-bind = /dev
+[user $DIRECT]
 profile = default
 share-sandbox = yes
 [user $SHARED]
@@ -87,4 +92,18 @@ share_alone_control "$ALONE" "$TMPDIR_T" 4214
 out=$(cd / && runuser -u "$DIRECT" -- "$SHELL_BIN" -c 'echo shell=${BASH_VERSION:+bash}' 2>&1)
 is "$out" "shell=bash" "a shared login runs the real shell the front door chose, not the account's login shell"
 
+# A joined login on a terminal gets /dev/console-ID only in the plan's
+# own /dev: with the host's bound there (ro-bind = /dev after the
+# profile's dev), it runs as before, by the host's name for its terminal,
+# and nothing is made in the host's /dev (which is nodev there: no
+# /dev/null).
+on_tty() { timeout 30 script -qec "runuser -u $HOSTDEV -- $SHELL_BIN -c '$1'" /dev/null < /dev/null 2>&1 | tr -d '\r'; }
+(cd / && exec runuser -u "$HOSTDEV" -- "$SHELL_BIN" -c 'sleep 4260') < /dev/null > /dev/null 2>&1 &
+CLIENTS="$CLIENTS $!"
+for i in $(seq 100); do pgrep -u "$HOSTDEV" -x sleep >/dev/null && break; sleep 0.1; done
+before=$(ls /dev | grep -c '^console-')
+OUT=$(cd / && on_tty 'pgrep -x sleep | grep -q . && echo sees-holder; tty')
+like "$OUT" "sees-holder" "host /dev in the plan: a login on a terminal joins the sandbox"
+like_re "$OUT" "^/dev/pts/[0-9]+$" "and runs, its terminal named by the host's devpts"
+is "$(ls /dev | grep -c '^console-')" "$before" "nothing is made in the host's /dev"
 done_testing
