@@ -35,8 +35,9 @@ PACKAGES=$PACKAGES,openssh-server,openssh-client,sudo,cron,login,passwd,procps,i
 PACKAGES=$PACKAGES,perl,python3,gcc,libc6-dev,strace,util-linux,bsdutils,e2fsprogs,libcap2-bin
 PACKAGES=$PACKAGES,xauth,dbus-user-session,pamtester,git,bash-completion
 # python3-apt: the apt module of tests/vm/70-ansible.t's playbook; tmux:
-# tests/shell/share.t's detached session, attached from the next login.
-PACKAGES=$PACKAGES,python3-apt,tmux
+# tests/shell/share.t's detached session, attached from the next login;
+# screen and mosh: tests/vm/39-share-clients.t.
+PACKAGES=$PACKAGES,python3-apt,tmux,screen,mosh
 
 ROOT=$DIR/rootfs.$$
 cleanup() {
