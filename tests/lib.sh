@@ -859,6 +859,15 @@ vm() { ssh "${VM_SSH_OPTS[@]}" "${VM_ROOT_OPTS[@]}" root@127.0.0.1 -- "$@"; }
 # vm_as USER [SSH-ARGS...] [COMMAND]: a fresh ssh login of USER, through the
 # guest's real sshd and /etc/pam.d/sshd.
 vm_as() { local u=$1; shift; timeout 300 ssh "${VM_SSH_OPTS[@]}" "$u@127.0.0.1" "$@"; }
+# vm_tty_login USER: a login of USER over ssh -tt prints what its walls
+# and its terminal are: its pid namespace, then tty=, tty_nr= (its
+# shell's controlling terminal) and the CapEff, CapPrm, NoNewPrivs and
+# Seccomp lines of /proc/self/status.
+vm_tty_login() {
+	# shellcheck disable=SC2016
+	vm_as "$1" -tt 'stat -L -c %i /proc/self/ns/pid; echo tty=$(tty); echo tty_nr=$(cut -d" " -f7 /proc/$$/stat)
+		grep -E "^(CapEff|CapPrm|NoNewPrivs|Seccomp):" /proc/self/status | tr -s "\t" " "' 2>&1 | tr -d '\r'
+}
 # vm_put FILE... DEST: copy files into the guest.
 vm_put() { scp -q -P "$VM_PORT" -i "$VM_KEY" -o StrictHostKeyChecking=no \
 	-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR "${@:1:$#-1}" "root@127.0.0.1:${!#}"; }

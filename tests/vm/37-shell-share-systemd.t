@@ -61,8 +61,7 @@ run vm "for p in \$(pgrep -u ssa -fx 'sleep 4330') \$(pgrep -u ssa -f '(share|a)
 is "$OUT" "3 /user.slice/user-$uid.slice/$scope" "both logins' programs are in it"
 # A third login, with a pty, joins: every wall of a new login, and its
 # terminal (the host's pty) named in the sandbox's /dev as its own.
-P=$(vm_as ssa -tt "$pidns; echo tty=\$(tty); echo tty_nr=\$(cut -d' ' -f7 /proc/\$\$/stat);
-	grep -E '^(CapEff|NoNewPrivs|Seccomp):' /proc/self/status | tr -s '\t' ' '" 2>&1 | tr -d '\r')
+P=$(vm_tty_login ssa)
 is "$(printf '%s\n' "$P" | head -n 1)" "$(head -n 1 "$W/a.out")" "a third login, over ssh -tt, joins the sandbox"
 like "$P" "CapEff: 0000000000000000" "with no effective capability"
 like "$P" "NoNewPrivs: 1" "no_new_privs"

@@ -52,9 +52,7 @@ vm_as sdw "$pidns; $hold" > "$W/a.out" 2>&1 < /dev/null &
 a=$!
 wait_for "pgrep -u sdw -f walls-stop"
 ns_a=$(head -n 1 "$W/a.out")
-P=$(vm_as sdw -tt "$pidns; echo tty=\$(tty); echo tty_nr=\$(cut -d' ' -f7 /proc/\$\$/stat);
-	ls /dev/pts | grep -c '^[0-9]'; grep -E '^(CapEff|CapPrm|NoNewPrivs|Seccomp):' /proc/self/status | tr -s '\t' ' '" \
-	2>&1 | tr -d '\r')
+P=$(vm_tty_login sdw)
 is "$(printf '%s\n' "$P" | head -n 1)" "$ns_a" "a second login, with a pty, joins the first one's sandbox"
 like "$P" "CapEff: 0000000000000000" "the joined login has no effective capability"
 like "$P" "CapPrm: 0000000000000000" "nor a permitted one"
