@@ -27,6 +27,9 @@
 #                 "step" ORDER NAME TOOL MS SYSCALLS MOUNT-OPS IN-CALLS-MS RUNS,
 #                 "procs" TOOL PROCESSES EXECS RUNS,
 #                 "kernel" TOOL WHAT MS CALLS RUNS
+#   pam-steps.tsv tests/bench/pam-steps's breakdown of pam_cocoon's share
+#                 (optional): "pamfn" ORDER DEPTH NAME MS RUNS
+#   pam-steps-join.tsv  the same for a login that joins a shared sandbox
 #   profile.txt   optional, linked from the README when present
 # OUTDIR/steps-notes.md, when present, is copied into the README after the
 # per-step breakdown: the hand-written reading of it.
@@ -180,6 +183,51 @@ if (-s "$raw/steps.tsv") {
 	@steps = sort { $a->{order} <=> $b->{order} } @steps;
 }
 my @step_tools = ('cocoon', 'bwrap');
+
+# ---- pam_cocoon by function (tests/bench/pam-steps) ----
+# A login that builds a new sandbox (pam-steps.tsv) and, where the bench
+# measured one, a login that joins a live one (pam-steps-join.tsv): one
+# row per function, in the order of the first, with each one's median.
+my (@pam_fns, %pam_fn_at, %pam_fn_runs);
+for my $kind (['new', 'pam-steps.tsv'], ['join', 'pam-steps-join.tsv']) {
+	my ($how, $file) = @$kind;
+	next unless -s "$raw/$file";
+	for my $r (read_tsv("$raw/$file")) {
+		my ($tag, $order, $depth, $name, $ms, $n) = @$r;
+		next unless $tag eq 'pamfn';
+		my $f = $pam_fn_at{$name} //= do {
+			push @pam_fns, { order => $order + ($how eq 'join' ? 0.5 : 0), depth => $depth + 0,
+					 function => $name };
+			$pam_fns[-1];
+		};
+		$f->{$how} = $ms + 0;
+		$pam_fn_runs{$how} = $n + 0;
+	}
+}
+@pam_fns = sort { $a->{order} <=> $b->{order} } @pam_fns;
+# What each row of that breakdown is, for the README.
+my %pam_fn_what = (
+	open_session => 'pam_sm_open_session, both lines of the stack',
+	admission_decide => 'the policy, the account and its groups: the decision',
+	identity_complete => 'the user\'s groups, through NSS',
+	policy_load => 'reading and parsing the policy',
+	policy_resolve => 'the rules matched and merged into a plan',
+	sandbox_enter => 'the sandbox built and joined',
+	service_filter => 'the seccomp filter compiled',
+	service_init => 'cocoon-init opened and checked',
+	service_cgroup => 'the session\'s cgroup',
+	service_build => 'waiting for the tree: start to the build\'s report',
+	builder_groups => 'in the build: the groups (when it needs them)',
+	builder_mounts => 'in the build: every mount of the plan',
+	builder_pivot => 'in the build: pivot_root',
+	builder_rest => 'the wait less the build\'s own work: its processes, cocoon-init\'s exec, the namespaces',
+	share_join => 'joining the live sandbox of a shared plan instead (a join)',
+	service_end_record => 'the session record',
+	service_setns => 'the caller joining the namespaces',
+	close_session => 'pam_sm_close_session, both lines',
+	sandbox_return => 'back to the host\'s namespaces',
+	sandbox_end => 'the session ended: cocoon-init told, the record removed',
+);
 
 # ---- figures ----
 my (@figures, %fig, @targets, %plot);
@@ -483,6 +531,9 @@ for my $file (sort glob("$raw/hyperfine-*.json")) {
 					  time_in_calls => \@kernel,
 					  how => 'tests/bench/steps: perf record of raw system call and scheduler '
 						 . 'tracepoints over interleaved runs; medians per run' }) : ()),
+		(@pam_fns ? (pam_breakdown => { runs => \%pam_fn_runs, functions => \@pam_fns,
+						 how => 'tests/bench/pam-steps: uprobes on pam_cocoon.so over '
+							. 'pamtester open+close runs; medians per run' }) : ()),
 		(%noise ? (noise => { %noise, quiet => $quiet, not_quiet_because => \@noisy,
 				       limits => \%quiet_limit }) : ()),
 		failures => {
@@ -678,6 +729,24 @@ sub POSIX_ceil { my $v = shift; my $i = int $v; return $i < $v ? $i + 1 : $i }
 			close $nf;
 			push @md, '';
 		}
+	}
+	if (@pam_fns) {
+		push @md, '## Where pam_cocoon\'s share goes, per function', '';
+		my $joins = $pam_fn_runs{join} ? " and $pam_fn_runs{join} of a login that joins a live shared sandbox" : '';
+		push @md, "`tests/bench/pam-steps`: " . ($pam_fn_runs{new} // 0) .
+			  " runs of `pamtester open_session close_session` that build a new sandbox$joins,",
+			  'through the stack with pam_cocoon (the policy of section 2), under uprobes on',
+			  'the entry and return of these functions of pam_cocoon.so. A function\'s time is',
+			  'the sum over its calls in one run, the median over the runs; the rows indented',
+			  'are part of the row above them. The build runs in processes of its own while',
+			  'the caller waits, and its rows are those processes\' time.', '';
+		push @md, '| function | what it is | new sandbox ms | join ms |', '|---|---|---:|---:|';
+		for my $f (@pam_fns) {
+			my $indent = '&nbsp;&nbsp;' x (2 * $f->{depth});
+			push @md, "| $indent`$f->{function}` | " . ($pam_fn_what{ $f->{function} } // '') .
+				  ' | ' . join(' | ', map { defined $f->{$_} ? num($f->{$_}) : '' } qw(new join)) . ' |';
+		}
+		push @md, '';
 	}
 	if (my @failing = grep { $failure_kinds{ $_->{id} } } @figures) {
 		push @md, '## Failed runs', '';
