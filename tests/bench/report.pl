@@ -15,7 +15,8 @@
 #     target  LABEL NUM-ID DEN-ID|- OP THRESHOLD   OP: <= < or info;
 #             NUM-ID "ID.failed" is how many runs of figure ID failed
 #     plot    SERIES X ID
-#   meta.tsv      KEY, VALUE per line (machine, versions, mode)
+#   meta.tsv      KEY, VALUE per line (machine, versions, mode, and
+#                 bench-forks's fork_idle_ms, fork_busy_ms, fork_same_cpu_pct)
 #   noise.tsv     WHEN, LOAD1, BUSY%, STEAL%, RUNNABLE per line: "start"
 #                 and "end" (load average, then over 2 s in which the bench
 #                 ran nothing the CPU time and the mean runnable tasks),
@@ -653,6 +654,13 @@ sub POSIX_ceil { my $v = shift; my $i = int $v; return $i < $v ? $i + 1 : $i }
 	push @md, "| kernel | " . $m->('kernel') . ' |';
 	push @md, "| memory | " . $m->('memory') . ' |';
 	push @md, "| system | " . $m->('os') . ' |';
+	# How soon a forked child runs (forks.c): where it waits for its busy
+	# parent, a sandbox's processes take turns rather than share the CPUs.
+	push @md, '| a forked child\'s first instruction (median) | ' . $m->('fork_idle_ms') .
+		  ' ms after the fork with the parent blocked at once; ' . $m->('fork_busy_ms') .
+		  ' ms with the parent busy 2 ms first, on the parent\'s CPU in ' .
+		  $m->('fork_same_cpu_pct') . '% of those (bench-forks, 200 each) |'
+		if defined $meta{fork_idle_ms} && $meta{fork_idle_ms} ne '?';
 	push @md, '| load average (1 min) | ' . noise_text('start', 'load1', '%.2f') . ' at the start, ' .
 		  noise_text('end', 'load1', '%.2f') . ' at the end (the bench\'s own last minute in it) |';
 	push @md, '| tasks runnable (2 s pause) | ' . noise_text('start', 'runnable', '%.1f') . ' at the start, ' .
