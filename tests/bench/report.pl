@@ -16,7 +16,8 @@
 #             NUM-ID "ID.failed" is how many runs of figure ID failed
 #     plot    SERIES X ID
 #   meta.tsv      KEY, VALUE per line (machine, versions, mode, and
-#                 bench-forks's fork_idle_ms, fork_busy_ms, fork_same_cpu_pct)
+#                 bench-forks's fork_idle_ms, fork_busy_ms, fork_same_cpu_pct,
+#                 the hypervisor and the kernel's sched* options)
 #   noise.tsv     WHEN, LOAD1, BUSY%, STEAL%, RUNNABLE per line: "start"
 #                 and "end" (load average, then over 2 s in which the bench
 #                 ran nothing the CPU time and the mean runnable tasks),
@@ -654,6 +655,12 @@ sub POSIX_ceil { my $v = shift; my $i = int $v; return $i < $v ? $i + 1 : $i }
 	push @md, "| kernel | " . $m->('kernel') . ' |';
 	push @md, "| memory | " . $m->('memory') . ' |';
 	push @md, "| system | " . $m->('os') . ' |';
+	push @md, '| hypervisor (as the kernel detected it) | ' .
+		  ($meta{hypervisor} ne '' ? $meta{hypervisor} : 'none reported') . ' |'
+		if defined $meta{hypervisor};
+	push @md, '| scheduler options on the kernel command line | ' .
+		  ($meta{sched_cmdline} ne '' ? "`$meta{sched_cmdline}`" : 'none') . ' |'
+		if defined $meta{sched_cmdline};
 	# How soon a forked child runs (forks.c): where it waits for its busy
 	# parent, a sandbox's processes take turns rather than share the CPUs.
 	push @md, '| a forked child\'s first instruction (median) | ' . $m->('fork_idle_ms') .
