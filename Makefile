@@ -476,7 +476,9 @@ clean:
 # Debian packages into build/deb/, built from a copy of the tree so that
 # dpkg-buildpackage's output (written to the parent directory) stays
 # under build/. debian/changelog must carry the VERSION file's version.
-# lintian fails the target on errors.
+# lintian fails the target on errors; its temporary files go to a
+# folder of the build's, removed after it (Debian 12's lintian leaves
+# mldbm-elf-* files in /tmp).
 DEB_OUT    := build/deb
 deb: check-deps
 	@v=$$(dpkg-parsechangelog -S Version); [ "$$v" = "$(VERSION)" ] || \
@@ -485,7 +487,10 @@ deb: check-deps
 	rsync -a --exclude=/build --exclude=/.git ./ $(DEB_OUT)/src/
 	cd $(DEB_OUT)/src && dpkg-buildpackage -b -us -uc
 	rm -rf $(DEB_OUT)/src
-	lintian --fail-on error $(DEB_OUT)/cocoon_$(VERSION)_*.changes
+	mkdir -p $(DEB_OUT)/lintian-tmp
+	status=0; TMPDIR=$(CURDIR)/$(DEB_OUT)/lintian-tmp \
+		lintian --fail-on error $(DEB_OUT)/cocoon_$(VERSION)_*.changes || status=$$?; \
+	rm -rf $(DEB_OUT)/lintian-tmp; exit $$status
 
 # Install, check and remove the packages in a minimal Debian 12 root
 # (debootstrap, kept under build/deb-cache between runs).
