@@ -268,6 +268,15 @@ wait_gone() {
 	done
 	return 1
 }
+# wait_output FILE [TEXT]: until FILE, where a process in the background
+# writes, holds TEXT (or a first line), 60 s at most; 1 if it never does.
+# Seeing the process is not enough: what it prints may not have been
+# written yet, and a login's output crosses ssh after.
+wait_output() {
+	local i
+	for i in $(seq 600); do grep -qF -- "${2:-}" "$1" 2>/dev/null && return 0; sleep 0.1; done
+	return 1
+}
 # The shared sandboxes (share-sandbox) of USERs end with the test: each
 # one's pid 1 (its records say which; only a cocoon-init is hit) is
 # killed, the records of the tree under test swept (cocoonctl list
@@ -636,8 +645,9 @@ share_two_logins() {
 	local pidns='stat -L -c %i /proc/self/ns/pid'
 	ssh_bg "$dir/a.out" "$user" "$pidns; echo from-a > /tmp/share-mark; sleep $tag"
 	SHARE_FIRST=$CLIENT
-	for i in $(seq 100); do grep -q . "$dir/a.out" 2>/dev/null && break; sleep 0.1; done
-	sleep 0.5
+	# Its mark and its sleep are made after its first line.
+	wait_output "$dir/a.out"
+	for i in $(seq 100); do pgrep -u "$user" -fx "sleep $tag" >/dev/null && break; sleep 0.1; done
 	# shellcheck disable=SC2046
 	second=$(timeout 60 ssh $(SSH_OPTS) -tt -l "$user" 127.0.0.1 "$pidns; cat /tmp/share-mark; pgrep -x sleep >/dev/null && echo sees-sleep; grep -E '^(Seccomp|NoNewPrivs|CapEff):' /proc/self/status | tr -s '\t' ' '; echo tty_nr=\$(cut -d' ' -f7 /proc/self/stat)" 2>&1 | tr -d '\r')
 	ns_a=$(head -1 "$dir/a.out")
@@ -867,6 +877,13 @@ vm_tty_login() {
 	# shellcheck disable=SC2016
 	vm_as "$1" -tt 'stat -L -c %i /proc/self/ns/pid; echo tty=$(tty); echo tty_nr=$(cut -d" " -f7 /proc/$$/stat)
 		grep -E "^(CapEff|CapPrm|NoNewPrivs|Seccomp):" /proc/self/status | tr -s "\t" " "' 2>&1 | tr -d '\r'
+}
+# vm_wait_for COMMAND: until COMMAND succeeds as root in the guest, 60 s
+# at most; 1 if it never does.
+vm_wait_for() {
+	local i
+	for i in $(seq 120); do vm "$1" >/dev/null 2>&1 && return 0; sleep 0.5; done
+	return 1
 }
 # vm_put FILE... DEST: copy files into the guest.
 vm_put() { scp -q -P "$VM_PORT" -i "$VM_KEY" -o StrictHostKeyChecking=no \

@@ -31,8 +31,6 @@ logind() { # logind yes|no: KillUserProcesses=
 }
 scopes() { vm "systemctl list-units --no-legend --plain 'cocoon-*.scope' | awk '{ print \$1 }'"; }
 sessions() { vm "loginctl list-sessions --no-legend | awk '\$3 == \"$1\"' | wc -l"; }
-# wait_for COMMAND: until it succeeds in the guest, 60 s at most.
-wait_for() { local i; for i in $(seq 120); do vm "$1" >/dev/null 2>&1 && return 0; sleep 0.5; done; return 1; }
 W=$(mktemp -d /tmp/cc-vm-share.XXXXXX)
 cleanup() {
 	local p
@@ -56,13 +54,17 @@ hold='while [ ! -e /tmp/share-stop ]; do sleep 0.3; done; echo done'
 vm_as sda "$pidns; cat /proc/1/comm; echo from-a > /tmp/share-mark; sleep 4320 & $hold" \
 	> "$W/a.out" 2>&1 < /dev/null &
 a=$!
-wait_for "pgrep -u sda -f share-stop"
+vm_wait_for "pgrep -u sda -f share-stop"
 vm_as sda "$pidns; $hold" > "$W/b.out" 2>&1 < /dev/null &
 b=$!
-wait_for "[ \$(pgrep -u sda -f share-stop | wc -l) -ge 2 ]"
-P=$(vm_as sda -tt "cat /tmp/share-mark; pgrep -f 'sleep 4320' >/dev/null && echo sees-a;
+vm_wait_for "[ \$(pgrep -u sda -f share-stop | wc -l) -ge 2 ]"
+# A's mark is written before its job starts.
+vm_wait_for "pgrep -u sda -fx 'sleep 4320'"
+P=$(vm_as sda -tt "cat /tmp/share-mark; pgrep -fx 'sleep 4320' >/dev/null && echo sees-a;
 	grep -E '^(Seccomp|NoNewPrivs):' /proc/self/status | tr -s '\t' ' ';
 	tmux new-session -d -s work 'sleep 4321'; echo tmux=\$?" 2>&1 | tr -d '\r')
+wait_output "$W/a.out" cocoon-init
+wait_output "$W/b.out"
 ns_a=$(head -n 1 "$W/a.out")
 ns_b=$(head -n 1 "$W/b.out")
 ok $([ -n "$ns_a" ] && [ "$ns_a" = "$ns_b" ]; echo $?) "a second ssh login is in the first one's pid namespace ($ns_a, $ns_b)"
@@ -105,8 +107,8 @@ vm_as sda "touch /tmp/share-stop" >/dev/null 2>&1
 wait $a $b
 like "$(cat "$W/a.out")" "done" "the first login ends when the shared /tmp says so"
 like "$(cat "$W/b.out")" "done" "and the second"
-wait_for "! pgrep -u sda >/dev/null"; ok $? "linger = no: the sandbox ends with its last login, tmux and all"
-wait_for "[ -z \"\$(systemctl list-units --no-legend 'cocoon-*.scope')\" ]"; ok $? "and systemd drops its scope"
+vm_wait_for "! pgrep -u sda >/dev/null"; ok $? "linger = no: the sandbox ends with its last login, tmux and all"
+vm_wait_for "[ -z \"\$(systemctl list-units --no-legend 'cocoon-*.scope')\" ]"; ok $? "and systemd drops its scope"
 is "$(vm 'pgrep -x cocoon-hold | wc -l')" 0 "no holder is left"
 is "$(sessions sda)" 0 "nor any session"
 
@@ -117,18 +119,18 @@ for kill in yes no; do
 	logind $kill
 	policy no
 	vm_as sda "setsid nohup sleep 4322 >/dev/null 2>&1 < /dev/null & sleep 0.5" >/dev/null 2>&1
-	wait_for "! pgrep -u sda -f 'sleep 4322'"; ok $? "KillUserProcesses=$kill, linger = no: a nohup job ends at logout"
+	vm_wait_for "! pgrep -u sda -f 'sleep 4322'"; ok $? "KillUserProcesses=$kill, linger = no: a nohup job ends at logout"
 	policy 12s
 	vm_as sda "setsid nohup sleep 4323 >/dev/null 2>&1 < /dev/null & sleep 0.5" >/dev/null 2>&1
 	is "$(vm "pgrep -u sda -f 'sleep 4323' | wc -l")" 1 "KillUserProcesses=$kill, linger = 12s: the nohup job outlives the logout"
-	wait_for "[ \$(loginctl list-sessions --no-legend | awk '\$3 == \"sda\"' | wc -l) = 0 ]"
+	vm_wait_for "[ \$(loginctl list-sessions --no-legend | awk '\$3 == \"sda\"' | wc -l) = 0 ]"
 	ok $? "KillUserProcesses=$kill: the user's session is gone"
 	run vm "systemctl show -p Slice -p ActiveState \$(systemctl list-units --no-legend --plain 'cocoon-*.scope' | awk '{ print \$1 }')"
 	like "$OUT" "ActiveState=active" "KillUserProcesses=$kill: its scope is active"
 	like "$OUT" "Slice=user-$uid.slice" "KillUserProcesses=$kill: under user-$uid.slice"
 	is "$(vm "systemctl is-active user-$uid.slice")" "active" "KillUserProcesses=$kill: logind leaves the user's slice up"
-	wait_for "! pgrep -u sda -f 'sleep 4323'"; ok $? "KillUserProcesses=$kill: the job dies at the linger's end"
-	wait_for "[ -z \"\$(systemctl list-units --no-legend 'cocoon-*.scope')\" ]"; ok $? "KillUserProcesses=$kill: and the scope goes"
+	vm_wait_for "! pgrep -u sda -f 'sleep 4323'"; ok $? "KillUserProcesses=$kill: the job dies at the linger's end"
+	vm_wait_for "[ -z \"\$(systemctl list-units --no-legend 'cocoon-*.scope')\" ]"; ok $? "KillUserProcesses=$kill: and the scope goes"
 done
 
 # --- cocoonctl on a sandbox in its scope: enter joins it (its
@@ -143,13 +145,13 @@ stopped() { # stopped ID SINCE: the end records of ID's stop
 		grep -F "session=$1 "
 }
 gone() { # gone SCOPE WHAT: everything of the stopped sandbox is gone
-	wait_for "! pgrep -u sda >/dev/null"; ok $? "$2: no process of the user is left"
-	wait_for "[ \"\$(systemctl show -P ActiveState $1)\" = inactive ]"
+	vm_wait_for "! pgrep -u sda >/dev/null"; ok $? "$2: no process of the user is left"
+	vm_wait_for "[ \"\$(systemctl show -P ActiveState $1)\" = inactive ]"
 	ok $? "$2: systemd ends $1"
-	wait_for "[ -z \"\$(systemctl list-units --all --no-legend 'cocoon-*.scope')\" ]"
+	vm_wait_for "[ -z \"\$(systemctl list-units --all --no-legend 'cocoon-*.scope')\" ]"
 	ok $? "$2: and drops it"
 	is "$(vm 'pgrep -x cocoon-hold | wc -l')" 0 "$2: no holder is left"
-	wait_for "[ \$(loginctl list-sessions --no-legend | awk '\$3 == \"sda\"' | wc -l) = 0 ]"
+	vm_wait_for "[ \$(loginctl list-sessions --no-legend | awk '\$3 == \"sda\"' | wc -l) = 0 ]"
 	ok $? "$2: nor any session of the user"
 	is "$(rows)" "" "$2: cocoonctl list shows nothing of it"
 	is "$(vm "ls -A /run/cocoon | grep -c '^\\.share-$uid-'")" 0 "$2: nor are its slot's files left"
@@ -159,16 +161,18 @@ policy no
 since=$(vm 'date "+%F %T"')
 vm_as sda "$pidns; echo from-e > /tmp/share-mark; sleep 4325 & $hold" > "$W/e.out" 2>&1 < /dev/null &
 e=$!
-wait_for "pgrep -u sda -f share-stop"
+vm_wait_for "pgrep -u sda -f share-stop"
 vm_as sda "$hold" > "$W/f.out" 2>&1 < /dev/null &
 f=$!
-wait_for "[ \$(pgrep -u sda -f share-stop | wc -l) -ge 2 ]"
+vm_wait_for "[ \$(pgrep -u sda -f share-stop | wc -l) -ge 2 ]"
 R=$(rows)
 SBX=$(printf '%s\n' "$R" | awk '/ shared, 2 logins$/ { print $1 }')
 JOINED=$(printf '%s\n' "$R" | awk '/ joined / { print $1 }')
 ok $([ -n "$SBX" ] && [ -n "$JOINED" ]; echo $?) "list: the sandbox ($SBX) and its joined login ($JOINED)"
 scope=cocoon-$SBX.scope
 is "$(scopes)" "$scope" "its scope is named for the sandbox's id"
+wait_output "$W/e.out"
+vm_wait_for "pgrep -u sda -fx 'sleep 4325'"
 ns_e=$(head -n 1 "$W/e.out")
 # The command's view from inside, and the host's view of it while it runs.
 run vm "cocoonctl enter $SBX -- /bin/sh -c '$pidns; id -un; cat /proc/1/comm /tmp/share-mark;
@@ -207,7 +211,7 @@ like "$S" "sandbox=$SBX" "and names the sandbox"
 policy yes
 since=$(vm 'date "+%F %T"')
 vm_as sda "setsid nohup sleep 4327 >/dev/null 2>&1 < /dev/null & sleep 0.5" >/dev/null 2>&1
-wait_for "[ \$(loginctl list-sessions --no-legend | awk '\$3 == \"sda\"' | wc -l) = 0 ]"
+vm_wait_for "[ \$(loginctl list-sessions --no-legend | awk '\$3 == \"sda\"' | wc -l) = 0 ]"
 SBX=$(rows | awk '{ print $1 }')
 scope=cocoon-$SBX.scope
 like "$(rows)" "shared, lingering, no end" "linger = yes: list shows the sandbox lingering, with no end"
@@ -216,13 +220,13 @@ is "$(vm "pgrep -u sda -fx 'sleep 4327' | wc -l")" 1 "with the nohup job in it"
 # An enter still running when stop comes: its entering process, root's
 # outside the pid namespace, is in the scope too.
 vm "cocoonctl enter $SBX -- sleep 4328 > /dev/null 2>&1 < /dev/null & echo \$! > /tmp/enter-stop.pid"
-wait_for "pgrep -u sda -fx 'sleep 4328'"
+vm_wait_for "pgrep -u sda -fx 'sleep 4328'"
 run vm "for p in \$(pgrep -u sda -fx 'sleep 432[78]'); do cut -d: -f3 /proc/\$p/cgroup; done | sort | uniq -c | awk '{ print \$1, \$2 }'"
 is "$OUT" "2 /user.slice/user-$uid.slice/$scope" "enter while it lingers runs in its scope, beside the nohup job"
 run vm "cocoonctl stop $SBX"
 is "$RC" 0 "stop SANDBOX-ID exits 0"
 like "$OUT" "stopped shared sandbox $SBX (user sda" "and says it stopped the shared sandbox"
-wait_for "! kill -0 \$(cat /tmp/enter-stop.pid)"; ok $? "the cocoonctl enter that ran in it returns"
+vm_wait_for "! kill -0 \$(cat /tmp/enter-stop.pid)"; ok $? "the cocoonctl enter that ran in it returns"
 gone "$scope" "stop SANDBOX-ID, lingering"
 S=$(stopped "$SBX" "$since")
 is "$(printf '%s\n' "$S" | grep -c .)" 1 "one cocoonctl record of the stop"
@@ -235,8 +239,9 @@ is "$(vm "journalctl -q --no-pager --since '$since' COCOON_USER=sda COCOON_SHARE
 logind no
 vm_as sdc "$pidns; echo from-c > /tmp/share-mark; sleep 4324" > "$W/c.out" 2>&1 &
 c=$!
-wait_for "pgrep -u sdc -x sleep"
+vm_wait_for "pgrep -u sdc -x sleep"
 D=$(vm_as sdc "$pidns; cat /tmp/share-mark 2>&1; pgrep -x sleep >/dev/null && echo sees-c" 2>&1)
+wait_output "$W/c.out"
 ns_c=$(head -n 1 "$W/c.out")
 ns_d=$(printf '%s\n' "$D" | head -n 1)
 ok $([ -n "$ns_c" ] && [ "$ns_c" != "$ns_d" ]; echo $?) "control: without share-sandbox a second login has a pid namespace of its own"

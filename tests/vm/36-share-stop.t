@@ -28,21 +28,19 @@ logind() { # logind yes|no: KillUserProcesses=, with RemoveIPC=yes (Debian's def
 scopes() { vm "systemctl list-units --no-legend --plain 'cocoon-*.scope' | awk '{ print \$1 }'"; }
 sessions() { vm "loginctl list-sessions --no-legend | awk '\$3 == \"sst\"' | wc -l"; }
 rows() { vm "cocoonctl list 2>/dev/null | awk '\$2 == \"sst\"'"; }
-# wait_for COMMAND: until it succeeds in the guest, 60 s at most.
-wait_for() { local i; for i in $(seq 120); do vm "$1" >/dev/null 2>&1 && return 0; sleep 0.5; done; return 1; }
 # holds N: until N logins of sst wait on the shared /tmp.
-holds() { wait_for "[ \$(pgrep -u sst -f share-stop | wc -l) -ge $1 ]"; }
+holds() { vm_wait_for "[ \$(pgrep -u sst -f share-stop | wc -l) -ge $1 ]"; }
 # ended PID...: until these ssh clients have exited, 60 s at most.
 ended() { local i p; for i in $(seq 120); do
 	for p in "$@"; do kill -0 "$p" 2>/dev/null && break; done
 	kill -0 "$p" 2>/dev/null || return 0; sleep 0.5; done; return 1; }
 # unscoped: until systemd has no cocoon-*.scope, 60 s at most.
-unscoped() { wait_for "[ -z \"\$(systemctl list-units --all --no-legend 'cocoon-*.scope')\" ]"; }
+unscoped() { vm_wait_for "[ -z \"\$(systemctl list-units --all --no-legend 'cocoon-*.scope')\" ]"; }
 gone() { # gone SCOPE WHAT: everything of the stopped sandbox is gone
-	wait_for "! pgrep -u sst >/dev/null"; ok $? "$2: no process of the user is left"
+	vm_wait_for "! pgrep -u sst >/dev/null"; ok $? "$2: no process of the user is left"
 	unscoped
 	ok $? "$2: systemd drops $1"
-	wait_for "[ \$(loginctl list-sessions --no-legend | awk '\$3 == \"sst\"' | wc -l) = 0 ]"
+	vm_wait_for "[ \$(loginctl list-sessions --no-legend | awk '\$3 == \"sst\"' | wc -l) = 0 ]"
 	ok $? "$2: no session of the user is left"
 	is "$(rows)" "" "$2: cocoonctl list shows nothing of it"
 }
@@ -65,9 +63,6 @@ cleanup() {
 trap cleanup EXIT
 pidns='stat -L -c %i /proc/self/ns/pid'
 hold='while [ ! -e /tmp/share-stop ]; do sleep 0.3; done; echo done'
-# firstline FILE...: until each login's first line (its pid namespace) is here.
-firstline() { local i; for i in $(seq 120); do
-	[ "$(cat "$@" | grep -c .)" -ge $# ] && return 0; sleep 0.5; done; return 1; }
 # login NAME [COMMAND]: an ssh login of sst in the background that prints
 # its pid namespace, runs COMMAND and holds until the shared /tmp says so;
 # its output in $W/NAME.out, the ssh client's pid in $NAME.
@@ -83,11 +78,12 @@ policy no
 # --- enter --root: root in the sandbox's namespaces and scope, without
 # seccomp or no_new_privs, every capability; the program is the host's,
 # opened before entering, and must be root's alone, by absolute path.
-login a "printf '#!/bin/sh\necho from-the-session\n' > /tmp/cc-root-prog; chmod 755 /tmp/cc-root-prog"
+login a "printf '#!/bin/sh\necho from-the-session\n' > /tmp/cc-root-prog; chmod 755 /tmp/cc-root-prog; echo prog-ready"
 holds 1
 SBX=$(sandbox_id)
 scope=cocoon-$SBX.scope
 is "$(scopes)" "$scope" "the sandbox has its scope ($scope)"
+wait_output "$W/a.out" prog-ready
 ns_a=$(head -n 1 "$W/a.out")
 ns_host=$(vm "$pidns")
 ok $([ -n "$ns_a" ] && [ "$ns_a" != "$ns_host" ]; echo $?) "the login has a pid namespace of its own ($ns_a, the host's $ns_host)"
@@ -156,7 +152,7 @@ for kill in no yes; do
 	logind $kill
 	since=$(vm 'date "+%F %T"')
 	vm_as sst "setsid nohup sleep 4361 >/dev/null 2>&1 < /dev/null & sleep 0.5" >/dev/null 2>&1
-	wait_for "[ \$(loginctl list-sessions --no-legend | awk '\$3 == \"sst\"' | wc -l) = 0 ]"
+	vm_wait_for "[ \$(loginctl list-sessions --no-legend | awk '\$3 == \"sst\"' | wc -l) = 0 ]"
 	ok $? "KillUserProcesses=$kill, linger = 10m: the login's session ends"
 	SBX=$(sandbox_id)
 	scope=cocoon-$SBX.scope
@@ -199,8 +195,8 @@ policy 6s
 since=$(vm 'date "+%F %T"')
 vm_as sst "setsid nohup sleep 4362 >/dev/null 2>&1 < /dev/null & sleep 0.5" >/dev/null 2>&1
 SBX=$(sandbox_id)
-wait_for "! pgrep -u sst -fx 'sleep 4362'"; ok $? "control: without a stop, linger = 6s ends the job at its end"
-wait_for "journalctl -q --no-pager --since '$since' COCOON_USER=sst -o cat | grep -F sandbox=$SBX | grep -q share=ended"
+vm_wait_for "! pgrep -u sst -fx 'sleep 4362'"; ok $? "control: without a stop, linger = 6s ends the job at its end"
+vm_wait_for "journalctl -q --no-pager --since '$since' COCOON_USER=sst -o cat | grep -F sandbox=$SBX | grep -q share=ended"
 ok $? "control: and pid 1 writes the sandbox's end record, share=ended"
 unscoped
 
@@ -218,7 +214,7 @@ for round in 1 2 3; do
 	login r1
 	login r2
 	holds 2
-	firstline "$W/r1.out" "$W/r2.out"
+	wait_output "$W/r1.out"; wait_output "$W/r2.out"
 	ns1=$(head -n 1 "$W/r1.out")
 	ns2=$(head -n 1 "$W/r2.out")
 	ok $([ -n "$ns1" ] && [ "$ns1" = "$ns2" ] && [ "$ns1" != "$ns_host" ]; echo $?) \
@@ -238,13 +234,13 @@ vm 'rm -rf /root/cc-race.sh /run/cc-race'
 # scope of its own, beside the first; the first policy again, the next
 # login joins the first sandbox (the control).
 policy no 300
-login p1 'echo from-p1 > /tmp/share-mark'
-holds 1
+login p1 'echo from-p1 > /tmp/share-mark; echo marked'
+wait_output "$W/p1.out" marked
 SBX=$(sandbox_id)
 policy no 301
 login p2 'cat /tmp/share-mark'
 holds 2
-firstline "$W/p1.out" "$W/p2.out"
+wait_output "$W/p1.out"; wait_output "$W/p2.out"
 ns1=$(head -n 1 "$W/p1.out")
 ns2=$(head -n 1 "$W/p2.out")
 ok $([ -n "$ns2" ] && [ "$ns1" != "$ns2" ]; echo $?) "after a policy change the next login has a sandbox of its own ($ns1, $ns2)"
@@ -275,9 +271,9 @@ run vm_as sst "ipcmk -M 8192 >/dev/null && touch /dev/shm/cc-ipc-sbx && ipcs -m 
 is "$OUT" "1
 cc-ipc-sbx" "a login makes a segment and an object in the sandbox (its /dev/shm has only that)"
 SBX=$(sandbox_id)
-wait_for "! loginctl show-user sst >/dev/null 2>&1"; ok $? "after the last logout logind lets go of the user"
+vm_wait_for "! loginctl show-user sst >/dev/null 2>&1"; ok $? "after the last logout logind lets go of the user"
 like "$(rows)" "shared, lingering" "while the sandbox lingers"
-wait_for "[ \$(ipcs -m | awk '\$3 == \"sst\"' | wc -l) = 0 ] && [ ! -e /dev/shm/cc-ipc-host ]"
+vm_wait_for "[ \$(ipcs -m | awk '\$3 == \"sst\"' | wc -l) = 0 ] && [ ! -e /dev/shm/cc-ipc-host ]"
 ok $? "control: RemoveIPC=yes removed the user's segment and object on the host"
 run vm "cocoonctl enter $SBX -- /bin/sh -c 'ipcs -m | grep -c \" 8192 \"; ls /dev/shm' | tr -d '\r'"
 is "$OUT" "1

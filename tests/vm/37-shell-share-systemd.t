@@ -29,7 +29,6 @@ vm 'mkdir -p /etc/systemd/logind.conf.d &&
 scopes() { vm "for u in \$(systemctl list-units --no-legend --plain 'cocoon-*.scope' | awk '{ print \$1 }'); do
 	[ \"\$(systemctl show -P Slice \$u)\" = user-$uid.slice ] && echo \$u; done"; }
 sessions() { vm "loginctl list-sessions --no-legend | awk '\$3 == \"ssa\"' | wc -l"; }
-wait_for() { local i; for i in $(seq 120); do vm "$1" >/dev/null 2>&1 && return 0; sleep 0.5; done; return 1; }
 W=$(mktemp -d /tmp/cc-vm-shell-share.XXXXXX)
 cleanup() {
 	local p
@@ -46,16 +45,18 @@ hold='while [ ! -e /tmp/share-stop ]; do sleep 0.3; done; echo done'
 vm_as ssa "$pidns; while [ ! -e /tmp/a-stop ]; do sleep 0.3; done; echo a-done" \
 	> "$W/a.out" 2>&1 < /dev/null &
 a=$!
-wait_for "pgrep -u ssa -f a-stop"
+vm_wait_for "pgrep -u ssa -f a-stop"
 vm_as ssa "$pidns; sleep 4330 & $hold" > "$W/b.out" 2>&1 < /dev/null &
 b=$!
-wait_for "pgrep -u ssa -f share-stop"
+vm_wait_for "pgrep -u ssa -f share-stop"
+wait_output "$W/a.out"; wait_output "$W/b.out"
 is "$(head -n 1 "$W/a.out")" "$(head -n 1 "$W/b.out")" "two cocoon-shell logins share one pid namespace"
 is "$(sessions)" 2 "each a logind session"
 scope=$(scopes)
 is "$(printf '%s\n' "$scope" | grep -c .)" 1 "one cocoon-*.scope, for the shared sandbox ($scope)"
 run vm "systemctl show -p Slice $scope"
 is "$OUT" "Slice=user-$uid.slice" "in the user's slice"
+vm_wait_for "pgrep -u ssa -fx 'sleep 4330'"
 run vm "for p in \$(pgrep -u ssa -fx 'sleep 4330') \$(pgrep -u ssa -f '(share|a)-stop'); do
 	cut -d: -f3 /proc/\$p/cgroup; done | sort | uniq -c | awk '{ print \$1, \$2 }'"
 is "$OUT" "3 /user.slice/user-$uid.slice/$scope" "both logins' programs are in it"
@@ -74,7 +75,7 @@ is "$(vm_as ssa 'ls /dev | grep -c "^console-"' 2>&1 < /dev/null)" 0 "the name g
 vm_as ssa 'touch /tmp/a-stop' >/dev/null 2>&1 < /dev/null
 wait "$a"
 like "$(cat "$W/a.out")" "a-done" "the first login logs out"
-wait_for "[ \$(loginctl list-sessions --no-legend | awk '\$3 == \"ssa\"' | wc -l) -eq 1 ]"
+vm_wait_for "[ \$(loginctl list-sessions --no-legend | awk '\$3 == \"ssa\"' | wc -l) -eq 1 ]"
 ok $? "after the first login's logout one session is left"
 sleep 2
 run vm "pgrep -u ssa -fx 'sleep 4330' >/dev/null && echo job; pgrep -u ssa -f 'share-stop' | wc -l"
@@ -83,7 +84,7 @@ is "$OUT" "job
 vm_as ssa 'touch /tmp/share-stop' >/dev/null 2>&1 < /dev/null
 wait "$b"
 like "$(cat "$W/b.out")" "done" "the second login saw the shared /tmp to the end"
-wait_for "! pgrep -u ssa >/dev/null"; ok $? "the sandbox ends with its last login (linger = no)"
+vm_wait_for "! pgrep -u ssa >/dev/null"; ok $? "the sandbox ends with its last login (linger = no)"
 for _ in $(seq 60); do [ -z "$(scopes)" ] && break; sleep 0.5; done
 is "$(scopes)" "" "and systemd drops its scope"
 done_testing

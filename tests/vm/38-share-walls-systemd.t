@@ -26,7 +26,6 @@ policy() { # policy EXTRA...: sdw shares, with EXTRA lines
 		'[default]' 'sandbox = none' > /etc/cocoon/cocoon.conf && cocoonctl check >/dev/null 2>&1"
 }
 scopes() { vm "systemctl list-units --no-legend --plain 'cocoon-*.scope' | awk '{ print \$1 }'"; }
-wait_for() { local i; for i in $(seq 120); do vm "$1" >/dev/null 2>&1 && return 0; sleep 0.5; done; return 1; }
 journal() { # journal SINCE FILTER...: sdw's cocoon records since SINCE
 	local since=$1; shift
 	vm "journalctl -q --no-pager --since '$since' COCOON_USER=sdw $* -o cat"
@@ -50,7 +49,8 @@ policy
 since=$(vm 'date "+%F %T"')
 vm_as sdw "$pidns; $hold" > "$W/a.out" 2>&1 < /dev/null &
 a=$!
-wait_for "pgrep -u sdw -f walls-stop"
+vm_wait_for "pgrep -u sdw -f walls-stop"
+wait_output "$W/a.out"
 ns_a=$(head -n 1 "$W/a.out")
 P=$(vm_tty_login sdw)
 is "$(printf '%s\n' "$P" | head -n 1)" "$ns_a" "a second login, with a pty, joins the first one's sandbox"
@@ -80,7 +80,7 @@ is "$R" "$ns_a" "control: with the shell back, the next login joins"
 vm_as sdw 'touch /tmp/walls-stop' >/dev/null 2>&1 < /dev/null
 wait "$a"
 like "$(cat "$W/a.out")" "done" "the first login saw the shared /tmp to the end"
-wait_for "! pgrep -u sdw >/dev/null"; ok $? "the sandbox ends with its last login"
+vm_wait_for "! pgrep -u sdw >/dev/null"; ok $? "the sandbox ends with its last login"
 
 # --- the share records in the journal
 sbx=$(journal "$since" COCOON_EVENT=start COCOON_SHARE=created -o cat | sed -n 's/.* sandbox=\([0-9a-f]*\) .*/\1/p' | head -n 1)
@@ -97,12 +97,12 @@ is "$(journal "$since" COCOON_EVENT=end COCOON_SHARE=ended COCOON_SESSION="$sbx"
 policy 'linger = yes' 'max-session-time = 30s'
 since=$(vm 'date "+%F %T"')
 vm_as sdw "setsid nohup sleep 4380 >/dev/null 2>&1 < /dev/null & sleep 0.5" >/dev/null 2>&1
-wait_for "[ \$(loginctl list-sessions --no-legend | awk '\$3 == \"sdw\"' | wc -l) = 0 ]"
+vm_wait_for "[ \$(loginctl list-sessions --no-legend | awk '\$3 == \"sdw\"' | wc -l) = 0 ]"
 scope=$(scopes)
 is "$(vm "pgrep -u sdw -fx 'sleep 4380' | wc -l")" 1 "control: after the logout, the nohup job lingers"
 like "$(vm "systemctl show -P ActiveState $scope")" "active" "in the sandbox's scope ($scope)"
-wait_for "! pgrep -u sdw -fx 'sleep 4380'"; ok $? "max-session-time ends the job"
-wait_for "[ -z \"\$(systemctl list-units --all --no-legend 'cocoon-*.scope')\" ]"; ok $? "systemd drops the scope"
+vm_wait_for "! pgrep -u sdw -fx 'sleep 4380'"; ok $? "max-session-time ends the job"
+vm_wait_for "[ -z \"\$(systemctl list-units --all --no-legend 'cocoon-*.scope')\" ]"; ok $? "systemd drops the scope"
 is "$(vm 'pgrep -u sdw | wc -l')" 0 "no process of the user is left"
 E=$(journal "$since" COCOON_EVENT=end COCOON_SHARE=ended)
 like "$E" "result=expired" "the sandbox's end record says expired"

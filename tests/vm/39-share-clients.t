@@ -19,7 +19,6 @@ policy() { # policy LINGER
 		'[user ssm]' 'service = shell' 'profile = default' 'share-sandbox = yes' \
 		'[default]' 'sandbox = none' > /etc/cocoon/cocoon.conf && cocoonctl check >/dev/null 2>&1"
 }
-wait_for() { local i; for i in $(seq 120); do vm "$1" >/dev/null 2>&1 && return 0; sleep 0.5; done; return 1; }
 W=$(mktemp -d /tmp/cc-vm-clients.XXXXXX)
 cleanup() {
 	local p
@@ -42,7 +41,7 @@ for u in sdm ssm; do
 	mode="pam_cocoon"; [ $u = ssm ] && mode="cocoon-shell"
 	vm_as $u "$pidns; screen -dmS work sleep 4391; echo started=\$?; $hold" > "$W/$u.out" 2>&1 < /dev/null &
 	a=$!
-	wait_for "pgrep -u $u -f clients-stop"
+	wait_output "$W/$u.out" started=
 	like "$(cat "$W/$u.out")" "started=0" "$mode: screen -dmS work starts in a login"
 	# The detach comes from beside, once screen -ls says it is attached.
 	R=$(vm_as $u -tt "export TERM=xterm
@@ -54,7 +53,7 @@ for u in sdm ssm; do
 	like "$R" ".work] rc=0" "$mode: and detaches, screen -r exiting 0"
 	vm_as $u "touch /tmp/clients-stop" >/dev/null 2>&1 < /dev/null
 	wait $a
-	wait_for "! pgrep -u $u >/dev/null"; ok $? "$mode: the sandbox ends with its last login, screen and all"
+	vm_wait_for "! pgrep -u $u >/dev/null"; ok $? "$mode: the sandbox ends with its last login, screen and all"
 done
 
 # --- mosh, from the guest's root to sdm on the guest's sshd
@@ -73,9 +72,9 @@ mosh_vm() {
 			-e 's/\x1b\][^\x07]*\x07//g' -e 's/\r//g')
 	RC=$(printf '%s\n' "$OUT" | sed -n 's/^rc=//p' | tail -n 1)
 }
-vm_as sdm "$pidns; echo from-ssh > /tmp/mosh-mark; $hold" > "$W/m.out" 2>&1 < /dev/null &
+vm_as sdm "$pidns; echo from-ssh > /tmp/mosh-mark; echo marked; $hold" > "$W/m.out" 2>&1 < /dev/null &
 a=$!
-wait_for "pgrep -u sdm -f clients-stop"
+wait_output "$W/m.out" marked
 ns_a=$(head -n 1 "$W/m.out")
 mosh_vm 120 "echo ns=\$($pidns); cat /tmp/mosh-mark; sleep 1"
 is "$RC" 0 "mosh through sshd with pam_cocoon ends as its command does"
@@ -84,14 +83,14 @@ like "$OUT" "from-ssh" "and sees its /tmp"
 [ "$RC" = 0 ] || printf '%s\n' "$OUT" | head -n 20 | sed 's/^/# /'
 vm_as sdm "touch /tmp/clients-stop" >/dev/null 2>&1 < /dev/null
 wait $a
-wait_for "! pgrep -u sdm >/dev/null"; ok $? "the sandbox ends with its last login"
+vm_wait_for "! pgrep -u sdm >/dev/null"; ok $? "the sandbox ends with its last login"
 
 # The control: no linger and no other login. mosh-server ends with the
 # sandbox, which ends with the ssh login that started it.
 mosh_vm 40 "echo reached-the-command"
 ok $([ "$RC" != 0 ]; echo $?) "control: with linger = no and no other login mosh does not connect (status $RC)"
 unlike "$OUT" "reached-the-command" "control: its command's output never reaches the client"
-wait_for "! pgrep -u sdm >/dev/null"; ok $? "control: nothing of that sandbox is left, mosh-server neither"
+vm_wait_for "! pgrep -u sdm >/dev/null"; ok $? "control: nothing of that sandbox is left, mosh-server neither"
 
 policy 60s
 mosh_vm 120 "echo ns=\$($pidns); echo alone > /tmp/mosh-mark; sleep 1"
