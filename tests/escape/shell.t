@@ -495,7 +495,7 @@ is "$(printf '%s\n' "$OUT" | grep -v '=unset$')" "" "the session says nothing el
 live() { ps -o stat= -u $U | grep -vc '^Z'; }
 survivors='nohup sleep 301 >/dev/null 2>&1 & setsid sleep 302 </dev/null >/dev/null 2>&1 & (sleep 303 </dev/null >/dev/null 2>&1 &) & disown -a; echo started'
 outside "$survivors"
-sleep 0.5
+for i in $(seq 100); do [ "$(live)" = 3 ] && break; sleep 0.1; done
 is "$(live)" "3" "control: on the host three detached sleeps outlive their shell"
 for p in $(ps -o pid=,stat=,comm= -u $U | awk '$2 !~ /^Z/ && $3 == "sleep" { print $1 }'); do kill -KILL "$p"; done
 for i in $(seq 50); do [ "$(live)" = 0 ] && break; sleep 0.1; done

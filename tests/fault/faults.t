@@ -37,8 +37,9 @@ before=$(leftovers)
 ssh_bg "$work/bystander.out" ccft4$T 'cat /proc/1/comm; echo mine > /tmp/mark; sleep 900; cat /tmp/mark; ls /tmp'
 bystander=$CLIENT
 base=$before
-for i in $(seq 100); do grep -q cocoon-init "$work/bystander.out" && break; sleep 0.1; done
-sleep 0.5
+# The count to come back to is taken once its sleep runs.
+wait_output "$work/bystander.out" cocoon-init
+for i in $(seq 100); do pgrep -u ccft4$T -x sleep >/dev/null && break; sleep 0.1; done
 base=$(leftovers)
 
 # session_init USER: the cocoon-init (pid 1, "hold" mode) of the pid

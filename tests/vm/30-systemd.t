@@ -70,14 +70,17 @@ for kill in yes no; do
 		> /etc/systemd/logind.conf.d/cocoon-test.conf && systemctl restart systemd-logind"
 	for u in ccd ccfree; do
 		vm_as $u 'setsid nohup sleep 1234 >/dev/null 2>&1 < /dev/null & sleep 0.5' >/dev/null 2>&1
-		sleep 2
-		left=$(vm "pgrep -u $u -x sleep -a | grep -c 1234")
 		if [ $u = ccd ]; then
-			is "$left" 0 "KillUserProcesses=$kill: a sandboxed session's processes end at logout"
+			vm_wait_for "! pgrep -u $u -fx 'sleep 1234'"
+			ok $? "KillUserProcesses=$kill: a sandboxed session's processes end at logout"
 		elif [ $kill = no ]; then
-			is "$left" 1 "control: KillUserProcesses=no, unconfined, a nohup'd process stays"
+			# Given the time that ending it takes the other rounds.
+			sleep 2
+			is "$(vm "pgrep -u $u -fx 'sleep 1234' | wc -l")" 1 \
+				"control: KillUserProcesses=no, unconfined, a nohup'd process stays"
 		else
-			is "$left" 0 "control: KillUserProcesses=yes ends it unconfined too"
+			vm_wait_for "! pgrep -u $u -fx 'sleep 1234'"
+			ok $? "control: KillUserProcesses=yes ends it unconfined too"
 		fi
 		vm "pkill -u $u -x sleep" >/dev/null 2>&1
 	done
@@ -148,9 +151,10 @@ bg=$!
 for i in $(seq 60); do vm "pgrep -u cce -x sleep" >/dev/null && break; sleep 0.5; done
 sid=$(vm "loginctl list-sessions --no-legend | awk '\$3 == \"cce\" { print \$1 }'" | head -n 1)
 vm "loginctl terminate-session $sid"
-sleep 2
-is "$(vm 'pgrep -u cce -x sleep | wc -l')" 0 "loginctl terminate-session ends a cocoon-shell session's sandbox"
-is "$(vm 'find /sys/fs/cgroup/cocoon -mindepth 1 -type d 2>/dev/null | wc -l')" 0 "and its cgroup"
+vm_wait_for "! pgrep -u cce -x sleep"
+ok $? "loginctl terminate-session ends a cocoon-shell session's sandbox"
+vm_wait_for "[ -z \"\$(find /sys/fs/cgroup/cocoon -mindepth 1 -type d 2>/dev/null)\" ]"
+ok $? "and its cgroup"
 wait $bg
 
 # --- a lingering user: its manager runs without a login, outside
