@@ -68,7 +68,7 @@ for step in join setns "writing the session record"; do
 	RC=$?
 	ok $([ "$RC" -ne 0 ]; echo $?) "a fault at '$step' refuses the login that joins"
 	if [ -n "$LOGGED" ]; then
-		sleep 0.2
+		syslog_wait "$work/syslog" ": $step" 10
 		like "$(cat "$work/syslog")" "fault injected at step" "and the log names the step"
 		like "$(cat "$work/syslog")" ": $step" "($step)"
 		: > "$work/syslog"
@@ -109,7 +109,7 @@ OUT=$(COCOON_FAULT="terminal attach" shell_on_tty 'echo login-ran')
 unlike "$OUT" "login-ran" "a fault at 'terminal attach' refuses a joined login on a terminal"
 like "$OUT" "refused by the session policy" "which is told so"
 if [ -n "$LOGGED" ]; then
-	sleep 0.2
+	syslog_wait "$work/syslog" ": terminal attach" 10
 	like "$(cat "$work/syslog")" ": terminal attach" "and the log names the step"
 else
 	skip "/dev/log is taken: syslog not captured"

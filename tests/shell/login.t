@@ -167,6 +167,7 @@ like "$OUT" "AFTER-FG" "fg resumes it and Ctrl-C ends it, the shell goes on"
 if syslog_capture "$work/syslog"; then
 	run su ccsh1$T -c 'exit 3'
 	is "$RC" 3 "a login for the records"
+	syslog_wait "$work/syslog" "event=end user=ccsh1$T "
 	log=$(cat "$work/syslog")
 	like_re "$log" "^<86>.*cocoon-shell\[[0-9]+\]: v=1 event=start user=ccsh1$T uid=[0-9]+ service=shell rule=\"\[default\] at [^\"]+\" profile=default plan=[0-9a-f]{16} ns=mnt,pid,ipc,uts session=[0-9a-f]{32} result=sandboxed\$" \
 		"cocoon-shell logs the start to authpriv"
@@ -177,6 +178,7 @@ if syslog_capture "$work/syslog"; then
 profile = nosuch
 CONF
 	run su ccsh1$T -c true
+	syslog_wait "$work/syslog" "event=refuse user=ccsh1$T "
 	like_re "$(cat "$work/syslog")" "^<83>.*v=1 event=refuse user=ccsh1$T uid=[0-9]+ service=shell session=[0-9a-f]{32} result=refused reason=\".*unknown profile 'nosuch'" \
 		"a refusal is logged with its reason"
 	policy_reset

@@ -48,7 +48,8 @@ share_two_logins "$SHARED" "$TMPDIR_T" 4211 "cocoon-shell: "
 A=$SHARE_FIRST
 kill "$A" 2>/dev/null; wait "$A" 2>/dev/null
 if [ -n "$LOGGED" ]; then
-	sleep 0.3
+	# The end record comes after both start records.
+	syslog_wait "$TMPDIR_T/syslog" "share=left"
 	log=$(grep "user=$SHARED " "$TMPDIR_T/syslog")
 	like "$log" "event=start" "cocoon-shell logs its logins' start records"
 	like_re "$log" "event=start .*sandbox=[0-9a-f]+ share=created" "the first names the sandbox it created"
