@@ -44,7 +44,10 @@ cpu_want=$([ -n "$V2" ] && echo "50000 100000" || echo 50000)
 first_proc() {
 	local i p
 	for i in $(seq 50); do
-		p=$(pgrep -o -u "$1") && { echo "$p"; return 0; }
+		# Not a zombie: one of an earlier user with the same uid may be
+		# left where pid 1 does not reap.
+		p=$(ps -o pid=,stat= -u "$1" --sort=start_time 2>/dev/null | awk '$2 !~ /^Z/ { print $1; exit }')
+		[ -n "$p" ] && { echo "$p"; return 0; }
 		sleep 0.1
 	done
 	return 1
