@@ -675,9 +675,11 @@ share_alone_control() {
 	local pidns='stat -L -c %i /proc/self/ns/pid'
 	ssh_bg "$dir/c.out" "$user" "$pidns; echo from-c > /tmp/share-mark; sleep $tag"
 	first=$CLIENT
-	for i in $(seq 100); do grep -q . "$dir/c.out" 2>/dev/null && break; sleep 0.1; done
+	# Its mark is made before its sleep starts.
+	wait_output "$dir/c.out"
+	for i in $(seq 100); do pgrep -u "$user" -fx "sleep $tag" >/dev/null && break; sleep 0.1; done
 	second=$(ssh_as "$user" "$pidns; cat /tmp/share-mark 2>&1; pgrep -x sleep >/dev/null && echo sees-sleep")
-	ok $([ "$(head -1 "$dir/c.out")" != "$(printf '%s\n' "$second" | head -1)" ]; echo $?) \
+	ok $([ -s "$dir/c.out" ] && [ "$(head -1 "$dir/c.out")" != "$(printf '%s\n' "$second" | head -1)" ]; echo $?) \
 		"control: without share-sandbox a second login has a pid namespace of its own"
 	unlike "$second" "from-c" "control: and does not see the first login's /tmp"
 	unlike "$second" "sees-sleep" "control: or its processes"
