@@ -389,10 +389,10 @@ syslog_wait_record() {
 	return 1
 }
 # session_id_of USER: the id of USER's live session once cocoonctl list
-# shows it (10 s at most).
+# shows it (30 s at most: a busy host).
 session_id_of() {
 	local i id
-	for i in $(seq 100); do
+	for i in $(seq 300); do
 		id=$("$CTL" list 2>/dev/null | awk -v u="$1" '$2 == u { print $1; exit }')
 		[ -n "$id" ] && { echo "$id"; return 0; }
 		sleep 0.1

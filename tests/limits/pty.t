@@ -64,9 +64,7 @@ holds=0
 hold() {
 	holds=$((holds + 1))
 	"$CTL" run --user "$1" -- /bin/sh -c "$DEVPTS_MAX; sleep $2" > "$work/hold.$holds" 2>&1 &
-	local i
-	for i in $(seq 100); do grep -q 'max=' "$work/hold.$holds" && return 0; sleep 0.1; done
-	return 1
+	wait_output "$work/hold.$holds" max=
 }
 # The record of USER's sessions holding ptys, as "ptys=N" lines.
 recorded() {
@@ -163,7 +161,7 @@ guest_sshd_start || bail_out "sshd"
 sshd_allow ptyu1$T
 ssh_bg "$work/ssh.1" ptyu1$T "$DEVPTS_MAX; sleep 30"
 ssh1=$CLIENT
-for i in $(seq 100); do grep -q 'max=' "$work/ssh.1" && break; sleep 0.1; done
+wait_output "$work/ssh.1" max=
 is "$(cat "$work/ssh.1")" "max=4" "pam_cocoon: an ssh session gets the whole pty-max"
 run ssh_as ptyu1$T /usr/bin/python3 -c "'$OPEN'"
 is "$OUT" "stopped: No space left on device

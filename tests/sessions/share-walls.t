@@ -64,10 +64,9 @@ pidns='stat -L -c %i /proc/self/ns/pid'
 # killed; its output in $W/NAME, its client's pid in CLIENT; waits for a
 # first line.
 bg() {
-	local i
 	ssh_bg "$W/$1" "$2" "$3"
 	CLIENTS="$CLIENTS $CLIENT"
-	for i in $(seq 150); do grep -q . "$W/$1" 2>/dev/null && break; sleep 0.1; done
+	wait_output "$W/$1"
 }
 ns_of() { sed -n 's/^ns=//p' "$W/$1" | head -1; } # the first ns= line of $W/NAME
 end_client() { kill "$1" 2>/dev/null; wait "$1" 2>/dev/null; }
