@@ -268,6 +268,15 @@ wait_gone() {
 	done
 	return 1
 }
+# wait_process USER PGREP-ARGS...: until pgrep -u USER PGREP-ARGS finds a
+# process (a session's job, by its exact command line), 10 s at most; 1
+# if none shows.
+wait_process() {
+	local i user=$1
+	shift
+	for i in $(seq 100); do pgrep -u "$user" "$@" >/dev/null && return 0; sleep 0.1; done
+	return 1
+}
 # wait_output FILE [TEXT]: until FILE, where a process in the background
 # writes, holds TEXT (or a first line), 60 s at most; 1 if it never does.
 # Seeing the process is not enough: what it prints may not have been
@@ -641,13 +650,13 @@ share_sandbox_or_skip() {
 # new login gets; then tmux started in one login attaches from the next.
 # PREFIX starts the first check's name.
 share_two_logins() {
-	local user=$1 dir=$2 tag=$3 prefix=${4:-} i second ns_a ns_b attach
+	local user=$1 dir=$2 tag=$3 prefix=${4:-} second ns_a ns_b attach
 	local pidns='stat -L -c %i /proc/self/ns/pid'
 	ssh_bg "$dir/a.out" "$user" "$pidns; echo from-a > /tmp/share-mark; sleep $tag"
 	SHARE_FIRST=$CLIENT
 	# Its mark and its sleep are made after its first line.
 	wait_output "$dir/a.out"
-	for i in $(seq 100); do pgrep -u "$user" -fx "sleep $tag" >/dev/null && break; sleep 0.1; done
+	wait_process "$user" -fx "sleep $tag"
 	# shellcheck disable=SC2046
 	second=$(timeout 60 ssh $(SSH_OPTS) -tt -l "$user" 127.0.0.1 "$pidns; cat /tmp/share-mark; pgrep -x sleep >/dev/null && echo sees-sleep; grep -E '^(Seccomp|NoNewPrivs|CapEff):' /proc/self/status | tr -s '\t' ' '; echo tty_nr=\$(cut -d' ' -f7 /proc/self/stat)" 2>&1 | tr -d '\r')
 	ns_a=$(head -1 "$dir/a.out")
@@ -671,13 +680,13 @@ share_two_logins() {
 # background, sleep TAG, its output in DIR/c.out), each with a pid
 # namespace, a /tmp and processes of its own.
 share_alone_control() {
-	local user=$1 dir=$2 tag=$3 i second first
+	local user=$1 dir=$2 tag=$3 second first
 	local pidns='stat -L -c %i /proc/self/ns/pid'
 	ssh_bg "$dir/c.out" "$user" "$pidns; echo from-c > /tmp/share-mark; sleep $tag"
 	first=$CLIENT
 	# Its mark is made before its sleep starts.
 	wait_output "$dir/c.out"
-	for i in $(seq 100); do pgrep -u "$user" -fx "sleep $tag" >/dev/null && break; sleep 0.1; done
+	wait_process "$user" -fx "sleep $tag"
 	second=$(ssh_as "$user" "$pidns; cat /tmp/share-mark 2>&1; pgrep -x sleep >/dev/null && echo sees-sleep")
 	ok $([ -s "$dir/c.out" ] && [ "$(head -1 "$dir/c.out")" != "$(printf '%s\n' "$second" | head -1)" ]; echo $?) \
 		"control: without share-sandbox a second login has a pid namespace of its own"

@@ -39,7 +39,7 @@ bystander=$CLIENT
 base=$before
 # The count to come back to is taken once its sleep runs.
 wait_output "$work/bystander.out" cocoon-init
-for i in $(seq 100); do pgrep -u ccft4$T -x sleep >/dev/null && break; sleep 0.1; done
+wait_process ccft4$T -x sleep
 base=$(leftovers)
 
 # session_init USER: the cocoon-init (pid 1, "hold" mode) of the pid

@@ -50,7 +50,7 @@ PAM
 # plan.
 runuser -u "$U" -- "$COCOON_ROOT/usr/bin/cocoon-shell" -c 'sleep 4230' 2>/dev/null &
 HOLDER=$!
-for i in $(seq 100); do pgrep -u "$U" -x sleep >/dev/null && break; sleep 0.1; done
+wait_process "$U" -x sleep
 ok $(pgrep -u "$U" -x sleep >/dev/null; echo $?) "a cocoon-shell login holds the shared sandbox"
 # Once its record is published (no ".ID.new" left).
 for i in $(seq 100); do

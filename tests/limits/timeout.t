@@ -62,7 +62,7 @@ unlike "$OUT" "survived" "PAM: the session is ended at the deadline"
 ok $([ "$SECS" -le 8 ] && echo 0 || echo 1) "PAM: promptly ($SECS s)"
 ok $(wait_gone ccl4$T; echo $?) "PAM: no process of the user is left"
 if [ -n "$have_syslog" ]; then
-	syslog_wait "$work/syslog" "reason=max-session-time"
+	syslog_wait "$work/syslog" "event=end user=ccl4$T "
 	like_re "$(cat "$work/syslog")" "user=ccl4$T .*result=expired reason=max-session-time" "PAM: the reason goes to syslog"
 else
 	skip "/dev/log exists: syslog not captured"

@@ -148,8 +148,7 @@ kill "$masterpid"; wait "$masterpid" 2>/dev/null
 # A client killed mid-session.
 ssh $(SSH_OPTS) -l ccpam1$T 127.0.0.1 'sleep 100' &
 killpid=$!
-for i in $(seq 100); do pgrep -u ccpam1$T -fx 'sleep 100' >/dev/null && break; sleep 0.1; done
-pgrep -u ccpam1$T -fx 'sleep 100' >/dev/null; ok $? "a session whose client is then killed runs its command"
+wait_process ccpam1$T -fx 'sleep 100'; ok $? "a session whose client is then killed runs its command"
 kill -9 "$killpid"; wait "$killpid" 2>/dev/null
 for i in $(seq 50); do ps -o stat= -u ccpam1$T | grep -vq '^Z' || break; sleep 0.1; done
 live=$(ps -o stat= -u ccpam1$T | grep -vc '^Z')

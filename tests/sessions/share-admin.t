@@ -303,7 +303,7 @@ write_policy
 # sandbox itself though it lingers with no end (linger = yes)
 start=$(date +%s)
 run ssh_as "$EXPIRE" "nohup sleep 4314 >/dev/null 2>&1 </dev/null &"
-for i in $(seq 100); do pgrep -u "$EXPIRE" -fx 'sleep 4314' >/dev/null && break; sleep 0.1; done
+wait_process "$EXPIRE" -fx 'sleep 4314'
 ok $(pgrep -u "$EXPIRE" -fx 'sleep 4314' >/dev/null; echo $?) "a job outlives its login (linger = yes)"
 bg e1 "$EXPIRE" "$pidns; sleep 4310"
 E1=$CLIENT

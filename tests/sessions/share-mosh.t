@@ -87,7 +87,7 @@ ssh_bg "$TMPDIR_T/a.out" "$SHARED" "$pidns; echo from-ssh > /tmp/mosh-mark; tmux
 A=$CLIENT
 # Its mark and its tmux are made before its sleep starts.
 wait_output "$TMPDIR_T/a.out"
-for i in $(seq 100); do pgrep -u "$SHARED" -fx 'sleep 4302' >/dev/null && break; sleep 0.1; done
+wait_process "$SHARED" -fx 'sleep 4302'
 ns_a=$(head -1 "$TMPDIR_T/a.out")
 mosh_as "$TMPDIR_T/m1.out" 60 "$SHARED" "echo ns=\$($pidns); cat /tmp/mosh-mark; sleep 1"
 is "$MOSH_RC" 0 "mosh through sshd with pam_cocoon ends as its command does"

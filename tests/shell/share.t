@@ -48,8 +48,8 @@ share_two_logins "$SHARED" "$TMPDIR_T" 4211 "cocoon-shell: "
 A=$SHARE_FIRST
 kill "$A" 2>/dev/null; wait "$A" 2>/dev/null
 if [ -n "$LOGGED" ]; then
-	# The end record comes after both start records.
-	syslog_wait "$TMPDIR_T/syslog" "share=left"
+	# The end records come after both start records.
+	syslog_wait "$TMPDIR_T/syslog" "event=end user=$SHARED "
 	log=$(grep "user=$SHARED " "$TMPDIR_T/syslog")
 	like "$log" "event=start" "cocoon-shell logs its logins' start records"
 	like_re "$log" "event=start .*sandbox=[0-9a-f]+ share=created" "the first names the sandbox it created"
@@ -101,7 +101,7 @@ is "$out" "shell=bash" "a shared login runs the real shell the front door chose,
 on_tty() { timeout 30 script -qec "runuser -u $HOSTDEV -- $SHELL_BIN -c '$1'" /dev/null < /dev/null 2>&1 | tr -d '\r'; }
 (cd / && exec runuser -u "$HOSTDEV" -- "$SHELL_BIN" -c 'sleep 4260') < /dev/null > /dev/null 2>&1 &
 CLIENTS="$CLIENTS $!"
-for i in $(seq 100); do pgrep -u "$HOSTDEV" -x sleep >/dev/null && break; sleep 0.1; done
+wait_process "$HOSTDEV" -x sleep
 before=$(ls /dev | grep -c '^console-')
 OUT=$(cd / && on_tty 'pgrep -x sleep | grep -q . && echo sees-holder; tty')
 like "$OUT" "sees-holder" "host /dev in the plan: a login on a terminal joins the sandbox"
