@@ -2,6 +2,7 @@
 /* name_service through the test NSS sources (tests/nss): an entry found,
  * not found, or a source that cannot be reached; a group list complete
  * or an error; the status actions; libnss_systemd's ESRCH. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -176,6 +177,24 @@ static void test_group_lists(void)
 	is(group_list("dirk", 7100), "found 7100 7200", "each group once");
 }
 
+/* glibc keeps "files" itself: a lookup through it finds root's entry
+ * without loading libnss_files.so.2 (an empty library since 2.34), as
+ * glibc's own lookups do. The control: that library can be loaded here,
+ * so its absence is the lookup's doing. */
+static void test_files_builtin(void)
+{
+	tap_write_file(conf, "passwd: files\n");
+	is(user("root"), "found root 0", "files finds root");
+	void *stub = dlopen("libnss_files.so.2", RTLD_NOW | RTLD_NOLOAD);
+	tap_ok(!stub, "without loading libnss_files.so.2");
+	if (stub)
+		dlclose(stub);
+	stub = dlopen("libnss_files.so.2", RTLD_NOW);
+	tap_ok(stub != NULL, "which is there to load (the control)");
+	if (stub)
+		dlclose(stub);
+}
+
 int main(void)
 {
 	int fd = mkstemp(conf);
@@ -183,6 +202,7 @@ int main(void)
 		return tap_done();
 	close(fd);
 	name_service_configure(conf, NSS_TEST_DIR);
+	test_files_builtin();
 	test_entries();
 	test_group_lists();
 	test_unloadable_modules();
