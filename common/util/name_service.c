@@ -66,8 +66,8 @@ static void *module_open(const char *file, bool *failed)
 /* The C library, where glibc 2.34 and later keep the "files" source
  * itself (libnss_files.so.2 is an empty library that needs it), as
  * glibc's own lookups use it; NULL on a C library without it. Not
- * loading that library saves its dlopen, and its unmapping at pam_end:
- * 1 ms of every PAM login on a slow host (tests/bench). */
+ * loading that library saves a dlopen at every login: 0.3 ms of the
+ * decision on a slow host (tests/bench/steps-notes.md). */
 static void *builtin_files(void)
 {
 	void *libc = dlopen(LIBC_SO, RTLD_NOW | RTLD_NOLOAD);
